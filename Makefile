@@ -1,0 +1,47 @@
+# The two commands of the README (`make report`, `make test`) set up everything they need:
+# a virtual environment in .venv with the project and its development extras.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+REPORT_DIR ?= reports
+
+.PHONY: help venv test lint format report bench soak clean
+
+help:
+	@echo "make report   run the notebooks against the embedded sample service, write HTML to $(REPORT_DIR)/"
+	@echo "make test     lint, then the whole test suite, notebooks included"
+	@echo "make bench    performance measurements (benchmarks/)"
+	@echo "make soak     a one-minute loopback soak test of the reference service"
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: venv
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+test: lint
+	$(BIN)/python -m pytest
+
+report: venv
+	$(BIN)/matchkit report --out $(REPORT_DIR)
+
+bench: venv
+	$(BIN)/python -m benchmarks
+
+soak: venv
+	$(BIN)/python -m benchmarks.soak
+
+clean:
+	rm -rf $(VENV) $(REPORT_DIR) .pytest_cache .ruff_cache

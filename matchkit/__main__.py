@@ -1,0 +1,3 @@
+from matchkit.cli import main
+
+raise SystemExit(main())

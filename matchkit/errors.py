@@ -1,0 +1,117 @@
+"""The one exception hierarchy of matchkit.
+
+Every error matchkit raises on purpose is a :class:`MatchkitError`. Children say what went wrong
+and carry what a caller needs to act on it; none of them ever carries an API key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+__all__ = [
+    "AuthError",
+    "CacheMissError",
+    "DocumentError",
+    "InvalidArgumentError",
+    "MatchkitError",
+    "NotFoundError",
+    "RateLimitError",
+    "ServiceError",
+]
+
+
+class MatchkitError(Exception):
+    """Root of every error matchkit raises on purpose."""
+
+
+class InvalidArgumentError(MatchkitError, ValueError):
+    """An argument or query parameter is invalid; raised before any request is made.
+
+    Attributes:
+        parameter: the argument or wire parameter at fault (``"page[limit]"``, ``"start"``, ...).
+    """
+
+    def __init__(self, message: str, *, parameter: str | None = None) -> None:
+        super().__init__(message)
+        self.parameter = parameter
+
+
+class DocumentError(MatchkitError, ValueError):
+    """A document is not a JSON:API match document that matchkit can normalize.
+
+    Attributes:
+        document_index: position of the document in the input (0 for a single document).
+        resource: ``(type, id)`` of the resource at fault, when one is.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        document_index: int | None = None,
+        resource: tuple[str | None, str | None] | None = None,
+    ) -> None:
+        where = []
+        if document_index is not None:
+            where.append(f"document {document_index}")
+        if resource is not None:
+            where.append(f"resource type={resource[0]!r} id={resource[1]!r}")
+        super().__init__(f"{message} ({', '.join(where)})" if where else message)
+        self.document_index = document_index
+        self.resource = resource
+
+
+class ServiceError(MatchkitError):
+    """The service answered with an error, or could not be reached, after all retries.
+
+    Attributes:
+        status: the HTTP status code (``None`` when no response arrived).
+        url: the request URL (it never holds the API key: the key travels in a header).
+        errors: the JSON:API ``errors`` list of the response, normalized to dicts.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        url: str | None = None,
+        errors: Sequence[Mapping[str, Any]] = (),
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.url = url
+        self.errors = [dict(error) for error in errors]
+
+
+class AuthError(ServiceError):
+    """The service refused the API key (401 or 403)."""
+
+
+class NotFoundError(ServiceError):
+    """The service has no such match or shard (404 on a single resource)."""
+
+
+class RateLimitError(ServiceError):
+    """The service kept refusing requests with 429 after every retry.
+
+    Attributes:
+        retry_after: seconds the service asked to wait, when it said.
+    """
+
+    def __init__(self, message: str, *, retry_after: float | None = None, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.retry_after = retry_after
+
+
+class CacheMissError(MatchkitError):
+    """An offline client was asked for a response that is not in its cache.
+
+    Attributes:
+        url: the request that would have been needed.
+    """
+
+    def __init__(self, message: str, *, url: str) -> None:
+        super().__init__(message)
+        self.url = url

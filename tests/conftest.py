@@ -1,0 +1,28 @@
+"""Fixtures shared by the whole suite."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("MATCHKIT_SHARED", REPO.parent / "shared"))
+
+
+def shared_path(*parts: str) -> Path:
+    """A path in ../shared; fails under CI (CI=true) when it is missing, skips elsewhere."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        message = f"{path} is missing: clone the project with ../shared beside it"
+        if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+@pytest.fixture(scope="session")
+def samples_dir() -> Path:
+    """The recorded real responses in ../shared/samples (never copied into the project)."""
+    return shared_path("samples")
