@@ -1,0 +1,1 @@
+"""Reproducible performance measurements of matchkit; run them with `make bench`."""
