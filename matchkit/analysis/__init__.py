@@ -1,0 +1,34 @@
+"""Analysis of normalized matches: side win rates, durations, cosmetics.
+
+Pure pandas on :class:`~matchkit.frames.MatchFrames` (or their participant view); nothing here
+touches HTTP. Every function returns a tidy DataFrame; what it left out, and why, is in the
+result's ``attrs["excluded"]``.
+
+Example:
+    >>> from matchkit.analysis import side_win_rates  # doctest: +SKIP
+    >>> side_win_rates(frames, by="server_type")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from matchkit.analysis._common import TIME_PERIODS
+from matchkit.analysis.cosmetics import (
+    COSMETIC_KINDS,
+    cosmetic_summary,
+    cosmetic_usage,
+    cosmetic_win_rates,
+)
+from matchkit.analysis.durations import DURATION_STATISTICS, duration_summary
+from matchkit.analysis.sides import SIDES, side_win_rates
+
+__all__ = [
+    "COSMETIC_KINDS",
+    "DURATION_STATISTICS",
+    "SIDES",
+    "TIME_PERIODS",
+    "cosmetic_summary",
+    "cosmetic_usage",
+    "cosmetic_win_rates",
+    "duration_summary",
+    "side_win_rates",
+]

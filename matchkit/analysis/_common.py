@@ -1,0 +1,131 @@
+"""Helpers shared by the analysis modules: grouping keys, time periods, Wilson intervals."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+from scipy.stats import binomtest
+
+from matchkit.errors import InvalidArgumentError
+
+if TYPE_CHECKING:
+    from matchkit.frames import MatchFrames
+
+__all__ = [
+    "TIME_PERIODS",
+    "arena_mask",
+    "group_keys",
+    "participant_table",
+    "wilson_columns",
+    "with_group_columns",
+]
+
+
+def _day(created_at: pd.Series) -> pd.Series:
+    return created_at.dt.floor("D")
+
+
+def _week(created_at: pd.Series) -> pd.Series:
+    day = created_at.dt.floor("D")
+    return day - pd.to_timedelta(day.dt.weekday, unit="D")
+
+
+def _month(created_at: pd.Series) -> pd.Series:
+    day = created_at.dt.floor("D")
+    return day - pd.to_timedelta(day.dt.day - 1, unit="D")
+
+
+#: Grouping keys derived from ``created_at`` (UTC): the start of the day, of the week (Monday)
+#: and of the month, as tz-aware timestamps.
+TIME_PERIODS: dict[str, Callable[[pd.Series], pd.Series]] = {
+    "date": _day,
+    "week": _week,
+    "month": _month,
+}
+
+
+def group_keys(by: str | Sequence[str] | None) -> list[str]:
+    """Normalize a ``by`` argument (None, a column name or a list of them) to a list."""
+    if by is None:
+        return []
+    if isinstance(by, str):
+        return [by]
+    keys = list(by)
+    if not all(isinstance(key, str) for key in keys):
+        raise InvalidArgumentError(
+            f"by={by!r} must be a column name or a list of column names", parameter="by"
+        )
+    return keys
+
+
+def with_group_columns(table: pd.DataFrame, keys: Sequence[str], *, source: str) -> pd.DataFrame:
+    """Check that every grouping key exists in ``table`` and add the derived time periods.
+
+    Args:
+        table: the table to group.
+        keys: grouping keys: columns of ``table`` or the names in :data:`TIME_PERIODS`.
+        source: how the table is called in the error message (``"the matches table"``).
+
+    Raises:
+        InvalidArgumentError: a key is neither a column nor a time period.
+    """
+    unknown = [key for key in keys if key not in table.columns and key not in TIME_PERIODS]
+    if unknown:
+        raise InvalidArgumentError(
+            f"cannot group by {unknown}: use columns of {source} "
+            f"({', '.join(map(str, table.columns))}) or a period ({', '.join(TIME_PERIODS)})",
+            parameter="by",
+        )
+    derived = {
+        key: TIME_PERIODS[key](table["created_at"]) for key in keys if key not in table.columns
+    }
+    return table.assign(**derived) if derived else table
+
+
+def arena_mask(matches: pd.DataFrame) -> pd.Series:
+    """True for matches that are not Royale (a missing ``is_royale`` counts as Arena)."""
+    return ~matches["is_royale"].fillna(False).astype(bool)
+
+
+def participant_table(data: MatchFrames | pd.DataFrame) -> pd.DataFrame:
+    """The participant view of a MatchFrames, or the given participant view DataFrame."""
+    if isinstance(data, pd.DataFrame):
+        return data
+    return data.participant_view()
+
+
+def _check_confidence(confidence: float) -> None:
+    if not 0 < confidence < 1:
+        raise InvalidArgumentError(
+            f"confidence={confidence!r} must lie strictly between 0 and 1 (0.95 for 95%)",
+            parameter="confidence",
+        )
+
+
+def wilson_columns(wins: pd.Series, trials: pd.Series, *, confidence: float) -> dict[str, Any]:
+    """``win_rate``, ``ci_low`` and ``ci_high`` (Wilson score interval) for each row.
+
+    The interval comes from :func:`scipy.stats.binomtest` (``method="wilson"``); identical
+    ``(wins, trials)`` pairs are computed once.
+    """
+    _check_confidence(confidence)
+    cache: dict[tuple[int, int], tuple[float, float]] = {}
+    lows: list[float] = []
+    highs: list[float] = []
+    for won, total in zip(wins.tolist(), trials.tolist(), strict=True):
+        pair = (int(won), int(total))
+        if pair not in cache:
+            interval = binomtest(pair[0], pair[1]).proportion_ci(
+                confidence_level=confidence, method="wilson"
+            )
+            cache[pair] = (float(interval.low), float(interval.high))
+        lows.append(cache[pair][0])
+        highs.append(cache[pair][1])
+    index = wins.index
+    return {
+        "win_rate": wins.astype("float64") / trials.astype("float64"),
+        "ci_low": pd.Series(lows, index=index, dtype="float64"),
+        "ci_high": pd.Series(highs, index=index, dtype="float64"),
+    }

@@ -1,0 +1,247 @@
+"""Which cosmetics (attachment, emote, mount, outfit) players pick, per character, and how often
+the picks win.
+
+Bots carry no cosmetics and are left out (counted in ``attrs["excluded"]``), as are participants
+whose cosmetic of that kind is missing.
+
+**Default cosmetic.** The data do not say which cosmetic a character gets for free, so matchkit
+calls the *most picked* cosmetic of a character its default (ties go to the smallest id).
+``non_default_share`` is the share of picks that are not that one.
+
+**Diversity.** ``diversity`` is the Shannon entropy of a character's shares divided by its
+maximum, ``ln(distinct)``: 1 when every cosmetic seen is picked equally often, 0 when one
+cosmetic takes every pick. ``effective_choices`` is ``exp(entropy)``: the picks are as diverse
+as that many equally popular cosmetics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+import pandas as pd
+
+from matchkit.analysis._common import (
+    arena_mask,
+    group_keys,
+    participant_table,
+    wilson_columns,
+    with_group_columns,
+)
+from matchkit.errors import InvalidArgumentError
+
+if TYPE_CHECKING:
+    from matchkit.frames import MatchFrames
+
+__all__ = [
+    "COSMETIC_KINDS",
+    "cosmetic_summary",
+    "cosmetic_usage",
+    "cosmetic_win_rates",
+]
+
+#: The cosmetic stats every participant of a player carries.
+COSMETIC_KINDS = ("attachment", "emote", "mount", "outfit")
+
+CosmeticKind = Literal["attachment", "emote", "mount", "outfit"]
+
+
+def cosmetic_usage(
+    frames: MatchFrames | pd.DataFrame,
+    kind: CosmeticKind | Sequence[CosmeticKind] = "mount",
+    by: str | Sequence[str] | None = "actor",
+    *,
+    top: int | None = None,
+) -> pd.DataFrame:
+    """The share of each cosmetic among the picks of each character (or other group).
+
+    Args:
+        frames: the normalized matches, or their participant view
+            (:meth:`MatchFrames.participant_view`).
+        kind: one of :data:`COSMETIC_KINDS`, or several (their rows are stacked).
+        by: grouping keys, columns of the participant view; ``"actor"`` (the character) by
+            default; None pools every participant.
+        top: keep the ``top`` most picked cosmetics of each group (shares stay relative to
+            all picks of the group, so they add up to less than 1).
+
+    Returns:
+        One row per group, kind and cosmetic, most picked first: the ``by`` columns,
+        ``cosmetic_kind``, ``cosmetic`` (the id), ``picks``, ``share``, ``rank`` (1 = most
+        picked), ``is_default`` (rank 1, see the module notes). ``attrs["excluded"]`` counts
+        the participants left out: ``bots`` and ``missing_cosmetic``.
+    """
+    picks, excluded = _picks(frames, kind, by)
+    keys = group_keys(by)
+    table = _usage(picks, keys)
+    if top is not None:
+        table = table.loc[table["rank"] <= _check_top(top)].reset_index(drop=True)
+    table.attrs["excluded"] = excluded
+    return table
+
+
+def cosmetic_summary(
+    frames: MatchFrames | pd.DataFrame,
+    kind: CosmeticKind | Sequence[CosmeticKind] = "mount",
+    by: str | Sequence[str] | None = "actor",
+) -> pd.DataFrame:
+    """Per character (or other group) and kind: how many picks, how varied, how far from default.
+
+    Args:
+        frames: the normalized matches, or their participant view.
+        kind: one of :data:`COSMETIC_KINDS`, or several.
+        by: grouping keys, columns of the participant view (``"actor"`` by default).
+
+    Returns:
+        One row per group and kind: the ``by`` columns, ``cosmetic_kind``, ``picks``,
+        ``distinct`` (cosmetics seen), ``default_cosmetic``, ``default_share``,
+        ``non_default_share``, ``diversity`` (normalized entropy, 0..1) and
+        ``effective_choices`` (see the module notes). ``attrs["excluded"]`` as in
+        :func:`cosmetic_usage`.
+    """
+    picks, excluded = _picks(frames, kind, by)
+    keys = [*group_keys(by), "cosmetic_kind"]
+    usage = _usage(picks, keys[:-1])
+    entropy_terms = -usage["share"] * np.log(usage["share"])
+    grouped = usage.assign(entropy=entropy_terms).groupby(
+        keys, observed=True, dropna=False, sort=True
+    )
+    table = grouped.agg(
+        picks=("picks", "sum"),
+        distinct=("cosmetic", "size"),
+        entropy=("entropy", "sum"),
+    )
+    defaults = usage.loc[usage["rank"] == 1].set_index(keys)
+    table["default_cosmetic"] = defaults["cosmetic"]
+    table["default_share"] = defaults["share"]
+    table["non_default_share"] = 1.0 - table["default_share"]
+    max_entropy = np.log(table["distinct"].astype("float64"))
+    table["diversity"] = (table["entropy"] / max_entropy.where(max_entropy > 0)).fillna(0.0)
+    table["effective_choices"] = np.exp(table["entropy"])
+    table = table.drop(columns="entropy").reset_index()
+    table.attrs["excluded"] = excluded
+    return table
+
+
+def cosmetic_win_rates(
+    frames: MatchFrames | pd.DataFrame,
+    kind: CosmeticKind = "mount",
+    by: str | Sequence[str] | None = "actor",
+    *,
+    top: int | None = None,
+    min_picks: int = 1,
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """The win rate of the participants who picked each cosmetic, with a Wilson interval.
+
+    Only Arena matches count (a Royale "win" is a first place among many teams, a different
+    base rate); participants whose roster has no result are left out. Teammates share one
+    result, so picks are not independent: read the interval as a rough guide.
+
+    Args:
+        frames: the normalized matches, or their participant view.
+        kind: one of :data:`COSMETIC_KINDS`.
+        by: grouping keys, columns of the participant view (``"actor"`` by default).
+        top: keep the ``top`` most picked cosmetics of each group.
+        min_picks: leave out cosmetics picked fewer times than this in their group.
+        confidence: the interval's confidence level.
+
+    Returns:
+        One row per group and cosmetic, most picked first: the ``by`` columns, ``cosmetic``,
+        ``picks``, ``wins``, ``win_rate``, ``ci_low``, ``ci_high``. ``attrs["excluded"]``
+        counts participants left out: ``bots``, ``missing_cosmetic``, ``royale``,
+        ``without_result``.
+    """
+    if not isinstance(kind, str):
+        raise InvalidArgumentError(
+            f"kind={kind!r}: give one cosmetic kind ({', '.join(COSMETIC_KINDS)})",
+            parameter="kind",
+        )
+    keys = group_keys(by)
+    view = participant_table(frames)
+    if "is_royale" in view.columns:
+        is_arena = arena_mask(view)
+    else:
+        is_arena = pd.Series(True, index=view.index)
+    has_result = view["won"].notna()
+    picks, excluded = _picks(view.loc[is_arena & has_result], kind, by)
+    excluded["royale"] = int((~is_arena).sum())
+    excluded["without_result"] = int((is_arena & ~has_result).sum())
+    picks = picks.assign(won=picks["won"].astype(bool))
+    grouped = picks.groupby([*keys, "cosmetic"], observed=True, dropna=False, sort=False)
+    table = grouped["won"].agg(picks="size", wins="sum").reset_index()
+    table = table.astype({"picks": "int64", "wins": "int64"})
+    table = table.loc[table["picks"] >= min_picks]
+    table = table.sort_values(
+        [*keys, "picks", "cosmetic"], ascending=[True] * len(keys) + [False, True]
+    )
+    if top is not None:
+        limit = _check_top(top)
+        if keys:
+            rank = table.groupby(keys, observed=True, dropna=False).cumcount() + 1
+            table = table.loc[rank <= limit]
+        else:
+            table = table.head(limit)
+    table = table.reset_index(drop=True)
+    table = table.assign(**wilson_columns(table["wins"], table["picks"], confidence=confidence))
+    table.attrs["excluded"] = excluded
+    return table
+
+
+def _check_top(top: int) -> int:
+    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
+        raise InvalidArgumentError(f"top={top!r} must be a positive integer", parameter="top")
+    return top
+
+
+def _kinds(kind: CosmeticKind | Sequence[CosmeticKind]) -> list[str]:
+    kinds = [kind] if isinstance(kind, str) else list(kind)
+    unknown = [name for name in kinds if name not in COSMETIC_KINDS]
+    if unknown or not kinds:
+        raise InvalidArgumentError(
+            f"kind={kind!r}: use one or more of {', '.join(COSMETIC_KINDS)}", parameter="kind"
+        )
+    return kinds
+
+
+def _picks(
+    frames: MatchFrames | pd.DataFrame,
+    kind: CosmeticKind | Sequence[CosmeticKind],
+    by: str | Sequence[str] | None,
+) -> tuple[pd.DataFrame, dict[str, int]]:
+    """Long table of picks: group keys, cosmetic_kind, cosmetic (+ won when present)."""
+    kinds = _kinds(kind)
+    keys = group_keys(by)
+    view = with_group_columns(participant_table(frames), keys, source="the participant view")
+    is_bot = (view["kind"] == "bot").fillna(False).astype(bool)
+    extra = ["won"] if "won" in view.columns else []
+    people = view.loc[~is_bot]
+    excluded = {"bots": int(is_bot.sum()), "missing_cosmetic": 0}
+    parts = []
+    for name in kinds:
+        present = people[name].notna()
+        excluded["missing_cosmetic"] += int((~present).sum())
+        part = people.loc[present, [*keys, name, *extra]].rename(columns={name: "cosmetic"})
+        parts.append(part.assign(cosmetic_kind=name))
+    picks = pd.concat(parts, ignore_index=True)
+    picks["cosmetic"] = picks["cosmetic"].astype("Int64")
+    picks["cosmetic_kind"] = pd.Categorical(picks["cosmetic_kind"], categories=kinds)
+    return picks[[*keys, "cosmetic_kind", "cosmetic", *extra]], excluded
+
+
+def _usage(picks: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    group = [*keys, "cosmetic_kind"]
+    counts = (
+        picks.groupby([*group, "cosmetic"], observed=True, dropna=False, sort=False)
+        .size()
+        .rename("picks")
+        .reset_index()
+    )
+    totals = counts.groupby(group, observed=True, dropna=False)["picks"].transform("sum")
+    counts["share"] = counts["picks"] / totals
+    counts = counts.sort_values(
+        [*group, "picks", "cosmetic"], ascending=[True] * len(group) + [False, True]
+    ).reset_index(drop=True)
+    counts["rank"] = counts.groupby(group, observed=True, dropna=False).cumcount() + 1
+    counts["is_default"] = counts["rank"] == 1
+    return counts.astype({"picks": "int64", "rank": "int64"})

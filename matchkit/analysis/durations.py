@@ -1,0 +1,87 @@
+"""Summaries of match and round durations (seconds), per group."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
+
+import pandas as pd
+
+from matchkit.analysis._common import group_keys, with_group_columns
+from matchkit.errors import InvalidArgumentError
+
+if TYPE_CHECKING:
+    from matchkit.frames import MatchFrames
+
+__all__ = ["DURATION_STATISTICS", "duration_summary"]
+
+#: The columns of :func:`duration_summary` after the group keys.
+DURATION_STATISTICS = ("count", "mean", "median", "q1", "q3", "p90")
+
+
+def duration_summary(
+    frames: MatchFrames,
+    by: str | Sequence[str] | None = None,
+    *,
+    level: Literal["match", "round"] = "match",
+) -> pd.DataFrame:
+    """Count, mean, median, quartiles and 90th percentile of durations, in seconds, per group.
+
+    Quantiles interpolate linearly between observations (pandas' default). Missing durations
+    are left out and counted in ``attrs["excluded"]``.
+
+    Args:
+        frames: the normalized matches.
+        by: grouping keys: columns of the matches table (``"server_type"``, ``"patch_version"``,
+            ...) or a period of ``created_at`` (``"date"``, ``"week"``, ``"month"``); None for
+            one group.
+        level: ``"match"`` summarizes ``matches.duration``; ``"round"`` summarizes
+            ``rounds.duration`` (Arena only: Royale matches have no rounds), grouped by the
+            round's match.
+
+    Returns:
+        One row per group: the ``by`` columns, then ``count`` (int), ``mean``, ``median``,
+        ``q1``, ``q3``, ``p90`` (float seconds). ``attrs["excluded"]`` maps
+        ``missing_duration`` to the number of matches (or rounds) without a duration.
+
+    Example:
+        >>> duration_summary(frames, by="server_type")  # doctest: +SKIP
+    """
+    keys = group_keys(by)
+    if level not in ("match", "round"):
+        raise InvalidArgumentError(
+            f"level={level!r} is not supported; use 'match' or 'round'", parameter="level"
+        )
+    matches = with_group_columns(frames.matches, keys, source="the matches table")
+    if level == "match":
+        observations = matches[[*keys, "duration"]]
+    else:
+        rounds = frames.rounds[["match_id", "duration"]]
+        observations = rounds.merge(
+            matches[["match_id", *keys]], on="match_id", how="inner", validate="many_to_one"
+        )
+    known = observations["duration"].notna()
+    observations = observations.loc[known, [*keys, "duration"]].astype({"duration": "float64"})
+    table = _summarize(observations, keys)
+    table.attrs["excluded"] = {"missing_duration": int((~known).sum())}
+    table.attrs["level"] = level
+    return table
+
+
+def _summarize(observations: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    duration = observations["duration"]
+    if not keys:
+        row = {
+            "count": [int(duration.size)],
+            "mean": [duration.mean()],
+            "median": [duration.median()],
+            "q1": [duration.quantile(0.25)],
+            "q3": [duration.quantile(0.75)],
+            "p90": [duration.quantile(0.9)],
+        }
+        return pd.DataFrame(row).astype({"count": "int64"})
+    grouped = observations.groupby(keys, observed=True, dropna=False, sort=True)["duration"]
+    table = grouped.agg(["size", "mean", "median"]).rename(columns={"size": "count"})
+    for name, fraction in (("q1", 0.25), ("q3", 0.75), ("p90", 0.9)):
+        table[name] = grouped.quantile(fraction)
+    return table.reset_index().astype({"count": "int64"})[[*keys, *DURATION_STATISTICS]]

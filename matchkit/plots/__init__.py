@@ -1,0 +1,39 @@
+"""Matplotlib plots of matchkit analyses.
+
+Every function has the shape ``fn(data, *, ax=None, **style) -> Axes``: it draws on ``ax`` or,
+when None, on a new :class:`matplotlib.figure.Figure` (never pyplot's global state), and
+returns the Axes (``ax.figure`` is its Figure: ``ax.figure.savefig("plot.png")``). ``data`` is
+a :class:`~matchkit.frames.MatchFrames` or the matching analysis table. Server types keep the
+colours of :data:`SERVER_TYPE_COLORS` in every plot.
+"""
+
+from __future__ import annotations
+
+from matchkit.plots._style import (
+    OTHER_COLOR,
+    SERVER_TYPE_COLORS,
+    SERVER_TYPE_LABELS,
+    SIDE_COLORS,
+    server_type_color,
+)
+from matchkit.plots.cosmetics import (
+    plot_cosmetic_heatmap,
+    plot_cosmetic_summary_heatmap,
+    plot_cosmetic_usage,
+)
+from matchkit.plots.durations import plot_duration_distribution, plot_duration_trend
+from matchkit.plots.sides import plot_side_win_rates
+
+__all__ = [
+    "OTHER_COLOR",
+    "SERVER_TYPE_COLORS",
+    "SERVER_TYPE_LABELS",
+    "SIDE_COLORS",
+    "plot_cosmetic_heatmap",
+    "plot_cosmetic_summary_heatmap",
+    "plot_cosmetic_usage",
+    "plot_duration_distribution",
+    "plot_duration_trend",
+    "plot_side_win_rates",
+    "server_type_color",
+]

@@ -1,0 +1,251 @@
+"""Plots of cosmetic picks: the top picks per character, and heatmaps across characters."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+from matplotlib import colormaps
+from matplotlib.axes import Axes
+
+from matchkit.analysis import COSMETIC_KINDS, cosmetic_summary, cosmetic_usage
+from matchkit.errors import InvalidArgumentError
+from matchkit.plots._style import new_axes, percent_axis
+
+if TYPE_CHECKING:
+    from matchkit.frames import MatchFrames
+
+__all__ = ["plot_cosmetic_heatmap", "plot_cosmetic_summary_heatmap", "plot_cosmetic_usage"]
+
+#: The colour of "all other cosmetics" in stacked bars.
+REST_COLOR = "#DDDDDD"
+_METRIC_LABELS = {
+    "non_default_share": "Share of picks that are not the default",
+    "default_share": "Share of picks that are the default",
+    "diversity": "Diversity (normalized entropy, 0 = one cosmetic, 1 = even)",
+}
+
+
+def _usage(data: MatchFrames | pd.DataFrame, kind: str) -> pd.DataFrame:
+    if isinstance(data, pd.DataFrame) and "share" in data.columns:
+        usage = data
+        if "cosmetic_kind" in usage.columns:
+            usage = usage.loc[usage["cosmetic_kind"] == kind]
+        return usage
+    return cosmetic_usage(data, kind=kind, by="actor")  # type: ignore[arg-type]
+
+
+def _character_label(actor: Any, labels: Mapping[str, str] | None) -> str:
+    text = str(actor)
+    return labels.get(text, text) if labels else text
+
+
+def plot_cosmetic_usage(
+    data: MatchFrames | pd.DataFrame,
+    *,
+    ax: Axes | None = None,
+    kind: str = "mount",
+    top: int = 5,
+    characters: int | None = 15,
+    labels: Mapping[str, str] | None = None,
+    **style: Any,
+) -> Axes:
+    """The top ``top`` picks of each character as stacked shares (one bar per character).
+
+    Segment 1 is the character's most picked cosmetic (its default, see
+    :mod:`matchkit.analysis.cosmetics`), segment 2 the next, ...; grey is every other cosmetic.
+    Each segment is labelled with the cosmetic id when it is wide enough.
+
+    Args:
+        data: the normalized matches, or a :func:`~matchkit.analysis.cosmetic_usage` table
+            grouped by ``actor``.
+        ax: the Axes to draw on; a new Figure's Axes when None.
+        kind: the cosmetic kind (attachment, emote, mount, outfit).
+        top: segments per bar.
+        characters: show the most played characters only (None: all).
+        labels: character id -> display name.
+        **style: passed to each ``barh`` call (``height``, ``edgecolor``, ...).
+
+    Returns:
+        The Axes, characters from most picked (top) to least.
+    """
+    usage = _usage(data, kind)
+    if "actor" not in usage.columns:
+        raise InvalidArgumentError(
+            "the usage table must be grouped by actor (cosmetic_usage(..., by='actor'))",
+            parameter="data",
+        )
+    picks = usage.groupby("actor", observed=True)["picks"].sum().sort_values(ascending=False)
+    order = list(picks.index[:characters] if characters else picks.index)
+    height = max(2.5, 0.32 * len(order) + 1.5)
+    ax = new_axes(ax, figsize=(9.0, height))
+    colors = colormaps["viridis"](np.linspace(0.15, 0.85, top))
+    rows = np.arange(len(order))
+    left = np.zeros(len(order))
+    shown = usage.loc[usage["rank"] <= top].set_index(["actor", "rank"])
+    for rank in range(1, top + 1):
+        widths = np.array(
+            [shown["share"].get((actor, rank), 0.0) for actor in order], dtype="float64"
+        )
+        ids = [shown["cosmetic"].get((actor, rank), None) for actor in order]
+        name = "most picked (default)" if rank == 1 else f"#{rank}"
+        options = {"color": colors[rank - 1], "edgecolor": "white", "label": name, **style}
+        bars = ax.barh(rows, widths, left=left, **options)
+        for bar, cosmetic, width in zip(bars, ids, widths, strict=True):
+            if cosmetic is not None and width >= 0.09:
+                ax.text(
+                    bar.get_x() + width / 2,
+                    bar.get_y() + bar.get_height() / 2,
+                    str(cosmetic),
+                    ha="center",
+                    va="center",
+                    fontsize=6.5,
+                    color="white" if rank <= top / 2 else "black",
+                )
+        left = left + widths
+    ax.barh(rows, 1.0 - left, left=left, color=REST_COLOR, edgecolor="white", label="others")
+    ax.set_yticks(rows, [_character_label(actor, labels) for actor in order])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    percent_axis(ax, axis="x")
+    ax.set_xlabel(f"Share of the character's {kind} picks (numbers: {kind} id)")
+    ax.set_ylabel("Character (most played first)")
+    ax.set_title(f"Top {top} {kind}s of each character")
+    ax.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.12 - 1.2 / height),
+        ncol=top + 1,
+        fontsize="small",
+        frameon=False,
+    )
+    return ax
+
+
+def plot_cosmetic_heatmap(
+    data: MatchFrames | pd.DataFrame,
+    *,
+    ax: Axes | None = None,
+    kind: str = "mount",
+    top: int = 12,
+    characters: int | None = 15,
+    labels: Mapping[str, str] | None = None,
+    **style: Any,
+) -> Axes:
+    """Characters x cosmetics: the share of each character's picks that go to each cosmetic.
+
+    Best for cosmetics every character can use (mounts); for per-character cosmetics the matrix
+    is mostly empty, and :func:`plot_cosmetic_summary_heatmap` compares characters instead.
+
+    Args:
+        data: the normalized matches, or a :func:`~matchkit.analysis.cosmetic_usage` table
+            grouped by ``actor``.
+        ax: the Axes to draw on; a new Figure's Axes when None.
+        kind: the cosmetic kind.
+        top: the most picked cosmetics overall become the columns.
+        characters: the most played characters become the rows (None: all).
+        labels: character id -> display name.
+        **style: passed to ``imshow`` (``cmap``, ``vmax``, ...).
+
+    Returns:
+        The Axes, with a colour bar and the share written in each cell.
+    """
+    usage = _usage(data, kind)
+    matrix = usage.pivot_table(
+        index="actor",
+        columns="cosmetic",
+        values="share",
+        aggfunc="sum",
+        fill_value=0.0,
+        observed=True,
+    )
+    column_picks = usage.groupby("cosmetic")["picks"].sum().sort_values(ascending=False)
+    row_picks = usage.groupby("actor", observed=True)["picks"].sum().sort_values(ascending=False)
+    columns = list(column_picks.index[:top])
+    rows = list(row_picks.index[:characters] if characters else row_picks.index)
+    matrix = matrix.reindex(index=rows, columns=columns, fill_value=0.0)
+    ax = new_axes(ax, figsize=(max(6.0, 0.6 * len(columns) + 3), max(3.0, 0.35 * len(rows) + 2)))
+    options = {
+        "cmap": "Blues",
+        "vmin": 0.0,
+        "vmax": max(float(matrix.to_numpy().max()), 0.01),
+        "aspect": "auto",
+        **style,
+    }
+    image = ax.imshow(matrix.to_numpy(), **options)
+    _annotate(ax, matrix.to_numpy(), threshold=options["vmax"] * 0.6)
+    ax.set_xticks(range(len(columns)), [str(value) for value in columns], rotation=45, ha="right")
+    ax.set_yticks(range(len(rows)), [_character_label(actor, labels) for actor in rows])
+    ax.set_xlabel(f"{kind.capitalize()} id (most picked overall first)")
+    ax.set_ylabel("Character (most played first)")
+    ax.set_title(f"Share of each character's {kind} picks")
+    colorbar = ax.figure.colorbar(image, ax=ax, format=lambda value, _: f"{value:.0%}")
+    colorbar.set_label("Share of the character's picks")
+    return ax
+
+
+def plot_cosmetic_summary_heatmap(
+    data: MatchFrames | pd.DataFrame,
+    *,
+    ax: Axes | None = None,
+    metric: str = "non_default_share",
+    characters: int | None = 15,
+    labels: Mapping[str, str] | None = None,
+    **style: Any,
+) -> Axes:
+    """Characters x cosmetic kinds, coloured by a :func:`cosmetic_summary` metric.
+
+    Args:
+        data: the normalized matches, or a :func:`~matchkit.analysis.cosmetic_summary` table
+            grouped by ``actor`` over several kinds.
+        ax: the Axes to draw on; a new Figure's Axes when None.
+        metric: ``"non_default_share"``, ``"default_share"`` or ``"diversity"``.
+        characters: the most played characters become the rows (None: all).
+        labels: character id -> display name.
+        **style: passed to ``imshow``.
+
+    Returns:
+        The Axes, with a colour bar and the value written in each cell.
+    """
+    if metric not in _METRIC_LABELS:
+        raise InvalidArgumentError(
+            f"metric={metric!r}: use one of {', '.join(_METRIC_LABELS)}", parameter="metric"
+        )
+    if isinstance(data, pd.DataFrame):
+        summary = data
+    else:
+        summary = cosmetic_summary(data, kind=COSMETIC_KINDS, by="actor")
+    matrix = summary.pivot_table(
+        index="actor", columns="cosmetic_kind", values=metric, aggfunc="first", observed=True
+    )
+    row_picks = summary.groupby("actor", observed=True)["picks"].sum().sort_values(ascending=False)
+    rows = list(row_picks.index[:characters] if characters else row_picks.index)
+    matrix = matrix.reindex(index=rows)
+    ax = new_axes(ax, figsize=(7.0, max(3.0, 0.35 * len(rows) + 2)))
+    options = {"cmap": "Purples", "vmin": 0.0, "vmax": 1.0, "aspect": "auto", **style}
+    image = ax.imshow(matrix.to_numpy(dtype="float64"), **options)
+    _annotate(ax, matrix.to_numpy(dtype="float64"), threshold=0.6)
+    ax.set_xticks(range(matrix.shape[1]), [str(kind) for kind in matrix.columns])
+    ax.set_yticks(range(len(rows)), [_character_label(actor, labels) for actor in rows])
+    ax.set_xlabel("Cosmetic kind")
+    ax.set_ylabel("Character (most played first)")
+    ax.set_title(_METRIC_LABELS[metric].split(" (")[0] + ", per character and kind")
+    colorbar = ax.figure.colorbar(image, ax=ax, format=lambda value, _: f"{value:.0%}")
+    colorbar.set_label(_METRIC_LABELS[metric])
+    return ax
+
+
+def _annotate(ax: Axes, values: np.ndarray, *, threshold: float) -> None:
+    for (row, column), value in np.ndenumerate(values):
+        if np.isnan(value):
+            continue
+        ax.text(
+            column,
+            row,
+            f"{value:.0%}",
+            ha="center",
+            va="center",
+            fontsize=7,
+            color="white" if value > threshold else "black",
+        )

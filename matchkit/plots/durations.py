@@ -1,0 +1,161 @@
+"""Plots of match durations: their distribution, and how they move over time or patches."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+import matplotlib.dates as mdates
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+
+from matchkit.analysis import duration_summary
+from matchkit.analysis._common import with_group_columns
+from matchkit.errors import InvalidArgumentError
+from matchkit.plots._style import group_label, new_axes, server_type_color
+
+if TYPE_CHECKING:
+    from matchkit.frames import MatchFrames
+
+__all__ = ["plot_duration_distribution", "plot_duration_trend"]
+
+SECONDS_PER_MINUTE = 60.0
+
+
+def _matches(data: MatchFrames | pd.DataFrame) -> pd.DataFrame:
+    return data if isinstance(data, pd.DataFrame) else data.matches
+
+
+def _version_key(version: Any) -> tuple:
+    parts = str(version).split(".")
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in parts)
+
+
+def plot_duration_distribution(
+    data: MatchFrames | pd.DataFrame,
+    *,
+    ax: Axes | None = None,
+    by: str = "server_type",
+    kind: Literal["ecdf", "hist"] = "ecdf",
+    bins: int = 30,
+    **style: Any,
+) -> Axes:
+    """The distribution of match durations, one line per group (server type by default).
+
+    Args:
+        data: the normalized matches, or their ``matches`` table.
+        ax: the Axes to draw on; a new Figure's Axes when None.
+        by: the column of the matches table that makes the lines.
+        kind: ``"ecdf"`` (share of matches shorter than x) or ``"hist"`` (density histogram,
+            outlined so that groups overlap readably).
+        bins: histogram bins (``kind="hist"`` only).
+        **style: passed to each line (``linewidth``, ``alpha``, ...).
+
+    Returns:
+        The Axes, with one labelled line per group in the server-type colours.
+    """
+    if kind not in ("ecdf", "hist"):
+        raise InvalidArgumentError(f"kind={kind!r}: use 'ecdf' or 'hist'", parameter="kind")
+    matches = with_group_columns(_matches(data), [by], source="the matches table")
+    ax = new_axes(ax)
+    minutes = matches["duration"].astype("float64") / SECONDS_PER_MINUTE
+    known = minutes.notna()
+    groups = matches.loc[known, by]
+    values = minutes.loc[known]
+    edges = np.histogram_bin_edges(values, bins=bins) if len(values) else bins
+    for group in sorted(groups.dropna().unique(), key=str):
+        sample = values.loc[groups == group].to_numpy()
+        label = f"{group_label(group)} (n={len(sample):,})"
+        options = {"color": server_type_color(group), "label": label, **style}
+        if kind == "ecdf":
+            ax.ecdf(sample, **options)
+        else:
+            ax.hist(sample, bins=edges, density=True, histtype="step", linewidth=1.8, **options)
+    ax.set_xlabel("Match duration (minutes)")
+    if kind == "ecdf":
+        ax.set_ylabel("Share of matches at most this long")
+        ax.set_ylim(0, 1.02)
+    else:
+        ax.set_ylabel("Density (share of matches per minute)")
+    ax.set_title(f"Match duration by {by.replace('_', ' ')}")
+    ax.grid(alpha=0.3)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(title=by.replace("_", " ").capitalize(), loc="best")
+    return ax
+
+
+def plot_duration_trend(
+    data: MatchFrames | pd.DataFrame,
+    *,
+    ax: Axes | None = None,
+    over: str = "week",
+    by: str = "server_type",
+    **style: Any,
+) -> Axes:
+    """Median match duration over time (or over patches), with the interquartile band.
+
+    Args:
+        data: the normalized matches, or a :func:`~matchkit.analysis.duration_summary`
+            computed with ``by=[over, by]``.
+        ax: the Axes to draw on; a new Figure's Axes when None.
+        over: the x axis: ``"week"``, ``"date"``, ``"month"`` or ``"patch_version"`` (any
+            column of the matches table works; patch versions are ordered numerically).
+        by: the column that makes the lines (server type by default).
+        **style: passed to each median line.
+
+    Returns:
+        The Axes: one line per group (median, minutes) and a shaded band from q1 to q3.
+    """
+    if isinstance(data, pd.DataFrame):
+        summary = data
+        missing = [name for name in (over, by, "median", "q1", "q3") if name not in summary]
+        if missing:
+            raise InvalidArgumentError(
+                f"the summary lacks {missing}: pass MatchFrames or "
+                f"duration_summary(frames, by=[{over!r}, {by!r}])",
+                parameter="data",
+            )
+    else:
+        summary = duration_summary(data, by=[over, by])
+    ax = new_axes(ax)
+    is_time = pd.api.types.is_datetime64_any_dtype(summary[over])
+    if is_time:
+        # Matplotlib's date axis wants naive datetimes: the values are UTC.
+        positions = {
+            value: value.tz_localize(None) if value.tzinfo else value
+            for value in summary[over].dropna().unique()
+        }
+    else:
+        ordered = sorted(summary[over].dropna().unique(), key=_version_key)
+        positions = {value: index for index, value in enumerate(ordered)}
+        ax.set_xticks(list(positions.values()), [str(value) for value in positions])
+    for group in sorted(summary[by].dropna().unique(), key=str):
+        rows = summary.loc[summary[by] == group].dropna(subset=[over])
+        rows = rows.assign(position=rows[over].map(positions)).sort_values("position")
+        x = rows["position"].to_numpy()
+        color = server_type_color(group)
+        label = f"{group_label(group)} (median)"
+        options = {"color": color, "marker": "o", "markersize": 3.5, "label": label, **style}
+        ax.plot(x, rows["median"] / SECONDS_PER_MINUTE, **options)
+        ax.fill_between(
+            x,
+            rows["q1"] / SECONDS_PER_MINUTE,
+            rows["q3"] / SECONDS_PER_MINUTE,
+            color=color,
+            alpha=0.18,
+            linewidth=0,
+        )
+    over_name = {"date": "day", "week": "week (starting Monday, UTC)", "month": "month"}.get(
+        over, over.replace("_", " ")
+    )
+    ax.set_xlabel(over_name.capitalize())
+    ax.set_ylabel("Match duration (minutes)")
+    ax.set_title(f"Median match duration by {over_name.split(' ')[0]} (band: middle 50%)")
+    ax.grid(alpha=0.3)
+    if is_time:
+        locator = mdates.AutoDateLocator()
+        ax.xaxis.set_major_locator(locator)
+        ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(title=by.replace("_", " ").capitalize(), loc="best")
+    return ax
