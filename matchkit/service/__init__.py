@@ -1,0 +1,43 @@
+"""The reference Game Match Data Service: ``create_app`` (ASGI), ``serve`` and ``running``.
+
+Starlette and uvicorn are imported only when one of these is used; without them the import
+fails with an install hint.
+
+Example:
+    >>> from matchkit.service import running
+    >>> with running() as service:  # doctest: +SKIP
+    ...     print(service.base_url)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__all__ = ["RunningService", "create_app", "running", "serve"]
+
+if TYPE_CHECKING:
+    from matchkit.service.app import create_app
+    from matchkit.service.server import RunningService, running, serve
+
+_WHERE = {
+    "create_app": "matchkit.service.app",
+    "serve": "matchkit.service.server",
+    "running": "matchkit.service.server",
+    "RunningService": "matchkit.service.server",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module 'matchkit.service' has no attribute {name!r}")
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as error:
+        raise ImportError(
+            "the matchkit service needs starlette and uvicorn: pip install 'starlette>=0.37' "
+            "'uvicorn>=0.29' (or reinstall matchkit)"
+        ) from error
+    import importlib
+
+    return getattr(importlib.import_module(_WHERE[name]), name)

@@ -1,0 +1,115 @@
+"""JSON:API bodies of the service: match pages, single matches, status, errors, paging links.
+
+Bodies are assembled from the stored bytes of each match (see :mod:`matchkit.service.store`);
+included resources are deduplicated within a document (players recur across matches).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from http import HTTPStatus
+from urllib.parse import quote
+
+import orjson
+
+from matchkit.service.store import BASE_URL_MARKER, StoredMatch
+from matchkit.windows import format_time
+
+__all__ = [
+    "error_body",
+    "list_body",
+    "page_links",
+    "single_body",
+    "status_body",
+]
+
+_MARKER = BASE_URL_MARKER.encode()
+# Characters left readable in link query strings; "+" and "&" are always escaped.
+_SAFE = "[]-_.:,*"
+
+
+def _assemble(data: bytes, included: bytes, links: dict[str, str], base_url: str) -> bytes:
+    return b"".join(
+        (
+            b'{"data":',
+            data.replace(_MARKER, base_url.encode()),
+            b',"included":[',
+            included,
+            b'],"links":',
+            orjson.dumps(links),
+            b',"meta":{}}',
+        )
+    )
+
+
+def _included(matches: Sequence[StoredMatch]) -> bytes:
+    seen: set[str] = set()
+    parts: list[bytes] = []
+    for match in matches:
+        for key, resource in zip(match.included_keys, match.included, strict=True):
+            if key not in seen:
+                seen.add(key)
+                parts.append(resource)
+    return b",".join(parts)
+
+
+def list_body(matches: Sequence[StoredMatch], *, links: dict[str, str], base_url: str) -> bytes:
+    """A page of the match list: ``data`` a list, ``included`` deduplicated, ``meta`` empty."""
+    data = b"[" + b",".join(match.resource for match in matches) + b"]"
+    return _assemble(data, _included(matches), links, base_url)
+
+
+def single_body(match: StoredMatch, *, as_list: bool, self_link: str, base_url: str) -> bytes:
+    """One match: ``data`` a one-element list (``global``) or the object (``na``, decision 9)."""
+    data = b"[" + match.resource + b"]" if as_list else match.resource
+    return _assemble(data, _included([match]), {"self": self_link}, base_url)
+
+
+def page_links(
+    url: str, params: Sequence[tuple[str, str]], *, limit: int, offset: int
+) -> dict[str, str]:
+    """``first``, ``next``, ``self`` and (offset > 0) ``previous`` links (decision 8).
+
+    Each carries every parameter of the request in its order, with ``page[limit]`` and
+    ``page[offset]`` set (appended when the request did not carry them).
+    """
+
+    def link(page_offset: int) -> str:
+        values = dict(params)
+        values["page[limit]"] = str(limit)
+        values["page[offset]"] = str(page_offset)
+        query = "&".join(
+            f"{quote(key, safe=_SAFE)}={quote(value, safe=_SAFE)}" for key, value in values.items()
+        )
+        return f"{url}?{query}"
+
+    links = {"first": link(0), "next": link(offset + limit), "self": link(offset)}
+    if offset > 0:
+        links["previous"] = link(max(0, offset - limit))
+    return links
+
+
+def status_body(*, name: str, version: str, released_at: datetime) -> bytes:
+    """The status resource of decision 12."""
+    return orjson.dumps(
+        {
+            "data": {
+                "type": "status",
+                "id": name,
+                "attributes": {"releasedAt": format_time(released_at), "version": version},
+            }
+        }
+    )
+
+
+def error_body(status: int, detail: str, *, parameter: str | None = None) -> bytes:
+    """A JSON:API error document (decision 10)."""
+    error: dict[str, object] = {
+        "status": str(status),
+        "title": HTTPStatus(status).phrase,
+        "detail": detail,
+    }
+    if parameter is not None:
+        error["source"] = {"parameter": parameter}
+    return orjson.dumps({"errors": [error]})

@@ -1,0 +1,141 @@
+"""Serving the app: ``serve`` (blocking, for ``matchkit serve``) and ``running`` (a background
+server on a free loopback port, for tests, notebooks and the report).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from matchkit.errors import MatchkitError
+from matchkit.service.app import create_app
+from matchkit.service.ratelimit import DEFAULT_RATE_LIMIT, RateLimit
+from matchkit.service.requestlog import RequestLog
+
+__all__ = ["RunningService", "running", "serve"]
+
+_START_TIMEOUT_SECONDS = 30.0
+
+
+def serve(
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    data: str | Path | None = None,
+    api_keys: list[str] | tuple[str, ...] | None = None,
+    now: str | datetime | None = None,
+    rate_limit: str | RateLimit | None = DEFAULT_RATE_LIMIT,
+    faults: None = None,
+    store_dir: str | Path | None = None,
+    announce: Callable[[str], None] = print,
+) -> None:
+    """Run the service with uvicorn until interrupted; announces the base URL and the key.
+
+    Options as for :func:`matchkit.service.create_app`. The key is printed once on the terminal
+    (the operator needs it); it never reaches the log.
+    """
+    app = create_app(
+        data=data,
+        api_keys=api_keys,
+        now=now,
+        rate_limit=rate_limit,
+        faults=faults,
+        store_dir=store_dir,
+    )
+    service = app.state.service
+    shown_host = f"[{host}]" if ":" in host else host
+    announce(f"matchkit service on http://{shown_host}:{port}")
+    if api_keys is None:
+        announce(f"API key: {service.api_keys.first}")
+    else:
+        announce(f"accepting the {len(api_keys)} API key(s) given")
+    now_text = "wall clock" if service.fixed_now is None else service.fixed_now.isoformat()
+    announce(f"now: {now_text}; rate limit: {rate_limit or 'off'}")
+    uvicorn.run(app, host=host, port=port, log_level="info")
+
+
+@dataclass(frozen=True)
+class RunningService:
+    """A service running in the background.
+
+    Attributes:
+        base_url: e.g. ``"http://127.0.0.1:54321"``.
+        api_key: a key it accepts (hidden from the repr).
+        now: the moment it takes as now, or ``None`` when it follows the wall clock.
+        requests: the log of the requests it received.
+        app: the ASGI app (its ``state.service`` holds the store and settings).
+    """
+
+    base_url: str
+    api_key: str = field(repr=False)
+    now: datetime | None
+    requests: RequestLog = field(repr=False)
+    app: Any = field(repr=False)
+
+
+@contextlib.contextmanager
+def running(
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    rate_limit: str | RateLimit | None = "off",
+    log_level: str = "warning",
+    **options: Any,
+) -> Iterator[RunningService]:
+    """Serve in a background thread on a free loopback port (or ``port``) while in the block.
+
+    The embedded test double: rate limiting is off unless ``rate_limit="N/minute"`` is given.
+    Other options as for :func:`matchkit.service.create_app` (``data``, ``api_keys``, ``now``,
+    ``store_dir``, ``clock``, ...).
+
+    Example:
+        >>> with running() as service:  # doctest: +SKIP
+        ...     requests.get(f"{service.base_url}/status").status_code
+        200
+    """
+    requests = RequestLog()
+    app = create_app(rate_limit=rate_limit, request_log=requests, **options)
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind((host, port))
+    listener.listen(128)
+    bound_port = listener.getsockname()[1]
+    config = uvicorn.Config(
+        app, log_level=log_level, access_log=False, lifespan="off", timeout_graceful_shutdown=5
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [listener]}, name="matchkit-service", daemon=True
+    )
+    thread.start()
+    try:
+        deadline = time.monotonic() + _START_TIMEOUT_SECONDS
+        while not server.started:
+            if not thread.is_alive() or time.monotonic() > deadline:
+                raise MatchkitError("the embedded matchkit service did not start; see the log")
+            time.sleep(0.005)  # waiting for startup, not for a result
+        shown_host = f"[{host}]" if ":" in host else host
+        service = app.state.service
+        yield RunningService(
+            base_url=f"http://{shown_host}:{bound_port}",
+            api_key=service.api_keys.first,
+            now=service.fixed_now,
+            requests=requests,
+            app=app,
+        )
+    finally:
+        server.should_exit = True
+        thread.join(timeout=_START_TIMEOUT_SECONDS)
+        listener.close()
+        app.state.service.store.close()
+        logging.getLogger(__name__).debug("embedded service on port %d stopped", bound_port)

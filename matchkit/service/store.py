@@ -1,0 +1,385 @@
+"""The service's SQLite store: match documents indexed for every filter and for createdAt order.
+
+The store is built once from a data set folder (``matchkit.dataset`` format) or from a folder of
+arbitrary JSON:API documents (``*.json``, ``*.json.gz``, ``*.jsonl.gz``, e.g. pages a fetch
+wrote), into a cache folder, keyed by a fingerprint of the source; it is rebuilt when the source
+changes. Each match keeps its resource and its included resources as serialized JSON bytes, so a
+response is assembled by concatenating stored bytes.
+
+Example:
+    >>> store = MatchStore.open(sample_data_path(), store_dir=tmp)  # doctest: +SKIP
+    >>> store.count("global")  # doctest: +SKIP
+    4000
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import hashlib
+import logging
+import os
+import sqlite3
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from matchkit.dataset import MANIFEST, open_dataset
+from matchkit.errors import MatchkitError
+from matchkit.query import SHARDS, MatchQuery
+from matchkit.windows import TimeWindow, format_time, parse_time
+
+__all__ = ["BASE_URL_MARKER", "MatchStore", "StoredMatch", "default_store_dir"]
+
+log = logging.getLogger(__name__)
+
+# Stands for the service's base URL inside stored match links; replaced per response.
+BASE_URL_MARKER = "@@matchkit-base-url@@"
+_SCHEMA_VERSION = "matchkit-store/1"
+_DOCUMENT_SUFFIXES = (".json", ".json.gz", ".jsonl", ".jsonl.gz")
+_MICROSECOND = timedelta(microseconds=1)
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE matches (
+    shard TEXT NOT NULL,
+    id TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    server_type TEXT,
+    ranking_type TEXT,
+    patch_version TEXT,
+    game_mode TEXT,
+    resource BLOB NOT NULL,
+    included BLOB NOT NULL,
+    included_keys BLOB NOT NULL,
+    UNIQUE (shard, id)
+);
+CREATE TABLE match_values (kind TEXT NOT NULL, value TEXT NOT NULL, match INTEGER NOT NULL);
+"""
+_INDEXES = """
+CREATE INDEX matches_order ON matches (shard, created_at, id);
+CREATE INDEX matches_server_type ON matches (shard, server_type, created_at);
+CREATE INDEX matches_ranking_type ON matches (shard, ranking_type, created_at);
+CREATE INDEX matches_patch_version ON matches (shard, patch_version, created_at);
+CREATE INDEX matches_game_mode ON matches (shard, game_mode, created_at);
+CREATE UNIQUE INDEX match_values_lookup ON match_values (kind, value, match);
+"""
+# Multi-valued filters live in match_values under these kinds.
+_VALUE_FILTERS = {"player_ids": "player_id", "player_names": "player_name", "team_names": "team"}
+_COLUMN_FILTERS = {
+    "server_types": "server_type",
+    "patch_versions": "patch_version",
+    "game_modes": "game_mode",
+}
+
+
+def default_store_dir() -> Path:
+    """Where stores are built: ``$MATCHKIT_CACHE_DIR/service``, else the user cache folder."""
+    configured = os.environ.get("MATCHKIT_CACHE_DIR")
+    if configured:
+        return Path(configured) / "service"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("matchkit")) / "service"
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    """One match as stored: its resource and included resources as JSON bytes.
+
+    Attributes:
+        resource: the match resource; its ``links.self`` starts with :data:`BASE_URL_MARKER`.
+        included: serialized included resources, in document order.
+        included_keys: ``"type\\x1fid"`` of each included resource, for deduplication.
+    """
+
+    resource: bytes
+    included: tuple[bytes, ...]
+    included_keys: tuple[str, ...]
+
+
+class MatchStore:
+    """Read access to a built store. Open it with :meth:`open`.
+
+    One store is read from the event loop's thread only, so one connection serves it.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._connection = sqlite3.connect(
+            f"file:{path}?mode=ro", uri=True, check_same_thread=False
+        )
+        meta = dict(self._connection.execute("SELECT key, value FROM meta"))
+        #: the moment the source data set ends at (its manifest's as_of), if it says
+        self.as_of = parse_time(meta["as_of"], parameter="as_of") if "as_of" in meta else None
+
+    @classmethod
+    def open(cls, source: str | os.PathLike[str] | None = None, *, store_dir: Path | None = None):
+        """Open the store of ``source`` (default: the sample set), building it when needed.
+
+        Args:
+            source: a data set folder with a manifest, or a folder of JSON:API documents.
+            store_dir: where stores are kept (default :func:`default_store_dir`).
+
+        Raises:
+            MatchkitError: the source is missing or holds no readable documents.
+        """
+        source_path = Path(source) if source is not None else None
+        if source_path is not None and not source_path.is_dir():
+            raise MatchkitError(f"{source_path} is not a folder of match documents")
+        fingerprint, as_of, documents = _read_source(source_path)
+        folder = Path(store_dir) if store_dir is not None else default_store_dir()
+        path = folder / f"{fingerprint[:32]}.sqlite"
+        if not path.exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            _build(path, documents(), as_of=as_of, fingerprint=fingerprint)
+        return cls(path)
+
+    def close(self) -> None:
+        self._connection.close()
+
+    def count(self, shard: str) -> int:
+        """How many matches the store holds on ``shard``."""
+        (count,) = self._connection.execute(
+            "SELECT count(*) FROM matches WHERE shard = ?", (shard,)
+        ).fetchone()
+        return count
+
+    def latest_created_at(self) -> datetime | None:
+        row = self._connection.execute("SELECT max(created_at) FROM matches").fetchone()
+        return None if row[0] is None else _from_micros(row[0])
+
+    def list_matches(self, query: MatchQuery, window: TimeWindow) -> list[StoredMatch]:
+        """The page of matches of ``query`` within ``window``, in the query's order."""
+        clauses = ["shard = ?", "created_at >= ?", "created_at < ?"]
+        arguments: list[Any] = [query.shard, _micros(window.start), _micros(window.end)]
+        for name, column in _COLUMN_FILTERS.items():
+            values = getattr(query, name)
+            if values:
+                clauses.append(f"{column} IN ({','.join('?' * len(values))})")
+                arguments.extend(values)
+        if query.ranking_type:
+            clauses.append("ranking_type = ?")
+            arguments.append(query.ranking_type)
+        for name, kind in _VALUE_FILTERS.items():
+            values = getattr(query, name)
+            if values:
+                clauses.append(
+                    "rowid IN (SELECT match FROM match_values WHERE kind = ? "
+                    f"AND value IN ({','.join('?' * len(values))}))"
+                )
+                arguments.extend([f"{query.shard}:{kind}", *values])
+        direction = "DESC" if query.descending else "ASC"
+        sql = (
+            "SELECT resource, included, included_keys FROM matches "
+            f"WHERE {' AND '.join(clauses)} "
+            f"ORDER BY created_at {direction}, id {direction} LIMIT ? OFFSET ?"
+        )
+        arguments.extend([query.limit, query.offset])
+        return [_stored(row) for row in self._connection.execute(sql, arguments)]
+
+    def get_match(self, shard: str, match_id: str, *, window: TimeWindow) -> StoredMatch | None:
+        """One match by id, or ``None`` when the shard has no such match within ``window``."""
+        row = self._connection.execute(
+            "SELECT resource, included, included_keys FROM matches "
+            "WHERE shard = ? AND id = ? AND created_at >= ? AND created_at < ?",
+            (shard, match_id, _micros(window.start), _micros(window.end)),
+        ).fetchone()
+        return None if row is None else _stored(row)
+
+
+def _stored(row: tuple[bytes, bytes, bytes]) -> StoredMatch:
+    resource, included, keys = row
+    return StoredMatch(
+        resource=resource,
+        included=tuple(included.split(b"\n")) if included else (),
+        included_keys=tuple(orjson.loads(keys)),
+    )
+
+
+def _micros(moment: datetime) -> int:
+    return (moment - _EPOCH) // _MICROSECOND
+
+
+def _from_micros(value: int) -> datetime:
+    return _EPOCH + value * _MICROSECOND
+
+
+_EPOCH = parse_time("1970-01-01T00:00:00Z")
+
+
+# -- reading sources ----------------------------------------------------------------------------
+
+
+def _read_source(source: Path | None):
+    """(fingerprint, as_of or None, a function yielding (shard, document)) of a source folder."""
+    if source is None or (source / MANIFEST).exists():
+        dataset = open_dataset(source)
+
+        def dataset_documents() -> Iterator[tuple[str, dict[str, Any]]]:
+            for shard in dataset.shards:
+                for document in dataset.iter_documents(shard):
+                    yield shard, document
+
+        fingerprint = hashlib.sha256(
+            f"{_SCHEMA_VERSION}:{dataset.path.resolve()}:{dataset.fingerprint()}".encode()
+        ).hexdigest()
+        return fingerprint, dataset.as_of, dataset_documents
+    files = sorted(
+        path
+        for path in source.rglob("*")
+        if path.is_file() and path.name.endswith(_DOCUMENT_SUFFIXES)
+    )
+    if not files:
+        raise MatchkitError(
+            f"{source} holds neither a {MANIFEST} nor JSON:API documents "
+            f"({', '.join(_DOCUMENT_SUFFIXES)}); point --data at a data set or fetched pages"
+        )
+    digest = hashlib.sha256(f"{_SCHEMA_VERSION}:{source.resolve()}".encode())
+    for path in files:
+        stat = path.stat()
+        digest.update(f"{path.relative_to(source)}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+
+    def folder_documents() -> Iterator[tuple[str, dict[str, Any]]]:
+        from matchkit.jsonapi import split_by_match
+
+        for path in files:
+            for document in _iter_file_documents(path):
+                for single in split_by_match(document):
+                    match = single.get("data")
+                    if isinstance(match, list):
+                        match = match[0] if match else None
+                    shard = (match or {}).get("attributes", {}).get("shardId")
+                    yield shard, single
+
+    return digest.hexdigest(), None, folder_documents
+
+
+def _iter_file_documents(path: Path) -> Iterator[dict[str, Any]]:
+    opener = gzip.open if path.name.endswith(".gz") else open
+    with opener(path, "rb") as handle:
+        raw = handle.read()
+    try:
+        if ".jsonl" in path.name:
+            for line in raw.splitlines():
+                if line.strip():
+                    yield orjson.loads(line)
+        else:
+            yield orjson.loads(raw)
+    except orjson.JSONDecodeError as error:
+        raise MatchkitError(f"{path} is not valid JSON: {error}") from None
+
+
+# -- building -------------------------------------------------------------------------------------
+
+
+def _build(
+    path: Path,
+    documents: Iterable[tuple[str | None, dict[str, Any]]],
+    *,
+    as_of: datetime | None,
+    fingerprint: str,
+) -> None:
+    """Build the store at ``path`` from ``(shard, single-match document)`` pairs, atomically."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(handle)
+    try:
+        connection = sqlite3.connect(temporary)
+        try:
+            connection.executescript(_SCHEMA)
+            skipped = 0
+            with connection:
+                for shard, document in documents:
+                    if shard not in SHARDS:
+                        skipped += 1
+                        continue
+                    _insert(connection, shard, document)
+                connection.executescript(_INDEXES)
+                meta = {"fingerprint": fingerprint, "schema": _SCHEMA_VERSION}
+                if as_of is not None:
+                    meta["as_of"] = format_time(as_of)
+                connection.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+            if skipped:
+                log.warning("skipped %d matches of shards other than %s", skipped, list(SHARDS))
+        finally:
+            connection.close()
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+
+
+def _insert(connection: sqlite3.Connection, shard: str, document: dict[str, Any]) -> None:
+    match = document.get("data")
+    if isinstance(match, list):
+        if len(match) != 1:
+            raise MatchkitError("a stored document must hold exactly one match")
+        match = match[0]
+    if not isinstance(match, dict) or match.get("type") != "match" or "id" not in match:
+        raise MatchkitError(f"not a match document: data is {type(match).__name__}")
+    attributes = match.get("attributes") or {}
+    tags = attributes.get("tags") if isinstance(attributes.get("tags"), dict) else {}
+    match_id = str(match["id"])
+    resource = dict(match)
+    links = dict(resource.get("links") or {})
+    if shard == "global" or links:
+        links.setdefault("schema", "")
+        links["self"] = f"{BASE_URL_MARKER}/shards/{shard}/matches/{match_id}"
+        resource["links"] = links
+    included = [item for item in document.get("included") or () if isinstance(item, dict)]
+    cursor = connection.execute(
+        "INSERT OR IGNORE INTO matches (shard, id, created_at, server_type, ranking_type, "
+        "patch_version, game_mode, resource, included, included_keys) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            shard,
+            match_id,
+            _micros(parse_time(attributes.get("createdAt", ""), parameter="createdAt")),
+            _upper(tags.get("serverType")),
+            _upper(tags.get("rankingType")),
+            attributes.get("patchVersion"),
+            attributes.get("gameMode"),
+            orjson.dumps(resource),
+            b"\n".join(orjson.dumps(item) for item in included),
+            orjson.dumps([f"{item.get('type')}\x1f{item.get('id')}" for item in included]),
+        ),
+    )
+    if cursor.rowcount == 0:
+        return  # the same match seen twice (overlapping pages): the first copy stands
+    rowid = cursor.lastrowid
+    values = {
+        (f"{shard}:{kind}", value)
+        for kind, value in _filter_values(included)
+        if isinstance(value, str) and value
+    }
+    connection.executemany(
+        "INSERT INTO match_values VALUES (?, ?, ?)", [(*pair, rowid) for pair in values]
+    )
+
+
+def _filter_values(included: Sequence[dict[str, Any]]) -> Iterator[tuple[str, Any]]:
+    """(kind, value) pairs of the multi-valued filters: player ids and names, team names."""
+    by_key = {(item.get("type"), item.get("id")): item for item in included}
+    for item in included:
+        relationships = item.get("relationships") or {}
+        if item.get("type") == "participant":
+            player = (relationships.get("player") or {}).get("data")
+            if isinstance(player, dict) and player.get("id") is not None:
+                yield "player_id", str(player["id"])
+                resource = by_key.get(("player", player["id"]), {})
+                yield "player_name", (resource.get("attributes") or {}).get("name")
+        elif item.get("type") == "roster":
+            team = (relationships.get("team") or {}).get("data")
+            if isinstance(team, dict):
+                resource = by_key.get(("team", team.get("id")), {})
+                yield "team", (resource.get("attributes") or {}).get("name")
+
+
+def _upper(value: Any) -> str | None:
+    return value.upper() if isinstance(value, str) else None
