@@ -80,7 +80,7 @@ def plot_cosmetic_usage(
     picks = usage.groupby("actor", observed=True)["picks"].sum().sort_values(ascending=False)
     order = list(picks.index[:characters] if characters else picks.index)
     height = max(2.5, 0.32 * len(order) + 1.5)
-    ax = new_axes(ax, figsize=(9.0, height))
+    ax = new_axes(ax, figsize=(10.0, height))
     colors = colormaps["viridis"](np.linspace(0.15, 0.85, top))
     rows = np.arange(len(order))
     left = np.zeros(len(order))
@@ -113,13 +113,7 @@ def plot_cosmetic_usage(
     ax.set_xlabel(f"Share of the character's {kind} picks (numbers: {kind} id)")
     ax.set_ylabel("Character (most played first)")
     ax.set_title(f"Top {top} {kind}s of each character")
-    ax.legend(
-        loc="upper center",
-        bbox_to_anchor=(0.5, -0.12 - 1.2 / height),
-        ncol=top + 1,
-        fontsize="small",
-        frameon=False,
-    )
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", title="Pick rank")
     return ax
 
 

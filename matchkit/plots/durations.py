@@ -131,7 +131,9 @@ def plot_duration_trend(
         ax.set_xticks(list(positions.values()), [str(value) for value in positions])
     for group in sorted(summary[by].dropna().unique(), key=str):
         rows = summary.loc[summary[by] == group].dropna(subset=[over])
-        rows = rows.assign(position=rows[over].map(positions)).sort_values("position")
+        # Through plain objects: mapping a categorical column would keep category order.
+        position = [positions[value] for value in rows[over].astype(object)]
+        rows = rows.assign(position=position).sort_values("position")
         x = rows["position"].to_numpy()
         color = server_type_color(group)
         label = f"{group_label(group)} (median)"
@@ -148,7 +150,7 @@ def plot_duration_trend(
     over_name = {"date": "day", "week": "week (starting Monday, UTC)", "month": "month"}.get(
         over, over.replace("_", " ")
     )
-    ax.set_xlabel(over_name.capitalize())
+    ax.set_xlabel(over_name[0].upper() + over_name[1:])
     ax.set_ylabel("Match duration (minutes)")
     ax.set_title(f"Median match duration by {over_name.split(' ')[0]} (band: middle 50%)")
     ax.grid(alpha=0.3)
@@ -157,5 +159,8 @@ def plot_duration_trend(
         ax.xaxis.set_major_locator(locator)
         ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
     if ax.get_legend_handles_labels()[0]:
-        ax.legend(title=by.replace("_", " ").capitalize(), loc="best")
+        # Beside the plot: the bands fill the Axes, so no corner is free.
+        ax.legend(
+            title=by.replace("_", " ").capitalize(), loc="upper left", bbox_to_anchor=(1.01, 1.0)
+        )
     return ax

@@ -1,0 +1,390 @@
+"""An ipywidgets panel to explore MatchFrames: filters above tabs of plots and a table.
+
+Example (in JupyterLab)::
+
+    from matchkit.widgets import explore
+    panel = explore(frames)
+    panel            # shows the panel; change a filter and every tab redraws
+    panel.frames     # the MatchFrames the filters select
+
+Every filter left empty means "all". The plots are rendered to PNG inside ``Output`` widgets,
+so they show in JupyterLab, in classic notebooks and in exported HTML with widget state alike.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from matchkit.analysis import COSMETIC_KINDS, duration_summary, side_win_rates
+from matchkit.errors import MatchkitError
+from matchkit.plots import (
+    plot_cosmetic_heatmap,
+    plot_cosmetic_summary_heatmap,
+    plot_cosmetic_usage,
+    plot_duration_distribution,
+    plot_duration_trend,
+    plot_side_win_rates,
+)
+from matchkit.plots._style import group_label
+
+try:
+    import ipywidgets as widgets
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        "matchkit.widgets needs ipywidgets: pip install 'matchkit[notebook]'"
+    ) from error
+
+if TYPE_CHECKING:
+    from matchkit.frames import MatchFrames
+
+__all__ = ["ExplorerPanel", "explore"]
+
+#: The tabs of the panel, in order: key -> title.
+TABS: Mapping[str, str] = {
+    "durations": "Durations",
+    "sides": "Side win rates",
+    "cosmetics": "Cosmetics",
+    "table": "Table",
+}
+#: The match columns the side win rate tab can group by.
+SIDE_GROUPS = ("server_type", "ranking_type", "patch_version", "region")
+TABLE_ROWS = 20
+_DPI = 90
+
+
+def explore(frames: MatchFrames, *, labels: Mapping[str, str] | None = None) -> ExplorerPanel:
+    """A filter panel over ``frames`` with duration, side and cosmetic plots and a table.
+
+    Args:
+        frames: the matches to explore.
+        labels: character id -> display name for the character filter and cosmetic plots.
+
+    Returns:
+        The panel; it displays itself when it is the last expression of a cell.
+    """
+    return ExplorerPanel(frames, labels=labels)
+
+
+class ExplorerPanel:
+    """Filters (dates, server type, ranking type, patch, region, character, player) over tabs.
+
+    Attributes:
+        frames: the MatchFrames that the current filters select.
+        source: the MatchFrames the panel was built on.
+        date_range, server_type, ranking_type, patch_version, region, character, player: the
+            filter widgets (set their ``value`` to filter from code).
+        side_group, side_level, cosmetic_kind, cosmetic_view: the options of the tabs.
+        outputs: tab key -> the ``Output`` widget it renders into.
+        tabs: the ``Tab`` widget; widget: the whole panel (a ``VBox``).
+        renders: how many times the tabs were rendered (one per filter change).
+    """
+
+    def __init__(self, frames: MatchFrames, *, labels: Mapping[str, str] | None = None) -> None:
+        self.source = frames
+        self.frames = frames
+        self.labels = dict(labels or {})
+        self.renders = 0
+        self._building = True
+        matches = frames.matches
+        layout = widgets.Layout(width="auto")
+        self.date_range = _date_slider(matches["created_at"])
+        self.server_type = _multi("Server type", matches["server_type"], layout)
+        self.ranking_type = _multi("Ranking", matches["ranking_type"], layout)
+        self.patch_version = _multi("Patch", matches["patch_version"], layout, key=_version_key)
+        self.region = _multi("Region", matches["region"], layout)
+        self.character = widgets.SelectMultiple(
+            options=[(self.labels.get(actor, actor), actor) for actor in _characters(frames)],
+            description="Character",
+            rows=5,
+            layout=layout,
+        )
+        self.player = widgets.Text(
+            description="Player",
+            placeholder="player id or name",
+            continuous_update=False,
+            layout=layout,
+        )
+        self.side_group = widgets.Dropdown(
+            options=[(name.replace("_", " "), name) for name in SIDE_GROUPS],
+            description="Group by",
+        )
+        self.side_level = widgets.ToggleButtons(options=["match", "round"], description="Level")
+        self.cosmetic_kind = widgets.Dropdown(
+            options=list(COSMETIC_KINDS), value="mount", description="Cosmetic"
+        )
+        self.cosmetic_view = widgets.Dropdown(
+            options=[
+                ("top picks per character", "usage"),
+                ("share heatmap", "heatmap"),
+                ("non-default share, all kinds", "summary"),
+            ],
+            description="View",
+        )
+        self.status = widgets.HTML()
+        self.outputs = {key: widgets.Output() for key in TABS}
+        self.tabs = widgets.Tab(
+            children=[
+                self.outputs["durations"],
+                widgets.VBox(
+                    [widgets.HBox([self.side_group, self.side_level]), self.outputs["sides"]]
+                ),
+                widgets.VBox(
+                    [
+                        widgets.HBox([self.cosmetic_kind, self.cosmetic_view]),
+                        self.outputs["cosmetics"],
+                    ]
+                ),
+                self.outputs["table"],
+            ],
+            titles=list(TABS.values()),
+        )
+        filters = widgets.GridBox(
+            [
+                self.date_range,
+                self.player,
+                self.server_type,
+                self.ranking_type,
+                self.patch_version,
+                self.region,
+                self.character,
+            ],
+            layout=widgets.Layout(grid_template_columns="repeat(2, minmax(300px, 1fr))"),
+        )
+        self.widget = widgets.VBox([filters, self.status, self.tabs])
+        for control in self._filters():
+            control.observe(self._on_filter_change, names="value")
+        self.side_group.observe(self._on_option_change("sides"), names="value")
+        self.side_level.observe(self._on_option_change("sides"), names="value")
+        self.cosmetic_kind.observe(self._on_option_change("cosmetics"), names="value")
+        self.cosmetic_view.observe(self._on_option_change("cosmetics"), names="value")
+        self._building = False
+        self.refresh()
+
+    def __repr__(self) -> str:
+        return f"ExplorerPanel({len(self.frames)} of {len(self.source)} matches selected)"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def _filters(self) -> list[widgets.Widget]:
+        return [
+            self.date_range,
+            self.server_type,
+            self.ranking_type,
+            self.patch_version,
+            self.region,
+            self.character,
+            self.player,
+        ]
+
+    def _on_filter_change(self, change: Mapping[str, Any]) -> None:
+        if not self._building:
+            self.refresh()
+
+    def _on_option_change(self, tab: str) -> Callable[[Mapping[str, Any]], None]:
+        def redraw(change: Mapping[str, Any]) -> None:
+            if not self._building:
+                self._render(tab)
+
+        return redraw
+
+    def selection_mask(self) -> pd.Series:
+        """A boolean Series over ``source.matches``: the matches the filters select."""
+        matches = self.source.matches
+        mask = pd.Series(True, index=matches.index)
+        start, end = self.date_range.value
+        if start is not None:
+            created = matches["created_at"]
+            mask &= (created >= start) & (created < end + pd.Timedelta(days=1))
+        for control, column in (
+            (self.server_type, "server_type"),
+            (self.ranking_type, "ranking_type"),
+            (self.patch_version, "patch_version"),
+            (self.region, "region"),
+        ):
+            if control.value:
+                mask &= matches[column].astype(object).isin(control.value)
+        participants = self.source.participants
+        if self.character.value:
+            chosen = participants.loc[participants["actor"].isin(self.character.value), "match_id"]
+            mask &= matches["match_id"].isin(chosen)
+        if self.player.value.strip():
+            mask &= matches["match_id"].isin(self._player_matches(self.player.value.strip()))
+        return mask.fillna(False).astype(bool)
+
+    def _player_matches(self, text: str) -> pd.Series:
+        players = self.source.players
+        by_name = players.loc[players["name"].str.casefold() == text.casefold(), "player_id"]
+        wanted = {text, *by_name.dropna().tolist()}
+        participants = self.source.participants
+        return participants.loc[participants["player_id"].isin(wanted), "match_id"]
+
+    def refresh(self) -> None:
+        """Apply the filters to ``source`` and re-render every tab."""
+        self.frames = self.source.filter(self.selection_mask())
+        self.renders += 1
+        self.status.value = f"<b>{len(self.frames):,}</b> of {len(self.source):,} matches selected"
+        for tab in TABS:
+            self._render(tab)
+
+    def _render(self, tab: str) -> None:
+        output = self.outputs[tab]
+        if len(self.frames) == 0:
+            output.outputs = (_html_output("<p>No match passes these filters.</p>"),)
+            return
+        try:
+            bundle = getattr(self, f"_render_{tab}")()
+        except (MatchkitError, ValueError) as error:
+            bundle = _html_output(f"<p>Cannot draw this view: {html.escape(str(error))}</p>")
+        output.outputs = (bundle,)
+
+    def _render_durations(self) -> dict[str, Any]:
+        figure = Figure(figsize=(13, 4.5), layout="constrained")
+        left, right = figure.subplots(1, 2, width_ratios=(1, 1.25))
+        plot_duration_distribution(self.frames, ax=left)
+        plot_duration_trend(self.frames, ax=right, over="week")
+        return _figure_output(figure, "match durations")
+
+    def _render_sides(self) -> dict[str, Any]:
+        ax = plot_side_win_rates(self.frames, by=self.side_group.value, level=self.side_level.value)
+        return _figure_output(ax.figure, "side win rates")
+
+    def _render_cosmetics(self) -> dict[str, Any]:
+        view = self._cosmetic_source()
+        kind = self.cosmetic_kind.value
+        if self.cosmetic_view.value == "usage":
+            ax = plot_cosmetic_usage(view, kind=kind, labels=self.labels)
+        elif self.cosmetic_view.value == "heatmap":
+            ax = plot_cosmetic_heatmap(view, kind=kind, labels=self.labels)
+        else:
+            ax = plot_cosmetic_summary_heatmap(view, labels=self.labels)
+        return _figure_output(ax.figure, f"{kind} usage")
+
+    def _cosmetic_source(self) -> pd.DataFrame:
+        """The participant view, restricted to the chosen characters when some are chosen."""
+        view = self.frames.participant_view()
+        if self.character.value:
+            view = view.loc[view["actor"].isin(self.character.value)]
+        return view
+
+    def _render_table(self) -> dict[str, Any]:
+        durations = duration_summary(self.frames, by="server_type")
+        durations = durations[["server_type", "count", "median", "q1", "q3"]]
+        rates = side_win_rates(self.frames, by="server_type")
+        side_one = rates.loc[rates["side"] == 1, ["server_type", "win_rate", "ci_low", "ci_high"]]
+        overview = durations.merge(side_one, on="server_type", how="left")
+        overview["server_type"] = overview["server_type"].map(group_label)
+        overview = overview.rename(
+            columns={
+                "server_type": "server type",
+                "count": "matches",
+                "median": "median duration (s)",
+                "q1": "q1 (s)",
+                "q3": "q3 (s)",
+                "win_rate": "side 1 win rate",
+                "ci_low": "95% low",
+                "ci_high": "95% high",
+            }
+        )
+        columns = [
+            "match_id",
+            "created_at",
+            "server_type",
+            "ranking_type",
+            "patch_version",
+            "region",
+            "duration",
+        ]
+        recent = self.frames.matches.sort_values("created_at", ascending=False)[columns]
+        percent = "{:.1%}".format
+        overview_html = overview.to_html(
+            index=False,
+            na_rep="–",
+            formatters={name: percent for name in ("side 1 win rate", "95% low", "95% high")},
+            float_format="{:.0f}".format,
+        )
+        excluded = rates.attrs["excluded"]["royale_matches"]
+        note = (
+            "<p><i>Side win rates count Arena matches only: Royale matches have no sides "
+            f"({excluded:,} left out).</i></p>"
+        )
+        body = (
+            f"<h4>Overview by server type</h4>{overview_html}{note}"
+            f"<h4>Latest {TABLE_ROWS} matches (duration in seconds)</h4>"
+            f"{recent.head(TABLE_ROWS).to_html(index=False, na_rep='–')}"
+        )
+        return _html_output(body)
+
+
+def _figure_output(figure: Figure, description: str) -> dict[str, Any]:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=_DPI)
+    return {
+        "output_type": "display_data",
+        "data": {
+            "image/png": base64.b64encode(buffer.getvalue()).decode("ascii"),
+            "text/plain": f"<plot of {description}>",
+        },
+        "metadata": {},
+    }
+
+
+def _html_output(body: str) -> dict[str, Any]:
+    text = html.unescape(body)
+    return {
+        "output_type": "display_data",
+        "data": {"text/html": body, "text/plain": text},
+        "metadata": {},
+    }
+
+
+def _version_key(version: Any) -> tuple:
+    parts = str(version).split(".")
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in parts)
+
+
+def _multi(
+    description: str,
+    column: pd.Series,
+    layout: widgets.Layout,
+    *,
+    key: Callable[[Any], Any] = str,
+) -> widgets.SelectMultiple:
+    values = sorted(column.dropna().astype(object).unique(), key=key)
+    return widgets.SelectMultiple(
+        options=[(group_label(value), value) for value in values],
+        description=description,
+        rows=min(max(len(values), 2), 5),
+        layout=layout,
+    )
+
+
+def _date_slider(created_at: pd.Series) -> widgets.SelectionRangeSlider:
+    known = created_at.dropna()
+    if known.empty:
+        options: Sequence[tuple[str, Any]] = [("no dates", None)]
+    else:
+        days = pd.date_range(known.min().floor("D"), known.max().floor("D"), freq="D")
+        options = [(day.strftime("%Y-%m-%d"), day) for day in days]
+    return widgets.SelectionRangeSlider(
+        options=options,
+        index=(0, len(options) - 1),
+        description="Dates (UTC)",
+        continuous_update=False,
+        layout=widgets.Layout(width="auto"),
+    )
+
+
+def _characters(frames: MatchFrames) -> list[str]:
+    """Characters of non-bot participants, most played first."""
+    participants = frames.participants
+    actors = participants.loc[participants["kind"].astype(object) != "bot", "actor"].dropna()
+    counts = actors.astype(str).value_counts()
+    return sorted(counts.index, key=lambda actor: (-counts[actor], actor))
