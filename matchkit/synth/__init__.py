@@ -1,0 +1,164 @@
+"""The deterministic synthetic match generator that writes the sample data set.
+
+The same arguments give the same bytes on every run and platform: every draw comes from a
+seeded :class:`random.Random` (see :mod:`matchkit.synth.sampling`), ids are made of its bits,
+nothing depends on the clock, on hashing or on set order. The defaults reproduce the committed
+``data/`` folder (``matchkit synth --out data``); ``data/README.md`` documents the generative
+model, and :mod:`matchkit.synth.parameters` holds every number of it.
+
+Example:
+    >>> manifest = write_dataset("sample", matches=50, na_matches=10)  # doctest: +SKIP
+    >>> manifest["shards"]["global"]["matches"]  # doctest: +SKIP
+    50
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal
+
+import orjson
+
+from matchkit.dataset import FORMAT, MANIFEST, write_shard_file
+from matchkit.errors import InvalidArgumentError
+from matchkit.synth.catalogue import build_catalogue
+from matchkit.synth.global_shard import iter_global_documents
+from matchkit.synth.na_shard import iter_na_documents
+from matchkit.synth.parameters import (
+    DAYS,
+    DEFAULT_AS_OF,
+    DEFAULT_NA_MATCHES,
+    DEFAULT_SEED,
+    GLOBAL_MATCHES,
+    parameters_record,
+)
+from matchkit.windows import RETENTION, format_time, parse_time
+
+__all__ = [
+    "DAYS",
+    "DEFAULT_AS_OF",
+    "DEFAULT_NA_MATCHES",
+    "DEFAULT_SEED",
+    "GLOBAL_MATCHES",
+    "iter_documents",
+    "model_parameters",
+    "write_dataset",
+]
+
+
+def _whole(value: object, name: str, *, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise InvalidArgumentError(
+            f"{name}={value!r} must be a whole number >= {low}", parameter=name
+        )
+    if high is not None and value > high:
+        raise InvalidArgumentError(f"{name}={value!r} must be at most {high}", parameter=name)
+    return value
+
+
+def _as_of(value: str | datetime) -> datetime:
+    moment = parse_time(value, parameter="as_of")
+    if moment.microsecond:
+        raise InvalidArgumentError(
+            f"as_of={value!r} has a fraction of a second; give whole seconds", parameter="as_of"
+        )
+    return moment
+
+
+def iter_documents(
+    shard: Literal["global", "na"],
+    *,
+    seed: int = DEFAULT_SEED,
+    matches: int | None = None,
+    as_of: str | datetime = DEFAULT_AS_OF,
+    days: int = DAYS,
+) -> Iterator[dict[str, Any]]:
+    """Generate one shard's single-match documents, ordered by (createdAt, id).
+
+    Args:
+        shard: ``"global"`` (current shape) or ``"na"`` (older shape).
+        seed: the seed; the same seed gives the same documents.
+        matches: how many matches (default: 4,200 global, 600 na).
+        as_of: the moment the data set ends at; every timestamp lies before it.
+        days: how many days before ``as_of`` the matches spread over (at most 120, the
+            service's retention).
+
+    Raises:
+        InvalidArgumentError: an argument out of range.
+    """
+    seed = _whole(seed, "seed", low=0)
+    days = _whole(days, "days", low=1, high=RETENTION.days)
+    moment = _as_of(as_of)
+    catalogue = build_catalogue()
+    if shard == "global":
+        count = _whole(GLOBAL_MATCHES if matches is None else matches, "matches", low=0)
+        return iter_global_documents(
+            seed=seed, matches=count, as_of=moment, days=days, catalogue=catalogue
+        )
+    if shard == "na":
+        count = _whole(DEFAULT_NA_MATCHES if matches is None else matches, "na_matches", low=0)
+        return iter_na_documents(
+            seed=seed, matches=count, as_of=moment, days=days, catalogue=catalogue
+        )
+    raise InvalidArgumentError(
+        f"shard={shard!r} is not generated; use global or na", parameter="shard"
+    )
+
+
+def model_parameters() -> dict[str, Any]:
+    """The generative model's parameters and the game catalogue, as written to the manifest."""
+    record = parameters_record()
+    record["catalogue"] = build_catalogue().record()
+    return record
+
+
+def write_dataset(
+    out: str | os.PathLike[str],
+    *,
+    seed: int = DEFAULT_SEED,
+    matches: int = GLOBAL_MATCHES,
+    na_matches: int = DEFAULT_NA_MATCHES,
+    as_of: str | datetime = DEFAULT_AS_OF,
+    days: int = DAYS,
+) -> dict[str, Any]:
+    """Write a data set folder (manifest.json, global.jsonl.gz, na.jsonl.gz).
+
+    Args:
+        out: the folder; created if missing, its data set files replaced.
+        seed: the seed; the defaults reproduce the committed sample set.
+        matches: global matches.
+        na_matches: na (older shape) matches.
+        as_of: the moment the data set ends at (``YYYY-MM-DDTHH:MM:SSZ``).
+        days: days before ``as_of`` the matches spread over (1..120).
+
+    Returns:
+        The manifest written (format, as_of, days, seed, shards with counts and sha256 of the
+        uncompressed lines, parameters).
+
+    Raises:
+        InvalidArgumentError: an argument out of range.
+    """
+    folder = Path(out)
+    moment = _as_of(as_of)
+    options = {"seed": seed, "as_of": moment, "days": days}
+    global_documents = iter_documents("global", matches=matches, **options)
+    na_documents = iter_documents("na", matches=na_matches, **options)
+    shards = {
+        "global": write_shard_file(folder / "global.jsonl.gz", global_documents),
+        "na": write_shard_file(folder / "na.jsonl.gz", na_documents),
+    }
+    manifest = {
+        "format": FORMAT,
+        "as_of": format_time(moment),
+        "days": days,
+        "seed": seed,
+        "shards": shards,
+        "parameters": model_parameters(),
+    }
+    (folder / MANIFEST).write_bytes(
+        orjson.dumps(manifest, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
+    )
+    return manifest

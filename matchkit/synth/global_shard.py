@@ -1,0 +1,321 @@
+"""Match documents of the ``global`` shard (the current shape): Arena and Royale."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from fractions import Fraction
+from typing import Any
+
+from matchkit.synth import parameters as p
+from matchkit.synth.catalogue import Catalogue, Character, patch_at, patch_schedule
+from matchkit.synth.combat import Fighter, play_arena, play_royale
+from matchkit.synth.population import Player, Population, Team, build_population
+from matchkit.synth.sampling import Draw, WeightedTable
+from matchkit.synth.timeline import draw_match_starts, format_moment
+
+__all__ = ["iter_global_documents"]
+
+SHARD = "global"
+ASSET_BASE_URL = "https://cdn.example.com"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who fills a participant slot: a registered player, an anonymous user or a bot."""
+
+    kind: str
+    player: Player | None = None
+    user_id: str | None = None
+
+
+def _ref(kind: str, identifier: str) -> dict[str, str]:
+    return {"type": kind, "id": identifier}
+
+
+class _GlobalMatches:
+    """Builds one global match document after another, in time order."""
+
+    def __init__(self, seed: int, catalogue: Catalogue, *, as_of: datetime, days: int) -> None:
+        self.draw = Draw(f"{seed}:global:matches")
+        self.catalogue = catalogue
+        favourites = WeightedTable(
+            range(len(catalogue.characters)), [c.popularity for c in catalogue.characters]
+        )
+        players_draw = Draw(f"{seed}:global:players")
+        self.population: Population = build_population(
+            players_draw,
+            players=p.GLOBAL_PLAYER_POOL,
+            player_skew=p.PLAYER_SKEW,
+            teams=[(int(size), count) for size, count in p.TEAM_POOL],
+            team_skew=p.TEAM_SKEW,
+            favourites=favourites,
+            new_id=players_draw.numeric_id,
+        )
+        self.player_ids = {player.player_id for player in self.population.players}
+        self.played: dict[str, int] = {}
+        self.modes = WeightedTable(p.MODES, [mode.share for mode in p.MODES])
+        self.regions = WeightedTable(*zip(*p.REGIONS, strict=True))
+        self.slot_kinds = {
+            ranking: WeightedTable(*zip(*kinds, strict=True)) for ranking, kinds in p.SLOT_KINDS
+        }
+        self.patches = patch_schedule(as_of - timedelta(days=days), as_of, p.FIRST_PATCH_GLOBAL)
+
+    # -- who plays -------------------------------------------------------------------------
+
+    def _team(self, size: int, taken: set[str]) -> Team | None:
+        table = self.population.team_tables.get(size)
+        if table is None:
+            return None
+        for _ in range(5):
+            team = self.draw.table(table)
+            if not any(member.player_id in taken for member in team.members):
+                return team
+        return None
+
+    def _seat(self, ranking: str, taken: set[str]) -> Seat:
+        kind = self.draw.table(self.slot_kinds[ranking])
+        if kind == "registered":
+            while True:
+                player = self.draw.table(self.population.player_table)
+                if player.player_id not in taken:
+                    taken.add(player.player_id)
+                    return Seat("registered", player=player)
+        if kind == "anonymous":
+            while True:
+                user_id = self.draw.numeric_id()
+                if user_id not in self.player_ids:
+                    return Seat("anonymous", user_id=user_id)
+        return Seat("bot")
+
+    def _character(self, seat: Seat, picked: set[str]) -> Character:
+        characters = self.catalogue.characters
+        if (
+            seat.player is not None
+            and self.draw.chance(p.FAVOURITE_CHARACTER_SHARE)
+            and characters[seat.player.favourite].actor not in picked
+        ):
+            character = characters[seat.player.favourite]
+        else:
+            character = self.draw.table(self.catalogue.character_table)
+            while character.actor in picked:
+                character = self.draw.table(self.catalogue.character_table)
+        picked.add(character.actor)
+        return character
+
+    # -- the document ----------------------------------------------------------------------
+
+    def match(self, match_id: str, start: datetime) -> dict[str, Any]:
+        draw = self.draw
+        mode = self.draw.table(self.modes)
+        ranking = "RANKED" if draw.chance(mode.ranked_share) else "UNRANKED"
+        team_share = dict(mode.team_share)[ranking]
+        taken: set[str] = set()
+        rosters: list[dict[str, Any]] = []
+        for side in range(1, mode.rosters + 1):
+            team = self._team(mode.roster_size, taken) if draw.chance(team_share) else None
+            if team is not None:
+                taken.update(member.player_id for member in team.members)
+                seats = [Seat("registered", player=member) for member in team.members]
+            else:
+                seats = [self._seat(ranking, taken) for _ in range(mode.roster_size)]
+            picked: set[str] = set()
+            members = [(seat, self._character(seat, picked)) for seat in seats]
+            fighters = [Fighter(side, character.role == "support") for _, character in members]
+            rosters.append({"side": side, "team": team, "members": members, "fighters": fighters})
+
+        patch = patch_at(self.patches, start).version
+        if mode.game == "Arena":
+            result = play_arena(
+                draw,
+                {roster["side"]: roster["fighters"] for roster in rosters},
+                side_one_round_win=Fraction(mode.side_one_round_win),
+                round_duration=mode.duration,
+            )
+            duration = result.duration
+            for roster in rosters:
+                roster["stats"] = {
+                    "score": result.rounds_won[roster["side"]],
+                    "side": roster["side"],
+                }
+                roster["won"] = result.rounds_won[roster["side"]] == p.ARENA_ROUNDS_TO_WIN
+            rounds = result.rounds
+        else:
+            outcome = play_royale(
+                draw, [r["fighters"] for r in rosters], match_duration=mode.duration
+            )
+            duration = outcome.duration
+            for index, roster in enumerate(rosters):
+                roster["stats"] = {
+                    "placement": outcome.placements[index],
+                    "score": outcome.kills_by_roster[index],
+                    "side": roster["side"],
+                }
+                roster["won"] = outcome.placements[index] == 1
+            rounds = ()
+
+        included: list[dict[str, Any]] = []
+        participants: list[dict[str, Any]] = []
+        players: list[dict[str, Any]] = []
+        teams: list[dict[str, Any]] = []
+        roster_refs = []
+        for roster in draw.shuffled(rosters):
+            roster_id = draw.uuid()
+            roster_refs.append(_ref("roster", roster_id))
+            member_refs = []
+            for (seat, character), fighter in zip(
+                roster["members"], roster["fighters"], strict=True
+            ):
+                participant = self._participant(seat, character, fighter)
+                member_refs.append(_ref("participant", participant["id"]))
+                participants.append(participant)
+                if seat.player is not None:
+                    players.append(self._player(seat.player, patch))
+            relationships: dict[str, Any] = {"participants": {"data": member_refs}}
+            team = roster["team"]
+            relationships["team"] = {"data": None if team is None else _ref("team", team.team_id)}
+            if team is not None:
+                teams.append(self._team_resource(team))
+            included.append(
+                {
+                    "type": "roster",
+                    "id": roster_id,
+                    "attributes": {
+                        "shardId": SHARD,
+                        "stats": roster["stats"],
+                        "won": "true" if roster["won"] else "false",
+                    },
+                    "relationships": relationships,
+                }
+            )
+        all_participants = [_ref("participant", one["id"]) for one in participants]
+        round_resources = [
+            {
+                "type": "round",
+                "id": draw.uuid(),
+                "attributes": {
+                    "duration": one.duration,
+                    "ordinal": one.ordinal,
+                    "stats": {"winningTeam": one.winning_side},
+                },
+                "relationships": {"participants": {"data": all_participants}},
+            }
+            for one in rounds
+        ]
+        asset = self._asset(start + timedelta(seconds=duration + draw.integer(20, 600)))
+        stats: dict[str, Any] = {
+            "mapID": self.catalogue.royale_map
+            if mode.game == "Royale"
+            else draw.pick(self.catalogue.arena_maps),
+            "region": draw.table(self.regions),
+            "type": mode.server_type,
+        }
+        if mode.game == "Royale":
+            stats["game"] = "Royale"
+        match = {
+            "type": "match",
+            "id": match_id,
+            "attributes": {
+                "createdAt": format_moment(start),
+                "duration": duration,
+                "game": mode.game,
+                "gameMode": self.catalogue.game_mode_ids[mode.server_type],
+                "patchVersion": patch,
+                "shardId": SHARD,
+                "stats": stats,
+                "tags": {"rankingType": ranking, "serverType": mode.server_type},
+                "titleId": p.GLOBAL_TITLE_ID,
+            },
+            "relationships": {
+                "assets": {"data": [_ref("asset", asset["id"])]},
+                "rosters": {"data": roster_refs},
+                "rounds": {"data": [_ref("round", one["id"]) for one in round_resources]},
+                "spectators": {"data": []},
+            },
+        }
+        included += participants + round_resources + players + teams + [asset]
+        return {"data": match, "included": included}
+
+    def _participant(self, seat: Seat, character: Character, fighter: Fighter) -> dict[str, Any]:
+        draw = self.draw
+        stats: dict[str, Any] = {}
+        if seat.kind != "bot":
+            for slot, catalogue in character.cosmetics.items():
+                stats[slot] = draw.table(catalogue.table)
+        stats["side"] = fighter.side
+        if seat.kind == "bot" or not draw.chance(p.COSMETICS_ONLY_SHARE):
+            stats.update(fighter.stats())
+            if seat.kind == "bot":
+                stats["userID"] = p.BOT_USER_ID
+            elif seat.player is not None:
+                user_id = seat.player.player_id
+                stats["userID"] = int(user_id) if draw.chance(p.INTEGER_USER_ID_SHARE) else user_id
+            else:
+                stats["userID"] = seat.user_id
+        resource: dict[str, Any] = {
+            "type": "participant",
+            "id": draw.uuid(),
+            "attributes": {
+                "actor": character.actor,
+                "shardId": SHARD,
+                "stats": dict(sorted(stats.items())),
+            },
+        }
+        if seat.player is not None:
+            resource["relationships"] = {"player": {"data": _ref("player", seat.player.player_id)}}
+        return resource
+
+    def _player(self, player: Player, patch: str) -> dict[str, Any]:
+        played = self.played.get(player.player_id, 0) + 1
+        self.played[player.player_id] = played
+        return {
+            "type": "player",
+            "id": player.player_id,
+            "attributes": {
+                "name": player.name,
+                "patchVersion": patch,
+                "shardId": SHARD,
+                "stats": {"level": player.level, "played": played},
+                "titleId": p.GLOBAL_TITLE_ID,
+            },
+            "relationships": {"assets": {"data": []}},
+        }
+
+    def _team_resource(self, team: Team) -> dict[str, Any]:
+        return {
+            "type": "team",
+            "id": team.team_id,
+            "attributes": {
+                "name": team.name,
+                "shardId": SHARD,
+                "stats": {"division": team.division, "league": team.league},
+                "titleId": p.GLOBAL_TITLE_ID,
+            },
+        }
+
+    def _asset(self, created: datetime) -> dict[str, Any]:
+        asset_id = self.draw.uuid()
+        folder = f"{p.GLOBAL_TITLE_ID}/{SHARD}/{created.strftime('%Y/%m/%d/%H/%M')}"
+        return {
+            "type": "asset",
+            "id": asset_id,
+            "attributes": {
+                "URL": f"{ASSET_BASE_URL}/{folder}/{asset_id}-telemetry.json",
+                "createdAt": format_moment(created),
+                "description": "",
+                "name": "telemetry",
+            },
+        }
+
+
+def iter_global_documents(
+    *, seed: int, matches: int, as_of: datetime, days: int, catalogue: Catalogue
+) -> Iterator[dict[str, Any]]:
+    """The global shard's single-match documents, ordered by (createdAt, id)."""
+    times = Draw(f"{seed}:global:times")
+    starts = draw_match_starts(times, matches, as_of=as_of, days=days)
+    keyed = sorted((start, times.hex_id()) for start in starts)
+    builder = _GlobalMatches(seed, catalogue, as_of=as_of, days=days)
+    for start, match_id in keyed:
+        yield builder.match(match_id, start)

@@ -1,0 +1,287 @@
+"""Match documents of the ``na`` shard: the older resource shapes (decision 16).
+
+A match has a text ``stats`` value and only a ``rosters`` relationship with two rosters of three;
+rosters carry acesEarned, gold, heroKills, krakenCaptures, side ("left/blue" or "right/red"),
+turretKills and turretsRemaining; participants carry hero tokens such as ``*Hero010*`` and
+the older participant stats (assists, crystalMineCaptures, deaths, farm, items, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from matchkit.synth import parameters as p
+from matchkit.synth.catalogue import Catalogue, patch_at, patch_schedule
+from matchkit.synth.population import Player, Team, build_population
+from matchkit.synth.sampling import Draw, WeightedTable, harmonic_weights
+from matchkit.synth.timeline import draw_match_starts, format_moment
+
+__all__ = ["iter_na_documents"]
+
+SHARD = "na"
+SIDES = ("left/blue", "right/red")
+# Display names of the final build's items, as the recorded `items` lists show them.
+BUILD_ITEMS = (
+    "Weapon3", "Crystal3", "Boots3", "Critical", "BreakingPoint", "Crystal Matrix", "LuckyStrike",
+    "Tornado Trigger", "Tension Bow", "Serpent Mask", "Halcyon Chargers", "Clockwork",
+    "Contraption", "Heavy Prism", "EveOfHarvest", "Broken Myth", "Frostburn", "Oakheart",
+    "Aegis", "Fountain of Renewal", "Shiversteel", "War Treads",
+)  # fmt: skip
+
+
+@dataclass
+class _PlayerRecord:
+    """A na player's running account stats (shown in the included player resource)."""
+
+    lifetime_gold: int = 0  # counted in half pieces: shown divided by 2, a float as recorded
+    played: int = 0
+    played_ranked: int = 0
+    wins: int = 0
+    win_streak: int = 0
+    loss_streak: int = 0
+    xp: int = 0
+
+
+def _ref(kind: str, identifier: str) -> dict[str, str]:
+    return {"type": kind, "id": identifier}
+
+
+def _spread(draw: Draw, total: int, parts: int) -> list[int]:
+    counts = [0] * parts
+    for _ in range(total):
+        counts[draw.integer(0, parts - 1)] += 1
+    return counts
+
+
+class _NaMatches:
+    def __init__(self, seed: int, catalogue: Catalogue, *, as_of: datetime, days: int) -> None:
+        self.draw = Draw(f"{seed}:na:matches")
+        self.catalogue = catalogue
+        players_draw = Draw(f"{seed}:na:players")
+        self.population = build_population(
+            players_draw,
+            players=p.NA_PLAYER_POOL,
+            player_skew=p.PLAYER_SKEW,
+            teams=[(p.NA_ROSTER_SIZE, p.NA_TEAM_POOL)],
+            team_skew=p.TEAM_SKEW,
+            favourites=WeightedTable(range(len(catalogue.heroes.items)), catalogue.heroes.shares),
+            new_id=players_draw.uuid,
+        )
+        self.records: dict[str, _PlayerRecord] = {}
+        self.modes = WeightedTable(p.NA_GAME_MODES, [mode.share for mode in p.NA_GAME_MODES])
+        self.patches = patch_schedule(as_of - timedelta(days=days), as_of, p.FIRST_PATCH_NA)
+        self.items = catalogue.items
+        skins = harmonic_weights(p.NA_SKINS_PER_HERO - 1, 0)
+        default = p.probability(p.NA_DEFAULT_SKIN_SHARE)
+        total = sum(skins)
+        self.skins = WeightedTable(
+            range(p.NA_SKINS_PER_HERO),
+            [default] + [(1 - default) * weight / total for weight in skins],
+        )
+
+    def _roster_players(self, mode: p.NaGameMode, taken: set[str]) -> tuple[Team | None, list]:
+        draw = self.draw
+        if draw.chance(mode.team_share):
+            for _ in range(5):
+                team = draw.table(self.population.team_tables[p.NA_ROSTER_SIZE])
+                if not any(member.player_id in taken for member in team.members):
+                    taken.update(member.player_id for member in team.members)
+                    return team, list(team.members)
+        members: list[Player] = []
+        while len(members) < p.NA_ROSTER_SIZE:
+            player = draw.table(self.population.player_table)
+            if player.player_id not in taken:
+                taken.add(player.player_id)
+                members.append(player)
+        return None, members
+
+    def _hero(self, player: Player, picked: set[str]) -> str:
+        heroes = self.catalogue.heroes
+        hero = heroes.items[player.favourite]
+        if hero in picked or not self.draw.chance(p.FAVOURITE_CHARACTER_SHARE):
+            hero = self.draw.table(heroes)
+            while hero in picked:
+                hero = self.draw.table(heroes)
+        picked.add(hero)
+        return hero
+
+    def _items(self) -> tuple[list[str], dict[str, int], dict[str, int], dict[str, int]]:
+        draw = self.draw
+        build = sorted(draw.shuffled(range(len(BUILD_ITEMS)))[:6])
+        granted = sorted(draw.shuffled(range(len(self.items)))[: draw.integer(8, 18)])
+        grants = {self.items[index]: draw.integer(1, 4) for index in granted}
+        uses = {item: draw.integer(1, 12) for item in grants if draw.chance("0.35")}
+        sells = {item: 1 for item in grants if draw.chance("0.08")}
+        return [BUILD_ITEMS[index] for index in build], grants, uses, sells
+
+    def match(self, match_id: str, start: datetime) -> dict[str, Any]:
+        draw = self.draw
+        mode = draw.table(self.modes)
+        duration = draw.triangular(*p.NA_DURATION)
+        winner = 0 if draw.chance(mode.left_blue_win) else 1
+        surrender = draw.chance(p.NA_SURRENDER_SHARE)
+        taken: set[str] = set()
+        sides = [self._roster_players(mode, taken) for _ in SIDES]
+        minutes = max(1, duration // 60)
+        kills = [draw.integer(minutes // 3, minutes), draw.integer(minutes // 4, minutes * 3 // 4)]
+        if winner == 1:
+            kills.reverse()
+        remaining = [0, 0]
+        remaining[winner] = draw.integer(1, p.NA_TURRETS)
+        remaining[1 - winner] = draw.integer(1, 3) if surrender else 0
+        krakens = [draw.integer(0, 2), draw.integer(0, 2)]
+        patch = patch_at(self.patches, start).version
+
+        rosters, participants, players, teams = [], [], [], []
+        for index, (team, members) in enumerate(sides):
+            kills_of = _spread(draw, kills[index], len(members))
+            deaths_of = _spread(draw, kills[1 - index], len(members))
+            turret_kills = p.NA_TURRETS - remaining[1 - index]
+            captures = _spread(draw, turret_kills, len(members))
+            kraken_of = _spread(draw, krakens[index], len(members))
+            picked: set[str] = set()
+            member_refs, gold = [], 0
+            for position, player in enumerate(members):
+                hero = self._hero(player, picked)
+                farm = draw.integer(duration // 2, duration * 3)
+                gold += farm * 12 + draw.integer(2000, 6000)
+                items, grants, uses, sells = self._items()
+                minion_kills = farm // 40 + draw.integer(0, 20)
+                jungle_kills = draw.integer(0, minion_kills // 2)
+                afk = draw.chance("0.01")
+                stats = {
+                    "assists": sum(
+                        1 for _ in range(kills[index] - kills_of[position]) if draw.chance("0.5")
+                    ),
+                    "crystalMineCaptures": draw.integer(0, 2),
+                    "deaths": deaths_of[position],
+                    "farm": farm / 40,
+                    "firstAfkTime": draw.integer(60, duration) if afk else -1,
+                    "goldMineCaptures": draw.integer(0, 2),
+                    "itemGrants": grants,
+                    "itemSells": sells,
+                    "itemUses": uses,
+                    "items": items,
+                    "jungleKills": jungle_kills,
+                    "karmaLevel": draw.integer(0, 2),
+                    "kills": kills_of[position],
+                    "krakenCaptures": kraken_of[position],
+                    "level": draw.integer(1, 30),
+                    "minionKills": minion_kills,
+                    "nonJungleMinionKills": minion_kills - jungle_kills,
+                    "skillTier": draw.integer(-1, 29),
+                    "skinKey": self.catalogue.hero_skins[hero][draw.table(self.skins)],
+                    "turretCaptures": captures[position],
+                    "wentAfk": afk,
+                    "winner": index == winner,
+                }
+                participant_id = draw.uuid()
+                member_refs.append(_ref("participant", participant_id))
+                participants.append(
+                    {
+                        "type": "participant",
+                        "id": participant_id,
+                        "attributes": {"actor": hero, "stats": stats},
+                        "relationships": {"player": {"data": _ref("player", player.player_id)}},
+                    }
+                )
+                players.append(self._player(player, mode, won=index == winner, gold=farm * 12))
+            attributes: dict[str, Any] = {
+                "stats": {
+                    "acesEarned": draw.integer(0, 3 if index == winner else 1),
+                    "gold": gold,
+                    "heroKills": kills[index],
+                    "krakenCaptures": krakens[index],
+                    "side": SIDES[index],
+                    "turretKills": turret_kills,
+                    "turretsRemaining": remaining[index],
+                },
+            }
+            if not draw.chance(p.NA_MISSING_WON_SHARE):
+                attributes["won"] = "true" if index == winner else "false"
+            if team is not None:
+                teams.append(
+                    {
+                        "type": "team",
+                        "id": team.team_id,
+                        "attributes": {
+                            "name": team.name,
+                            "shardId": SHARD,
+                            "stats": {"division": team.division, "league": team.league},
+                            "titleId": p.NA_TITLE_ID,
+                        },
+                    }
+                )
+            rosters.append(
+                {
+                    "type": "roster",
+                    "id": draw.uuid(),
+                    "attributes": attributes,
+                    "relationships": {
+                        "participants": {"data": member_refs},
+                        "team": {"data": None if team is None else _ref("team", team.team_id)},
+                    },
+                }
+            )
+        match = {
+            "type": "match",
+            "id": match_id,
+            "attributes": {
+                "createdAt": format_moment(start),
+                "duration": duration,
+                "gameMode": mode.name,
+                "patchVersion": patch,
+                "shardId": SHARD,
+                "stats": "surrender" if surrender else "victory",
+                "titleId": p.NA_TITLE_ID,
+            },
+            "relationships": {
+                "rosters": {"data": [_ref("roster", roster["id"]) for roster in rosters]}
+            },
+        }
+        return {"data": match, "included": rosters + participants + players + teams}
+
+    def _player(self, player: Player, mode: p.NaGameMode, *, won: bool, gold: int) -> dict:
+        record = self.records.setdefault(player.player_id, _PlayerRecord())
+        record.played += 1
+        record.played_ranked += mode.name == "ranked"
+        record.wins += won
+        record.win_streak = record.win_streak + 1 if won else 0
+        record.loss_streak = 0 if won else record.loss_streak + 1
+        record.lifetime_gold += gold
+        record.xp += self.draw.integer(80, 320)
+        return {
+            "type": "player",
+            "id": player.player_id,
+            "attributes": {
+                "name": player.name,
+                "shardId": SHARD,
+                "stats": {
+                    "level": player.level,
+                    "lifetimeGold": record.lifetime_gold / 2,
+                    "lossStreak": record.loss_streak,
+                    "played": record.played,
+                    "played_ranked": record.played_ranked,
+                    "winStreak": record.win_streak,
+                    "wins": record.wins,
+                    "xp": record.xp,
+                },
+                "titleId": p.NA_TITLE_ID,
+            },
+            "relationships": {"assets": {"data": []}},
+        }
+
+
+def iter_na_documents(
+    *, seed: int, matches: int, as_of: datetime, days: int, catalogue: Catalogue
+) -> Iterator[dict[str, Any]]:
+    """The na shard's single-match documents (older shape), ordered by (createdAt, id)."""
+    times = Draw(f"{seed}:na:times")
+    starts = draw_match_starts(times, matches, as_of=as_of, days=days)
+    keyed = sorted((start, times.uuid()) for start in starts)
+    builder = _NaMatches(seed, catalogue, as_of=as_of, days=days)
+    for start, match_id in keyed:
+        yield builder.match(match_id, start)

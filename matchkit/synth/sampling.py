@@ -1,0 +1,95 @@
+"""Seeded draws that give the same values on every platform.
+
+Only ``random.Random``'s integer and ``random()`` streams are used, with IEEE arithmetic that is
+exactly rounded everywhere (addition, multiplication, division, square root); no ``math.log`` or
+``exp``, whose last bit may differ between C libraries. String seeds are hashed by CPython with
+SHA-512, so they are platform independent too.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_right
+from collections.abc import Sequence
+from fractions import Fraction
+from itertools import accumulate
+from typing import Generic, TypeVar
+
+__all__ = ["Draw", "WeightedTable", "harmonic_weights"]
+
+T = TypeVar("T")
+
+
+def harmonic_weights(count: int, skew: int) -> list[Fraction]:
+    """Weights ``1 / (rank + skew)`` for ranks 1..count: a long-tailed popularity."""
+    return [Fraction(1, rank + skew) for rank in range(1, count + 1)]
+
+
+class WeightedTable(Generic[T]):
+    """Items with weights, drawn by one ``random()`` and a bisection of cumulative weights."""
+
+    def __init__(self, items: Sequence[T], weights: Sequence[Fraction | int | str]) -> None:
+        if len(items) != len(weights) or not items:
+            raise ValueError("a weighted table needs as many weights as items, and one item")
+        exact = [Fraction(weight) for weight in weights]
+        total = sum(exact, Fraction(0))
+        self.items = list(items)
+        self.shares = [weight / total for weight in exact]
+        self._cumulative = [float(value) for value in accumulate(self.shares)]
+        self._cumulative[-1] = 1.0
+
+    def draw(self, rng: random.Random) -> T:
+        index = bisect_right(self._cumulative, rng.random())
+        return self.items[min(index, len(self.items) - 1)]
+
+
+class Draw:
+    """A seeded random source with the draws the generator needs.
+
+    Args:
+        seed: any int or str; the same seed gives the same draws everywhere.
+    """
+
+    def __init__(self, seed: int | str) -> None:
+        self.rng = random.Random(seed)
+
+    def chance(self, probability: Fraction | str) -> bool:
+        return self.rng.random() < float(Fraction(probability))
+
+    def integer(self, low: int, high: int) -> int:
+        """A uniform integer in ``[low, high]``."""
+        return self.rng.randint(low, high)
+
+    def triangular(self, low: int, mode: int, high: int) -> int:
+        """A triangular draw rounded down to an integer in ``[low, high]``."""
+        return min(high, int(self.rng.triangular(low, high, mode)))
+
+    def pick(self, items: Sequence[T]) -> T:
+        return items[self.rng.randrange(len(items))]
+
+    def table(self, table: WeightedTable[T]) -> T:
+        return table.draw(self.rng)
+
+    def shuffled(self, items: Sequence[T]) -> list[T]:
+        copy = list(items)
+        self.rng.shuffle(copy)
+        return copy
+
+    def uuid(self) -> str:
+        """A version-4 UUID made of this source's bits."""
+        bits = self.rng.getrandbits(128)
+        # The version nibble is bits 76..79 of the 128-bit value, the variant bits 62..63.
+        bits &= ~(0xF000 << 64)
+        bits |= 0x4000 << 64
+        bits &= ~(0xC000 << 48)
+        bits |= 0x8000 << 48
+        text = f"{bits:032x}"
+        return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
+
+    def hex_id(self) -> str:
+        """32 upper-case hex digits, the shape of a global match id."""
+        return f"{self.rng.getrandbits(128):032X}"
+
+    def numeric_id(self) -> str:
+        """An 18-digit numeric string, the shape of a global player id."""
+        return str(self.rng.randrange(770_000_000_000_000_000, 940_000_000_000_000_000))

@@ -1,0 +1,39 @@
+"""When matches happen: start times spread over the data set's days with a daily cycle."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from matchkit.synth import parameters as p
+from matchkit.synth.sampling import Draw, WeightedTable
+
+__all__ = ["draw_match_starts", "format_moment"]
+
+
+def format_moment(moment: datetime) -> str:
+    """The wire form of a time: ``YYYY-MM-DDTHH:MM:SSZ``."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def draw_match_starts(draw: Draw, count: int, *, as_of: datetime, days: int) -> list[datetime]:
+    """``count`` start times in ``[as_of - days, as_of - END_MARGIN)``, whole seconds.
+
+    A day is drawn uniformly among the UTC dates the window touches, an hour from
+    :data:`~matchkit.synth.parameters.HOURLY_ACTIVITY`, a second uniformly within the hour;
+    a time outside the window is drawn again. Not sorted.
+    """
+    start = as_of - timedelta(days=days)
+    stop = as_of - timedelta(seconds=p.END_MARGIN_SECONDS)
+    first_day = start.replace(hour=0, minute=0, second=0, microsecond=0)
+    day_count = (stop - first_day).days + 1
+    hours = WeightedTable(range(24), p.HOURLY_ACTIVITY)
+    starts = []
+    while len(starts) < count:
+        moment = first_day + timedelta(
+            days=draw.integer(0, day_count - 1),
+            hours=draw.table(hours),
+            seconds=draw.integer(0, 3599),
+        )
+        if start <= moment < stop:
+            starts.append(moment)
+    return starts
