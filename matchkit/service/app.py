@@ -29,6 +29,8 @@ from matchkit.service.documents import (
     single_body,
     status_body,
 )
+from matchkit.service.ratelimit import DEFAULT_RATE_LIMIT, RateLimit, RateLimiter
+from matchkit.service.requestlog import RequestLog, RequestLogMiddleware
 from matchkit.service.responses import (
     JSON,
     PREFLIGHT_HEADERS,
@@ -37,8 +39,6 @@ from matchkit.service.responses import (
     negotiate,
     respond,
 )
-from matchkit.service.ratelimit import DEFAULT_RATE_LIMIT, RateLimit, RateLimiter
-from matchkit.service.requestlog import RequestLog, RequestLogMiddleware
 from matchkit.service.store import MatchStore
 from matchkit.windows import RETENTION, TimeWindow, parse_time
 

@@ -47,6 +47,11 @@ def build_dataset(
     global_documents = [_global_match(rng, end, days) for _ in range(global_matches)]
     # Half of na lies within the last two days so that its 3-hour default window finds some.
     na_documents = [_na_match(rng, end, 2 if number % 2 else days) for number in range(na_matches)]
+    for documents in (global_documents, na_documents):
+        # Every tenth match shares its creation time with the one before: ties to break by id.
+        for index in range(1, len(documents), 10):
+            earlier = _data(documents[index - 1])["attributes"]["createdAt"]
+            _data(documents[index])["attributes"]["createdAt"] = earlier
     shards = {}
     for shard, documents in (("global", global_documents), ("na", na_documents)):
         documents.sort(key=lambda doc: (_data(doc)["attributes"]["createdAt"], _data(doc)["id"]))
@@ -73,9 +78,7 @@ def _uuid(rng: random.Random) -> str:
 
 
 def _created_at(rng: random.Random, end: datetime, days: int) -> str:
-    # Whole seconds, and now and then two matches at the same second (ties broken by id).
-    seconds = rng.randrange(1, days * 86_400)
-    return format_time(end - timedelta(seconds=seconds - seconds % 7))
+    return format_time(end - timedelta(seconds=rng.randrange(1, days * 86_400)))
 
 
 def _global_match(rng: random.Random, end: datetime, days: int) -> dict[str, Any]:
