@@ -1,0 +1,218 @@
+"""The client's HTTP cache: requests-cache on SQLite, its expiry policy, and its housekeeping.
+
+Policy (pure functions, ``now`` injected) is kept apart from storage:
+
+- a single match never expires (records are read-only): :data:`MATCH_EXPIRY`;
+- a list page whose window ended more than :data:`GRACE` before now is immutable and kept for
+  the retention period; a page whose window reaches into that last hour expires after a
+  minute: :func:`page_expiry`;
+- the status resource is never cached: :data:`STATUS_EXPIRY`.
+
+The API key travels in the ``Authorization`` header, which requests-cache leaves out of the
+cache key and redacts from the stored request (its ``ignored_parameters``); nothing else the
+client sends holds it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from requests import PreparedRequest, Session
+from requests_cache import DO_NOT_CACHE, NEVER_EXPIRE, CachedSession, CacheMixin, SQLiteCache
+from requests_cache.cache_keys import create_key
+from requests_cache.policy.settings import DEFAULT_IGNORED_PARAMS
+
+from matchkit.errors import InvalidArgumentError
+from matchkit.ratelimit import RateLimit, ThrottleMixin
+from matchkit.windows import RETENTION, parse_time
+
+__all__ = [
+    "CACHE_FILE",
+    "GRACE",
+    "MATCH_EXPIRY",
+    "PAGE_RETENTION",
+    "RECENT_PAGE_EXPIRY",
+    "STATUS_EXPIRY",
+    "CacheInfo",
+    "cache_info",
+    "clear_cache",
+    "create_session",
+    "default_cache_dir",
+    "page_expiry",
+    "resolve_cache_dir",
+]
+
+CACHE_FILE = "http_cache.sqlite"
+GRACE = timedelta(hours=1)
+"""How long after a window's end late records may still appear in it."""
+RECENT_PAGE_EXPIRY = timedelta(minutes=1)
+PAGE_RETENTION = RETENTION
+MATCH_EXPIRY = NEVER_EXPIRE
+STATUS_EXPIRY = DO_NOT_CACHE
+
+
+def page_expiry(window_end: str | datetime, *, now: str | datetime) -> timedelta:
+    """How long a list page of the window ending at ``window_end`` stays fresh.
+
+    Example:
+        >>> page_expiry("2026-10-01T00:00:00Z", now="2026-10-31T00:00:00Z").days
+        120
+        >>> page_expiry("2026-10-30T23:30:00Z", now="2026-10-31T00:00:00Z").seconds
+        60
+    """
+    end = parse_time(window_end, parameter="window_end")
+    if end <= parse_time(now, parameter="now") - GRACE:
+        return PAGE_RETENTION
+    return RECENT_PAGE_EXPIRY
+
+
+def default_cache_dir() -> Path:
+    """The platform's user cache folder for matchkit."""
+    return Path(platformdirs.user_cache_dir("matchkit"))
+
+
+def resolve_cache_dir(cache_dir: str | os.PathLike[str] | None) -> Path:
+    """Argument > ``MATCHKIT_CACHE_DIR`` > the platform's user cache folder."""
+    if cache_dir is not None:
+        return Path(cache_dir)
+    from_environment = os.environ.get("MATCHKIT_CACHE_DIR")
+    if from_environment:
+        return Path(from_environment)
+    return default_cache_dir()
+
+
+class _ThrottledCachedSession(CacheMixin, ThrottleMixin, Session):
+    """Cache first, then the limiter: a cache hit never takes a token."""
+
+
+def _origin_key(base_url: str, origin: str) -> Callable[..., str]:
+    """A cache-key function that files requests to ``base_url`` under ``origin`` instead.
+
+    The embedded service listens on a new port each time; keying its responses by the data set
+    it serves (rather than by the port) lets a later session reuse them.
+    """
+    prefix = base_url.rstrip("/")
+
+    def key(request: PreparedRequest, **kwargs: Any) -> str:
+        url = request.url or ""
+        if url.startswith(prefix):
+            request = request.copy()
+            request.url = origin + url[len(prefix) :]
+        return create_key(request, **kwargs)
+
+    return key
+
+
+def create_session(
+    cache_dir: Path,
+    *,
+    base_url: str,
+    cache_origin: str | None = None,
+    offline: bool = False,
+    rate_limit: RateLimit | None = None,
+    clock: Callable[[], float] | None = None,
+    sleep: Callable[[float], None] | None = None,
+) -> CachedSession | _ThrottledCachedSession:
+    """A cached (and, with ``rate_limit``, throttled) session on ``cache_dir/http_cache.sqlite``.
+
+    Args:
+        cache_dir: the folder of the SQLite file (created if missing).
+        base_url: the service's URL.
+        cache_origin: a stable name for ``base_url`` in cache keys (the embedded service's data
+            set); ``None`` keys by ``base_url`` itself.
+        offline: answer only from the cache, stale entries included (a miss is a 504 response).
+        rate_limit: client-side rate, or ``None`` for none.
+        clock, sleep: the limiter's monotonic clock and sleep function (injected in tests).
+    """
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    backend = SQLiteCache(cache_dir / CACHE_FILE)
+    options: dict[str, Any] = {
+        "backend": backend,
+        "expire_after": DO_NOT_CACHE,  # every request states its own expiry
+        "allowable_codes": (200,),
+        "allowable_methods": ("GET",),
+        "ignored_parameters": DEFAULT_IGNORED_PARAMS,
+        "match_headers": False,
+        "only_if_cached": offline,
+        "stale_if_error": offline,
+    }
+    if cache_origin is not None:
+        options["key_fn"] = _origin_key(base_url, cache_origin)
+    if rate_limit is None:
+        return CachedSession(**options)
+    limiter_options: dict[str, Any] = {"per_minute": rate_limit.per_minute, "per_host": True}
+    if clock is not None:
+        limiter_options["time_function"] = clock
+    if sleep is not None:
+        limiter_options["sleep"] = sleep
+    return _ThrottledCachedSession(**options, **limiter_options)
+
+
+@dataclass(frozen=True)
+class CacheInfo:
+    """What the cache holds.
+
+    Attributes:
+        path: the SQLite file.
+        responses: number of cached responses.
+        size_bytes: the file's size.
+        oldest, newest: when the oldest and newest responses were stored (UTC), or ``None``.
+    """
+
+    path: Path
+    responses: int
+    size_bytes: int
+    oldest: datetime | None
+    newest: datetime | None
+
+    def __str__(self) -> str:
+        span = ""
+        if self.oldest is not None and self.newest is not None:
+            span = f", stored {self.oldest:%Y-%m-%d %H:%M} to {self.newest:%Y-%m-%d %H:%M} UTC"
+        return f"{self.responses} responses, {self.size_bytes / 1e6:.1f} MB in {self.path}{span}"
+
+
+def cache_info(session: CachedSession) -> CacheInfo:
+    """Count the cached responses of ``session`` and find the oldest and newest."""
+    backend = session.cache
+    path = Path(backend.db_path)
+    created = [
+        parse_time(response.created_at, parameter="created_at")
+        for response in backend.filter(valid=True, expired=True)
+    ]
+    return CacheInfo(
+        path=path,
+        responses=len(created),
+        size_bytes=path.stat().st_size if path.exists() else 0,
+        oldest=min(created, default=None),
+        newest=max(created, default=None),
+    )
+
+
+def clear_cache(session: CachedSession, older_than: timedelta | None = None) -> int:
+    """Remove cached responses: all of them, or those stored more than ``older_than`` ago.
+
+    Returns:
+        The number of responses removed.
+
+    Raises:
+        InvalidArgumentError: ``older_than`` is not a non-negative timedelta.
+    """
+    backend = session.cache
+    before = len(backend.responses)
+    if older_than is None:
+        backend.clear()
+    else:
+        if not isinstance(older_than, timedelta) or older_than < timedelta(0):
+            raise InvalidArgumentError(
+                f"older_than={older_than!r} must be a timedelta >= 0, or None to clear everything",
+                parameter="older_than",
+            )
+        backend.delete(older_than=older_than)
+    return before - len(backend.responses)

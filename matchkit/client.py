@@ -1,0 +1,544 @@
+"""The client: fetch match records from a match-data service and return MatchFrames.
+
+:class:`Client` is the one entry point. It applies the time rules itself, splits a range into
+windows of at most 28 days, pages each window with the largest page the shard allows, and
+reads everything through a cached, rate-limited session (:mod:`matchkit.cache`,
+:mod:`matchkit.http`). With no base URL configured it serves the committed sample data set
+from an embedded reference service on loopback.
+
+Example:
+    >>> with Client(progress=False) as client:  # doctest: +SKIP
+    ...     frames = client.matches("2026-07-03", "2026-10-31")
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import os
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+import orjson
+from tqdm.auto import tqdm
+
+from matchkit.cache import (
+    MATCH_EXPIRY,
+    STATUS_EXPIRY,
+    CacheInfo,
+    cache_info,
+    clear_cache,
+    create_session,
+    page_expiry,
+    resolve_cache_dir,
+)
+from matchkit.errors import InvalidArgumentError, ServiceError
+from matchkit.http import RetryPolicy, Transport
+from matchkit.plan import (
+    FetchPlan,
+    PlannedRequest,
+    link_offset,
+    list_path,
+    next_offset,
+    plan_windows,
+)
+from matchkit.query import MatchQuery, get_shard
+from matchkit.ratelimit import parse_rate_limit
+from matchkit.windows import TimeWindow, format_time, parse_time
+
+if TYPE_CHECKING:
+    from matchkit.frames import MatchFrames
+
+__all__ = ["Client", "ServiceStatus"]
+
+logger = logging.getLogger(__name__)
+
+# The embedded service listens on a new port each run; an offline client never starts it and
+# addresses it by this placeholder (its cache keys name the data set, not the address).
+_EMBEDDED_PLACEHOLDER = "http://embedded.matchkit.invalid"
+
+
+@dataclass(frozen=True)
+class ServiceStatus:
+    """The service's status resource.
+
+    Attributes:
+        name: the resource id (the service's name).
+        version: the service version, when given.
+        released_at: when that version was released, when given.
+        attributes: every attribute as delivered.
+    """
+
+    name: str | None
+    version: str | None
+    released_at: datetime | None
+    attributes: dict[str, Any]
+
+
+class Client:
+    """Fetches match records, cached, paged, windowed and rate-limited, as MatchFrames.
+
+    Args:
+        base_url: the service, e.g. ``"https://api.example.com"``; default ``MATCHKIT_BASE_URL``,
+            else an embedded reference service on the sample data set (logged once at INFO).
+        api_key: default ``MATCHKIT_API_KEY``; sent as ``Authorization: Bearer``, never logged,
+            cached or shown.
+        shard: ``"global"`` or ``"na"`` (the older variant).
+        cache_dir: folder of the HTTP cache; default ``MATCHKIT_CACHE_DIR``, else the platform's
+            user cache folder.
+        offline: answer only from the cache; a miss raises :class:`~matchkit.errors.CacheMissError`.
+        rate_limit: ``None`` (10 a minute for a remote service, off for the embedded one),
+            ``"off"``, ``"N/minute"`` or a number of requests a minute.
+        now: the present moment for the time rules (datetime or ISO 8601); default: the embedded
+            service's now, else the clock at each call.
+        progress: show a progress bar over windows and pages.
+        timeout: seconds to wait for the service on each request.
+
+    Raises:
+        InvalidArgumentError: an argument is invalid (before any request is made).
+    """
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        *,
+        api_key: str | None = None,
+        shard: str = "global",
+        cache_dir: str | os.PathLike[str] | None = None,
+        offline: bool = False,
+        rate_limit: str | float | None = None,
+        now: str | datetime | None = None,
+        progress: bool = True,
+        timeout: float = 30,
+    ) -> None:
+        self.shard = get_shard(shard).name
+        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
+            raise InvalidArgumentError(
+                f"timeout={timeout!r} must be a positive number of seconds", parameter="timeout"
+            )
+        fixed_now = None if now is None else parse_time(now, parameter="now")
+        base_url = base_url or os.environ.get("MATCHKIT_BASE_URL") or None
+        api_key = api_key or os.environ.get("MATCHKIT_API_KEY") or None
+        self.embedded = base_url is None
+        self.offline = bool(offline)
+        self.progress = bool(progress)
+        self.service: Any = None
+        self._resources = contextlib.ExitStack()
+        cache_origin = None
+        if self.embedded:
+            base_url, api_key, fixed_now, cache_origin = self._embedded(api_key, fixed_now)
+        elif not base_url.startswith(("http://", "https://")):
+            raise InvalidArgumentError(
+                f"base_url={base_url!r} must start with http:// or https://",
+                parameter="base_url",
+            )
+        self.base_url = base_url.rstrip("/")
+        self._fixed_now = fixed_now
+        self.rate_limit = parse_rate_limit(rate_limit, remote=not self.embedded)
+        self.cache_dir = resolve_cache_dir(cache_dir)
+        try:
+            self._session = create_session(
+                self.cache_dir,
+                base_url=self.base_url,
+                cache_origin=cache_origin,
+                offline=self.offline,
+                rate_limit=self.rate_limit,
+            )
+        except BaseException:
+            self._resources.close()
+            raise
+        self._resources.callback(self._session.close)
+        self.transport = Transport(
+            self._session,
+            base_url=self.base_url,
+            api_key=api_key,
+            timeout=float(timeout),
+            offline=self.offline,
+        )
+
+    def _embedded(
+        self, api_key: str | None, fixed_now: datetime | None
+    ) -> tuple[str, str | None, datetime | None, str]:
+        from matchkit.dataset import open_dataset
+
+        dataset = open_dataset()
+        manifest = orjson.dumps(dataset.manifest, option=orjson.OPT_SORT_KEYS)
+        origin = f"http://embedded-{hashlib.sha256(manifest).hexdigest()[:16]}"
+        if self.offline:
+            return _EMBEDDED_PLACEHOLDER, api_key, fixed_now or dataset.as_of, origin
+        from matchkit.service import running
+
+        options: dict[str, Any] = {} if fixed_now is None else {"now": fixed_now}
+        self.service = self._resources.enter_context(running(**options))
+        service_now = self.service.now  # None when the service follows the wall clock
+        logger.info(
+            "no base URL configured (MATCHKIT_BASE_URL): serving the sample data set from an "
+            "embedded reference service at %s, now = %s",
+            self.service.base_url,
+            "the clock" if service_now is None else format_time(service_now),
+        )
+        return self.service.base_url, self.service.api_key, fixed_now or service_now, origin
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the session and stop the embedded service, if this client started one."""
+        self._resources.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        where = "embedded" if self.embedded else self.base_url
+        rate = "off" if self.rate_limit is None else str(self.rate_limit)
+        return (
+            f"Client({where!r}, shard={self.shard!r}, offline={self.offline}, "
+            f"rate_limit={rate!r}, cache_dir={str(self.cache_dir)!r})"
+        )
+
+    @property
+    def retry_policy(self) -> RetryPolicy:
+        """How requests are retried; assign a new :class:`RetryPolicy` to change it."""
+        return self.transport.retry
+
+    @retry_policy.setter
+    def retry_policy(self, policy: RetryPolicy) -> None:
+        self.transport.retry = policy
+
+    def now(self) -> datetime:
+        """The present moment the time rules use: pinned, or the clock to the second."""
+        if self._fixed_now is not None:
+            return self._fixed_now
+        # Whole seconds, so that repeated calls send the same window bounds (cache keys).
+        return datetime.now(UTC).replace(microsecond=0)
+
+    # -- calls -------------------------------------------------------------------------------
+
+    def plan(
+        self,
+        start: str | datetime | None = None,
+        end: str | datetime | None = None,
+        *,
+        player_ids: Iterable[str] | str | None = None,
+        patch_versions: Iterable[str] | str | None = None,
+        server_types: Iterable[str] | str | None = None,
+        ranking_type: str | None = None,
+        player_names: Iterable[str] | str | None = None,
+        team_names: Iterable[str] | str | None = None,
+        game_modes: Iterable[str] | str | None = None,
+        sort: str = "createdAt",
+        max_matches: int | None = None,
+        page_limit: int | None = None,
+    ) -> FetchPlan:
+        """The windows and first requests :meth:`matches` would make, without making them.
+
+        Takes the arguments of :meth:`matches`. Reads the cache (to mark the requests it would
+        answer) but sends nothing.
+        """
+        arguments = dict(locals())  # the call's arguments, before any other local exists
+        max_matches = _check_max_matches(arguments.pop("max_matches"))
+        query = self._query(arguments)
+        now = self.now()
+        windows = plan_windows(query, now=now)
+        requests = tuple(
+            PlannedRequest(
+                window=window,
+                path=list_path(self.shard),
+                params=(params := query.with_window(window).to_params()),
+                cached=self._is_cached(list_path(self.shard), params),
+            )
+            for window in windows
+        )
+        return FetchPlan(
+            shard=self.shard,
+            windows=tuple(windows),
+            requests=requests,
+            page_limit=query.limit,
+            max_matches=max_matches,
+            rate_limit=self.rate_limit,
+            seconds_per_page=0.0
+            if self.rate_limit is None
+            else self.rate_limit.seconds_per_request,
+        )
+
+    def iter_pages(
+        self,
+        start: str | datetime | None = None,
+        end: str | datetime | None = None,
+        *,
+        player_ids: Iterable[str] | str | None = None,
+        patch_versions: Iterable[str] | str | None = None,
+        server_types: Iterable[str] | str | None = None,
+        ranking_type: str | None = None,
+        player_names: Iterable[str] | str | None = None,
+        team_names: Iterable[str] | str | None = None,
+        game_modes: Iterable[str] | str | None = None,
+        sort: str = "createdAt",
+        max_matches: int | None = None,
+        page_limit: int | None = None,
+    ) -> Iterator[dict[str, Any]]:
+        """Yield the raw list documents of the plan, page by page, in fetch order.
+
+        Takes the arguments of :meth:`matches`. Pages come as the service sent them: a match on
+        the boundary of two windows may appear twice (:meth:`matches` deduplicates), and the
+        last page may hold more than ``max_matches`` asks for. Arguments are checked before the
+        first request, not lazily at the first ``next()``.
+        """
+        arguments = dict(locals())  # the call's arguments, before any other local exists
+        max_matches = _check_max_matches(arguments.pop("max_matches"))
+        query = self._query(arguments)
+        now = self.now()
+        windows = plan_windows(query, now=now)
+        return self._iter_documents(query, windows, now=now, max_matches=max_matches)
+
+    def matches(
+        self,
+        start: str | datetime | None = None,
+        end: str | datetime | None = None,
+        *,
+        player_ids: Iterable[str] | str | None = None,
+        patch_versions: Iterable[str] | str | None = None,
+        server_types: Iterable[str] | str | None = None,
+        ranking_type: str | None = None,
+        player_names: Iterable[str] | str | None = None,
+        team_names: Iterable[str] | str | None = None,
+        game_modes: Iterable[str] | str | None = None,
+        sort: str = "createdAt",
+        max_matches: int | None = None,
+        page_limit: int | None = None,
+    ) -> MatchFrames:
+        """Fetch the matches created in ``[start, end)`` that pass the filters.
+
+        Args:
+            start: inclusive start (datetime or ISO 8601); default 28 days before now on
+                ``global``, 3 hours before the end on ``na``. Clamped to the 120-day retention.
+            end: exclusive end; default now. Clamped to now.
+            player_ids, patch_versions, server_types, ranking_type: ``global`` (and
+                ``player_ids`` on ``na``) filters; lists match any of their values.
+            player_names, team_names, game_modes: ``na`` filters.
+            sort: ``"createdAt"`` (ascending) or ``"-createdAt"`` (descending).
+            max_matches: stop after this many matches (in sort order); a deliberate cap.
+            page_limit: matches per page; default (and maximum) the shard's largest page.
+
+        Returns:
+            The matches, each once, ordered as ``sort`` asks, with their rosters, participants,
+            rounds, players, teams and assets.
+
+        Raises:
+            InvalidArgumentError: an argument is invalid (before any request).
+            AuthError, RateLimitError, ServiceError: the service refused or failed, after
+                retries; no partial result is returned.
+            CacheMissError: offline, and a page is not in the cache.
+        """
+        arguments = dict(locals())  # the call's arguments, before any other local exists
+        max_matches = _check_max_matches(arguments.pop("max_matches"))
+        query = self._query(arguments)
+        now = self.now()
+        windows = plan_windows(query, now=now)
+        documents = list(self._iter_documents(query, windows, now=now, max_matches=max_matches))
+        from matchkit.frames import to_frames
+
+        frames = to_frames(documents)
+        return _ordered(frames, descending=query.descending, max_matches=max_matches)
+
+    def get_match(self, match_id: str) -> MatchFrames:
+        """Fetch one match (never expires in the cache).
+
+        Raises:
+            InvalidArgumentError: ``match_id`` is not a non-empty string.
+            NotFoundError: the service has no such match.
+        """
+        if not isinstance(match_id, str) or not match_id.strip() or "/" in match_id:
+            raise InvalidArgumentError(
+                f"match_id={match_id!r} must be a non-empty string without '/'",
+                parameter="match_id",
+            )
+        fetched = self.transport.get(
+            f"{list_path(self.shard)}/{match_id.strip()}",
+            kind="match",
+            expire_after=MATCH_EXPIRY,
+        )
+        from matchkit.frames import to_frames
+
+        return to_frames([fetched.document])
+
+    def status(self) -> ServiceStatus:
+        """The service's status resource (never cached)."""
+        fetched = self.transport.get("/status", kind="status", expire_after=STATUS_EXPIRY)
+        data = (fetched.document or {}).get("data")
+        if isinstance(data, list):
+            data = data[0] if data else None
+        if not isinstance(data, dict):
+            raise ServiceError(
+                f"GET {fetched.url} answered without a status resource",
+                status=fetched.status,
+                url=fetched.url,
+            )
+        attributes = data.get("attributes") or {}
+        released = attributes.get("releasedAt")
+        try:
+            released_at = None if released is None else parse_time(released)
+        except InvalidArgumentError:
+            released_at = None
+        return ServiceStatus(
+            name=data.get("id"),
+            version=attributes.get("version"),
+            released_at=released_at,
+            attributes=dict(attributes),
+        )
+
+    def cache_info(self) -> CacheInfo:
+        """How many responses the cache holds, its size, and the oldest and newest."""
+        return cache_info(self._session)
+
+    def clear_cache(self, older_than: timedelta | None = None) -> int:
+        """Remove all cached responses, or those stored more than ``older_than`` ago.
+
+        Returns:
+            The number of responses removed.
+        """
+        return clear_cache(self._session, older_than)
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _query(self, arguments: dict[str, Any]) -> MatchQuery:
+        arguments = {key: value for key, value in arguments.items() if key != "self"}
+        arguments["limit"] = arguments.pop("page_limit")
+        # Filters the caller left out are not passed, so that a shard's unknown filter is only
+        # an error when it is used.
+        try:
+            return MatchQuery.create(
+                self.shard,
+                **{key: value for key, value in arguments.items() if value is not None},
+            )
+        except InvalidArgumentError as error:
+            if error.parameter != "limit":
+                raise
+            raise InvalidArgumentError(f"page_{error}", parameter="page_limit") from None
+
+    def _is_cached(self, path: str, params: dict[str, str]) -> bool:
+        import requests
+
+        request = requests.Request("GET", self.base_url + path, params=params).prepare()
+        key = self._session.cache.create_key(request)
+        response = self._session.cache.get_response(key)
+        return response is not None and (self.offline or not response.is_expired)
+
+    def _iter_documents(
+        self,
+        query: MatchQuery,
+        windows: list[TimeWindow],
+        *,
+        now: datetime,
+        max_matches: int | None,
+    ) -> Iterator[dict[str, Any]]:
+        seen: set[Any] = set()
+        bar = tqdm(
+            total=len(windows),
+            desc=f"matchkit {self.shard}",
+            unit="window",
+            disable=not self.progress,
+            leave=False,
+        )
+        pages = 0
+        hits_before = self.transport.cache_hits
+        started = time.perf_counter()
+        try:
+            for window in windows:
+                for document in self._iter_window(query, window, now=now):
+                    pages += 1
+                    for resource in _primary(document):
+                        seen.add(resource.get("id"))
+                    bar.set_postfix(pages=pages, matches=len(seen), refresh=False)
+                    yield document
+                    if max_matches is not None and len(seen) >= max_matches:
+                        logger.info("stopped at max_matches=%d", max_matches)
+                        return
+                bar.update(1)
+        finally:
+            bar.close()
+            logger.debug(
+                "%d page(s), %d match(es), %d from the cache, in %.2f s",
+                pages,
+                len(seen),
+                self.transport.cache_hits - hits_before,
+                time.perf_counter() - started,
+            )
+
+    def _iter_window(
+        self, query: MatchQuery, window: TimeWindow, *, now: datetime
+    ) -> Iterator[dict[str, Any]]:
+        path = list_path(self.shard)
+        expire_after = page_expiry(window.end, now=now)
+        offset = 0
+        previous: list[Any] | None = None
+        while True:
+            params = query.with_window(window).with_offset(offset).to_params()
+            fetched = self.transport.get(path, params, kind="list", expire_after=expire_after)
+            if fetched.document is None:
+                return
+            document = fetched.document
+            resources = _primary(document, url=fetched.url)
+            ids = [resource.get("id") for resource in resources]
+            if ids and ids == previous:
+                raise ServiceError(
+                    f"GET {fetched.url} repeated the previous page; the service ignores "
+                    "page[offset], so the window cannot be paged",
+                    status=fetched.status,
+                    url=fetched.url,
+                )
+            previous = ids
+            yield document
+            links = document.get("links") if isinstance(document.get("links"), dict) else {}
+            next_link = links.get("next") if isinstance(links.get("next"), str) else None
+            following = next_offset(
+                offset=offset, limit=query.limit, received=len(ids), next_link=next_link
+            )
+            if following is None:
+                return
+            hinted = link_offset(next_link)
+            if hinted is not None and hinted != following:
+                logger.debug("links.next offset %d disagrees; using offset %d", hinted, following)
+            offset = following
+
+
+def _primary(document: dict[str, Any], *, url: str | None = None) -> list[dict[str, Any]]:
+    """The primary resources of a page: ``data`` as a list (an object counts as one)."""
+    data = document.get("data")
+    if data is None:
+        return []
+    if isinstance(data, dict):
+        return [data]
+    if isinstance(data, list) and all(isinstance(item, dict) for item in data):
+        return data
+    raise ServiceError(
+        f"GET {url} answered a page whose data is neither a list nor an object", url=url
+    )
+
+
+def _check_max_matches(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidArgumentError(
+            f"max_matches={value!r} must be a whole number >= 1, or None for all",
+            parameter="max_matches",
+        )
+    return value
+
+
+def _ordered(frames: MatchFrames, *, descending: bool, max_matches: int | None) -> MatchFrames:
+    """Keep the first ``max_matches`` matches in sort order, with their related rows."""
+    table = frames.matches
+    if max_matches is None or len(table) <= max_matches:
+        return frames
+    order = table.sort_values(["created_at", "match_id"], ascending=not descending, kind="stable")
+    keep = set(order["match_id"].iloc[:max_matches])
+    return frames.filter(lambda matches: matches["match_id"].isin(keep))

@@ -1,0 +1,61 @@
+"""Fixtures of the client tests: an injected clock, and clients bound to a test HTTP server."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytest_httpserver import HTTPServer
+
+from matchkit.client import Client
+from matchkit.http import RetryPolicy
+
+NOW = "2026-10-31T00:00:00Z"
+API_KEY = "planted-key-7f3a9c1e5b2d4f60"
+
+
+class FakeClock:
+    """A monotonic clock that only moves when something sleeps on it."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+        self.sleeps: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def make_client(
+    httpserver: HTTPServer, tmp_path: Path, clock: FakeClock
+) -> Iterator[Callable[..., Client]]:
+    """Build clients for ``httpserver`` whose retries sleep on the fake clock."""
+    clients: list[Client] = []
+
+    def build(**options: Any) -> Client:
+        options.setdefault("api_key", API_KEY)
+        options.setdefault("cache_dir", tmp_path / "cache")
+        options.setdefault("rate_limit", "off")
+        options.setdefault("now", NOW)
+        options.setdefault("progress", False)
+        client = Client(httpserver.url_for("/").rstrip("/"), **options)
+        client.retry_policy = RetryPolicy(
+            sleep=clock.sleep, wall_clock=lambda: 1_800_000_000.0, random=lambda: 0.5
+        )
+        clients.append(client)
+        return client
+
+    yield build
+    for client in clients:
+        client.close()
