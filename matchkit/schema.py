@@ -1,0 +1,361 @@
+"""The MatchFrames model, declared: every table, its key and its known columns with dtypes.
+
+The normalizer builds each table from these declarations, the container re-applies them after
+combining frames, and the Parquet reader restores them; ``docs/model.md`` describes the same
+model for readers. A known column always exists, even when no document carried its field.
+Columns that a document carries beyond these (unknown attribute or stats keys) become extra
+columns after the known ones, sorted by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+import pandas as pd
+
+__all__ = [
+    "DATETIME_DTYPE",
+    "KINDS",
+    "PARTICIPANT_KINDS",
+    "SIDE_CODES",
+    "TABLES",
+    "TABLE_NAMES",
+    "Column",
+    "Kind",
+    "TableSchema",
+    "categorical_of",
+    "category_dtype",
+    "coerce_frame",
+    "empty_frame",
+    "pandas_dtype",
+]
+
+Kind = Literal["string", "category", "Int64", "boolean", "float64", "datetime"]
+KINDS: tuple[Kind, ...] = ("string", "category", "Int64", "boolean", "float64", "datetime")
+
+DATETIME_DTYPE = pd.DatetimeTZDtype(unit="us", tz="UTC")
+"""Timestamps: tz-aware UTC with microseconds (what Parquet readers such as Spark expect)."""
+
+SIDE_CODES: Mapping[str, int] = {
+    "left/blue": 1,
+    "left": 1,
+    "blue": 1,
+    "right/red": 2,
+    "right": 2,
+    "red": 2,
+}
+"""Text sides of the older variant and the integer side they stand for."""
+
+PARTICIPANT_KINDS = ("registered", "anonymous", "bot")
+"""The vocabulary of ``participants.kind``."""
+
+Section = Literal["attributes", "stats", "tags", "relationship", "derived"]
+
+
+@dataclass(frozen=True)
+class Column:
+    """A known column.
+
+    Attributes:
+        name: the column's name (snake_case).
+        kind: its dtype family; see :func:`pandas_dtype`.
+        section: where the value comes from: ``attributes``, ``stats`` or ``tags`` of the
+            resource (``key`` names the member), a ``relationship`` (``key`` names it) or
+            ``derived`` by the normalizer.
+        key: the wire member or relationship name.
+        description: one line for the docs.
+        categories: a fixed vocabulary of a ``category`` column (else its values' set).
+    """
+
+    name: str
+    kind: Kind
+    section: Section
+    key: str = ""
+    description: str = ""
+    categories: tuple[str, ...] = ()
+
+    @property
+    def dtype(self) -> object:
+        """The column's pandas dtype (a bare ``"category"`` unless the vocabulary is fixed)."""
+        if self.categories:
+            return category_dtype(self.categories)
+        return pandas_dtype(self.kind)
+
+
+@dataclass(frozen=True)
+class TableSchema:
+    """A table of MatchFrames.
+
+    Attributes:
+        name: the table's name (``matches``, ``rosters``, ...).
+        resource_type: the JSON:API type its rows come from (empty for link tables).
+        key: the columns that identify a row.
+        columns: the known columns, in order.
+        match_bound: rows belong to one match (the table carries ``match_id`` and is partitioned
+            by match date in Parquet).
+    """
+
+    name: str
+    resource_type: str
+    key: tuple[str, ...]
+    columns: tuple[Column, ...]
+    match_bound: bool = True
+
+    @property
+    def column_names(self) -> list[str]:
+        return [column.name for column in self.columns]
+
+    def column(self, name: str) -> Column:
+        for column in self.columns:
+            if column.name == name:
+                return column
+        raise KeyError(name)
+
+    def wire_names(self, section: str) -> dict[str, str]:
+        """Wire member -> column name for the known columns of one section."""
+        return {c.key: c.name for c in self.columns if c.section == section}
+
+
+def _id(name: str, description: str) -> Column:
+    return Column(name, "string", "derived", "", description)
+
+
+TABLES: dict[str, TableSchema] = {
+    schema.name: schema
+    for schema in (
+        TableSchema(
+            "matches",
+            "match",
+            ("match_id",),
+            (
+                _id("match_id", "the match resource's id"),
+                Column("created_at", "datetime", "attributes", "createdAt", "creation time, UTC"),
+                Column("duration", "Int64", "attributes", "duration", "seconds"),
+                Column(
+                    "game",
+                    "category",
+                    "derived",
+                    "game",
+                    "attributes.game, else stats.game (Royale matches carry stats.game)",
+                ),
+                Column("game_mode", "category", "attributes", "gameMode"),
+                Column("patch_version", "category", "attributes", "patchVersion"),
+                Column("shard_id", "category", "attributes", "shardId"),
+                Column("title_id", "category", "attributes", "titleId"),
+                Column("map_id", "string", "stats", "mapID"),
+                Column("match_type", "category", "stats", "type", "stats.type, e.g. QUICK3V3"),
+                Column("region", "category", "stats", "region", "the server region"),
+                Column("server_type", "category", "tags", "serverType", "upper case"),
+                Column("ranking_type", "category", "tags", "rankingType", "RANKED / UNRANKED"),
+                Column(
+                    "is_royale",
+                    "boolean",
+                    "derived",
+                    "",
+                    'stats.game or game is "Royale"',
+                ),
+                Column(
+                    "stats_text",
+                    "string",
+                    "derived",
+                    "stats",
+                    "the match's stats when the older variant sends them as a text value",
+                ),
+            ),
+        ),
+        TableSchema(
+            "rosters",
+            "roster",
+            ("roster_id",),
+            (
+                _id("roster_id", "the roster resource's id"),
+                _id("match_id", "the match whose rosters relationship lists it"),
+                Column("team_id", "string", "relationship", "team", "when entered as a team"),
+                Column(
+                    "side",
+                    "Int64",
+                    "derived",
+                    "side",
+                    "stats.side (text sides mapped: left/blue 1, right/red 2), else the "
+                    "common stats.side of its participants",
+                ),
+                Column("side_label", "string", "derived", "", "the text side as delivered"),
+                Column("score", "Int64", "stats", "score"),
+                Column("won", "boolean", "attributes", "won", 'from "true" / "false"'),
+                Column("shard_id", "category", "attributes", "shardId"),
+            ),
+        ),
+        TableSchema(
+            "participants",
+            "participant",
+            ("participant_id",),
+            (
+                _id("participant_id", "the participant resource's id"),
+                _id("match_id", "the match of its roster"),
+                _id("roster_id", "the roster whose participants relationship lists it"),
+                Column("player_id", "string", "relationship", "player"),
+                Column("actor", "string", "attributes", "actor", "character id or hero token"),
+                Column("shard_id", "category", "attributes", "shardId"),
+                Column(
+                    "is_registered",
+                    "boolean",
+                    "derived",
+                    "",
+                    'has a player relationship (to a player other than "0")',
+                ),
+                Column(
+                    "kind",
+                    "category",
+                    "derived",
+                    "",
+                    "registered, anonymous or bot",
+                    categories=PARTICIPANT_KINDS,
+                ),
+                Column("side", "Int64", "derived", "side", "stats.side"),
+                Column("user_id", "string", "stats", "userID", "as text (the wire mixes types)"),
+                Column("attachment", "Int64", "stats", "attachment"),
+                Column("emote", "Int64", "stats", "emote"),
+                Column("mount", "Int64", "stats", "mount"),
+                Column("outfit", "Int64", "stats", "outfit"),
+                Column("kills", "Int64", "stats", "kills"),
+                Column("deaths", "Int64", "stats", "deaths"),
+                Column("assists", "Int64", "stats", "assists"),
+                Column("score", "Int64", "stats", "score"),
+            ),
+        ),
+        TableSchema(
+            "rounds",
+            "round",
+            ("round_id",),
+            (
+                _id("round_id", "the round resource's id"),
+                _id("match_id", "the match whose rounds relationship lists it"),
+                Column("ordinal", "Int64", "attributes", "ordinal", "0-based order in the match"),
+                Column("duration", "Int64", "attributes", "duration", "seconds"),
+                Column("winning_team", "Int64", "stats", "winningTeam"),
+            ),
+        ),
+        TableSchema(
+            "round_participants",
+            "",
+            ("round_id", "participant_id"),
+            (
+                _id("round_id", "the round"),
+                _id("participant_id", "a participant its participants relationship lists"),
+                _id("match_id", "the round's match"),
+            ),
+        ),
+        TableSchema(
+            "players",
+            "player",
+            ("player_id",),
+            (
+                _id("player_id", "the player resource's id"),
+                Column("name", "string", "attributes", "name"),
+                Column("shard_id", "category", "attributes", "shardId"),
+                Column("title_id", "category", "attributes", "titleId"),
+                Column("patch_version", "category", "attributes", "patchVersion"),
+            ),
+            match_bound=False,
+        ),
+        TableSchema(
+            "teams",
+            "team",
+            ("team_id",),
+            (
+                _id("team_id", "the team resource's id"),
+                Column("name", "string", "attributes", "name"),
+                Column("shard_id", "category", "attributes", "shardId"),
+                Column("title_id", "category", "attributes", "titleId"),
+            ),
+            match_bound=False,
+        ),
+        TableSchema(
+            "assets",
+            "asset",
+            ("asset_id",),
+            (
+                _id("asset_id", "the asset resource's id"),
+                _id("match_id", "the match whose assets relationship lists it"),
+                Column("url", "string", "attributes", "URL", "e.g. the telemetry file"),
+                Column("name", "string", "attributes", "name"),
+                Column("description", "string", "attributes", "description"),
+                Column("created_at", "datetime", "attributes", "createdAt"),
+            ),
+        ),
+        TableSchema(
+            "spectators",
+            "",
+            ("match_id", "spectator_type", "spectator_id"),
+            (
+                _id("match_id", "the match whose spectators relationship lists it"),
+                Column("spectator_type", "category", "derived", "", "the identifier's type"),
+                _id("spectator_id", "the identifier's id"),
+            ),
+        ),
+    )
+}
+
+TABLE_NAMES: tuple[str, ...] = tuple(TABLES)
+
+
+def pandas_dtype(kind: str) -> object:
+    """The pandas dtype of a column kind (``category``: with no categories yet)."""
+    if kind == "string":
+        return pd.StringDtype()
+    if kind == "datetime":
+        return DATETIME_DTYPE
+    if kind == "category":
+        return category_dtype(())
+    return kind
+
+
+def category_dtype(categories: Iterable[str]) -> pd.CategoricalDtype:
+    """An unordered categorical of text categories, always of pandas' ``str`` dtype.
+
+    (Without an explicit dtype an empty category list would be ``object``, and categoricals
+    with equal categories of different dtypes do not compare equal.)
+    """
+    return pd.CategoricalDtype(pd.Index(list(categories), dtype=str), ordered=False)
+
+
+def categorical_of(series: pd.Series) -> pd.Series:
+    """A text or categorical Series as a categorical with its sorted values as categories."""
+    present = series.dropna()
+    categories = sorted({str(value) for value in present.unique()})
+    return series.astype(object).astype(category_dtype(categories))
+
+
+def empty_frame(schema: TableSchema) -> pd.DataFrame:
+    """A table with its known columns, dtypes applied, and no rows."""
+    return pd.DataFrame(
+        {column.name: pd.Series([], dtype=pandas_dtype(column.kind)) for column in schema.columns}
+    )
+
+
+def coerce_frame(frame: pd.DataFrame, schema: TableSchema) -> pd.DataFrame:
+    """Give a table its known columns (added when missing) and dtypes, known columns first.
+
+    Extra columns keep their dtype and follow in name order. Used after concatenation, where
+    categoricals with different categories fall back to plain strings.
+    """
+    known = set(schema.column_names)
+    data: dict[str, object] = {}
+    for column in schema.columns:
+        dtype = column.dtype
+        if column.name not in frame:
+            data[column.name] = pd.Series(None, index=frame.index, dtype=dtype)
+            continue
+        series = frame[column.name]
+        if column.kind == "category" and not column.categories:
+            if not isinstance(series.dtype, pd.CategoricalDtype):
+                # concat leaves text where the parts' categories differed.
+                series = categorical_of(series)
+        elif series.dtype != dtype:
+            series = series.astype(dtype)
+        data[column.name] = series
+    for name in sorted(set(frame.columns) - known):
+        data[name] = frame[name]
+    return pd.DataFrame(data, index=frame.index)
