@@ -29,7 +29,7 @@ def _day(created_at: pd.Series) -> pd.Series:
 
 def _week(created_at: pd.Series) -> pd.Series:
     day = created_at.dt.floor("D")
-    return day - pd.to_timedelta(day.dt.weekday, unit="D")
+    return day - pd.to_timedelta(day.dt.day_of_week, unit="D")
 
 
 def _month(created_at: pd.Series) -> pd.Series:

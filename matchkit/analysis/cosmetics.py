@@ -69,7 +69,8 @@ def cosmetic_usage(
         One row per group, kind and cosmetic, most picked first: the ``by`` columns,
         ``cosmetic_kind``, ``cosmetic`` (the id), ``picks``, ``share``, ``rank`` (1 = most
         picked), ``is_default`` (rank 1, see the module notes). ``attrs["excluded"]`` counts
-        the participants left out: ``bots`` and ``missing_cosmetic``.
+        what was left out: ``bots`` (participants) and ``missing_cosmetic`` (picks: one per
+        participant and kind whose value is missing).
     """
     picks, excluded = _picks(frames, kind, by)
     keys = group_keys(by)
