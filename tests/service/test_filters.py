@@ -1,4 +1,4 @@
-"""Filters over HTTP (interface.md list parameters, decision 3); expected ids come from the oracle."""
+"""Filters over HTTP (interface.md list parameters, decision 3), checked against the oracle."""
 
 from __future__ import annotations
 
