@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 from typing import Any
 
 from matchkit import to_frames
+from matchkit.dataset import open_dataset, sample_data_path
 
-__all__ = ["frames_of", "wilson"]
+__all__ = ["frames_of", "sample_frames", "sample_parameters", "wilson"]
 
 Z_95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
@@ -24,3 +27,16 @@ def wilson(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
     return centre - half, centre + half
+
+
+@functools.cache
+def sample_frames(shard: str = "global") -> Any:
+    """MatchFrames of the committed sample set's shard (normalized once per test process)."""
+    return to_frames(list(open_dataset().iter_documents(shard)))
+
+
+@functools.cache
+def sample_parameters() -> dict[str, Any]:
+    """The generator's parameters, as the sample set's manifest records them."""
+    manifest = json.loads((sample_data_path() / "manifest.json").read_text(encoding="utf-8"))
+    return manifest["parameters"]
