@@ -8,7 +8,7 @@ surviving roster's member and the last roster standing wins.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 from matchkit.synth import parameters as p
@@ -71,11 +71,11 @@ class ArenaResult:
 
 @dataclass(frozen=True)
 class RoyaleResult:
-    """A Royale match played out: the placement of each roster (by index) and the duration."""
+    """A Royale match played out: per roster (by index) its placement and kills; the duration."""
 
     placements: tuple[int, ...]
     duration: int
-    kills_by_roster: tuple[int, ...] = field(default=())
+    kills_by_roster: tuple[int, ...]
 
 
 def _fight(draw: Draw, fighter: Fighter, seconds: int) -> None:
@@ -89,7 +89,11 @@ def _fight(draw: Draw, fighter: Fighter, seconds: int) -> None:
 
 
 def play_arena(
-    draw: Draw, sides: dict[int, list[Fighter]], *, side_one_round_win: Fraction, round_duration
+    draw: Draw,
+    sides: dict[int, list[Fighter]],
+    *,
+    side_one_round_win: Fraction,
+    round_duration: tuple[int, int, int],
 ) -> ArenaResult:
     """Play rounds until a side has won ARENA_ROUNDS_TO_WIN; update the fighters' totals.
 
@@ -104,23 +108,18 @@ def play_arena(
     winner_death = Fraction(p.ARENA_WINNER_DEATH)
     while max(rounds_won.values()) < p.ARENA_ROUNDS_TO_WIN:
         winner = 1 if draw.chance(side_one_round_win) else 2
-        loser = 3 - winner
         seconds = draw.triangular(*round_duration)
-        dying = {id(fighter): fighter for fighter in sides[loser]}
-        fallen_winners = [fighter for fighter in sides[winner] if draw.chance(winner_death)]
-        if len(fallen_winners) == len(sides[winner]):
-            fallen_winners.pop()
-        for fighter in fallen_winners:
-            dying[id(fighter)] = fighter
-        for fighter in sides[1] + sides[2]:
-            if id(fighter) in dying:
-                fighter.deaths += 1
-                killer = draw.pick(sides[3 - fighter.side])
-                killer.kills += 1
-                # the round ends with the loser side's last death
-                _fight(draw, fighter, draw.integer(seconds // 3, seconds))
-            else:
-                _fight(draw, fighter, seconds)
+        winners_dying = [draw.chance(winner_death) for _ in sides[winner]]
+        if all(winners_dying):
+            winners_dying[-1] = False  # a side with nobody standing would have lost the round
+        for side in (1, 2):
+            for position, fighter in enumerate(sides[side]):
+                if side != winner or winners_dying[position]:
+                    fighter.deaths += 1
+                    draw.pick(sides[3 - side]).kills += 1
+                    _fight(draw, fighter, draw.integer(seconds // 3, seconds))
+                else:
+                    _fight(draw, fighter, seconds)
         rounds_won[winner] += 1
         rounds.append(ArenaRound(len(rounds), seconds, winner))
     duration = p.ARENA_INTRO_SECONDS + sum(

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from fractions import Fraction
 from typing import Any
 
 from matchkit.synth import parameters as p
 from matchkit.synth.catalogue import Catalogue, Character, patch_at, patch_schedule
-from matchkit.synth.combat import Fighter, play_arena, play_royale
+from matchkit.synth.combat import ArenaRound, Fighter, play_arena, play_royale
 from matchkit.synth.population import Player, Population, Team, build_population
 from matchkit.synth.sampling import Draw, WeightedTable
 from matchkit.synth.timeline import draw_match_starts, format_moment
@@ -28,6 +28,18 @@ class Seat:
     kind: str
     player: Player | None = None
     user_id: str | None = None
+
+
+@dataclass
+class _Roster:
+    """A roster while its match is generated: who sits where, and (once played) its result."""
+
+    side: int
+    team: Team | None
+    members: list[tuple[Seat, Character]]
+    fighters: list[Fighter]
+    stats: dict[str, int] = field(default_factory=dict)
+    won: bool = False
 
 
 def _ref(kind: str, identifier: str) -> dict[str, str]:
@@ -106,15 +118,12 @@ class _GlobalMatches:
 
     # -- the document ----------------------------------------------------------------------
 
-    def match(self, match_id: str, start: datetime) -> dict[str, Any]:
-        draw = self.draw
-        mode = self.draw.table(self.modes)
-        ranking = "RANKED" if draw.chance(mode.ranked_share) else "UNRANKED"
-        team_share = dict(mode.team_share)[ranking]
+    def _seat_rosters(self, mode: p.Mode, ranking: str) -> list[_Roster]:
         taken: set[str] = set()
-        rosters: list[dict[str, Any]] = []
+        rosters = []
+        team_share = dict(mode.team_share)[ranking]
         for side in range(1, mode.rosters + 1):
-            team = self._team(mode.roster_size, taken) if draw.chance(team_share) else None
+            team = self._team(mode.roster_size, taken) if self.draw.chance(team_share) else None
             if team is not None:
                 taken.update(member.player_id for member in team.members)
                 seats = [Seat("registered", player=member) for member in team.members]
@@ -123,72 +132,72 @@ class _GlobalMatches:
             picked: set[str] = set()
             members = [(seat, self._character(seat, picked)) for seat in seats]
             fighters = [Fighter(side, character.role == "support") for _, character in members]
-            rosters.append({"side": side, "team": team, "members": members, "fighters": fighters})
+            rosters.append(_Roster(side, team, members, fighters))
+        return rosters
 
-        patch = patch_at(self.patches, start).version
-        if mode.game == "Arena":
+    def _play(self, mode: p.Mode, rosters: list[_Roster]) -> tuple[int, tuple[ArenaRound, ...]]:
+        """Play the match out; set each roster's stats and result; (duration, rounds)."""
+        if mode.side_one_round_win is not None:
             result = play_arena(
-                draw,
-                {roster["side"]: roster["fighters"] for roster in rosters},
+                self.draw,
+                {roster.side: roster.fighters for roster in rosters},
                 side_one_round_win=Fraction(mode.side_one_round_win),
                 round_duration=mode.duration,
             )
-            duration = result.duration
             for roster in rosters:
-                roster["stats"] = {
-                    "score": result.rounds_won[roster["side"]],
-                    "side": roster["side"],
-                }
-                roster["won"] = result.rounds_won[roster["side"]] == p.ARENA_ROUNDS_TO_WIN
-            rounds = result.rounds
-        else:
-            outcome = play_royale(
-                draw, [r["fighters"] for r in rosters], match_duration=mode.duration
-            )
-            duration = outcome.duration
-            for index, roster in enumerate(rosters):
-                roster["stats"] = {
-                    "placement": outcome.placements[index],
-                    "score": outcome.kills_by_roster[index],
-                    "side": roster["side"],
-                }
-                roster["won"] = outcome.placements[index] == 1
-            rounds = ()
+                roster.stats = {"score": result.rounds_won[roster.side], "side": roster.side}
+                roster.won = result.rounds_won[roster.side] == p.ARENA_ROUNDS_TO_WIN
+            return result.duration, result.rounds
+        outcome = play_royale(
+            self.draw, [roster.fighters for roster in rosters], match_duration=mode.duration
+        )
+        for index, roster in enumerate(rosters):
+            roster.stats = {
+                "placement": outcome.placements[index],
+                "score": outcome.kills_by_roster[index],
+                "side": roster.side,
+            }
+            roster.won = outcome.placements[index] == 1
+        return outcome.duration, ()
 
-        included: list[dict[str, Any]] = []
-        participants: list[dict[str, Any]] = []
-        players: list[dict[str, Any]] = []
-        teams: list[dict[str, Any]] = []
-        roster_refs = []
+    def match(self, match_id: str, start: datetime) -> dict[str, Any]:
+        """The single-match document of the match ``match_id`` that starts at ``start``."""
+        draw = self.draw
+        mode = draw.table(self.modes)
+        ranking = "RANKED" if draw.chance(mode.ranked_share) else "UNRANKED"
+        rosters = self._seat_rosters(mode, ranking)
+        patch = patch_at(self.patches, start).version
+        duration, rounds = self._play(mode, rosters)
+
+        roster_resources, participants, players, teams = [], [], [], []
         for roster in draw.shuffled(rosters):
             roster_id = draw.uuid()
-            roster_refs.append(_ref("roster", roster_id))
             member_refs = []
-            for (seat, character), fighter in zip(
-                roster["members"], roster["fighters"], strict=True
-            ):
+            for (seat, character), fighter in zip(roster.members, roster.fighters, strict=True):
                 participant = self._participant(seat, character, fighter)
                 member_refs.append(_ref("participant", participant["id"]))
                 participants.append(participant)
                 if seat.player is not None:
                     players.append(self._player(seat.player, patch))
-            relationships: dict[str, Any] = {"participants": {"data": member_refs}}
-            team = roster["team"]
-            relationships["team"] = {"data": None if team is None else _ref("team", team.team_id)}
-            if team is not None:
-                teams.append(self._team_resource(team))
-            included.append(
+            if roster.team is not None:
+                teams.append(self._team_resource(roster.team))
+            team_ref = None if roster.team is None else _ref("team", roster.team.team_id)
+            roster_resources.append(
                 {
                     "type": "roster",
                     "id": roster_id,
                     "attributes": {
                         "shardId": SHARD,
-                        "stats": roster["stats"],
-                        "won": "true" if roster["won"] else "false",
+                        "stats": roster.stats,
+                        "won": "true" if roster.won else "false",
                     },
-                    "relationships": relationships,
+                    "relationships": {
+                        "participants": {"data": member_refs},
+                        "team": {"data": team_ref},
+                    },
                 }
             )
+        # every participant plays every round
         all_participants = [_ref("participant", one["id"]) for one in participants]
         round_resources = [
             {
@@ -204,15 +213,6 @@ class _GlobalMatches:
             for one in rounds
         ]
         asset = self._asset(start + timedelta(seconds=duration + draw.integer(20, 600)))
-        stats: dict[str, Any] = {
-            "mapID": self.catalogue.royale_map
-            if mode.game == "Royale"
-            else draw.pick(self.catalogue.arena_maps),
-            "region": draw.table(self.regions),
-            "type": mode.server_type,
-        }
-        if mode.game == "Royale":
-            stats["game"] = "Royale"
         match = {
             "type": "match",
             "id": match_id,
@@ -223,19 +223,29 @@ class _GlobalMatches:
                 "gameMode": self.catalogue.game_mode_ids[mode.server_type],
                 "patchVersion": patch,
                 "shardId": SHARD,
-                "stats": stats,
+                "stats": self._match_stats(mode),
                 "tags": {"rankingType": ranking, "serverType": mode.server_type},
                 "titleId": p.GLOBAL_TITLE_ID,
             },
             "relationships": {
                 "assets": {"data": [_ref("asset", asset["id"])]},
-                "rosters": {"data": roster_refs},
+                "rosters": {"data": [_ref("roster", one["id"]) for one in roster_resources]},
                 "rounds": {"data": [_ref("round", one["id"]) for one in round_resources]},
                 "spectators": {"data": []},
             },
         }
-        included += participants + round_resources + players + teams + [asset]
+        included = roster_resources + participants + round_resources + players + teams + [asset]
         return {"data": match, "included": included}
+
+    def _match_stats(self, mode: p.Mode) -> dict[str, str]:
+        if mode.game == "Royale":
+            map_id = self.catalogue.royale_map
+        else:
+            map_id = self.draw.pick(self.catalogue.arena_maps)
+        stats = {"mapID": map_id, "region": self.draw.table(self.regions), "type": mode.server_type}
+        if mode.game == "Royale":
+            stats["game"] = "Royale"
+        return stats
 
     def _participant(self, seat: Seat, character: Character, fighter: Fighter) -> dict[str, Any]:
         draw = self.draw

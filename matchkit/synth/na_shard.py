@@ -45,6 +45,17 @@ class _PlayerRecord:
     xp: int = 0
 
 
+@dataclass(frozen=True)
+class _Tally:
+    """A participant's share of its roster's kills, deaths and captures."""
+
+    team_kills: int
+    kills: int
+    deaths: int
+    turret_captures: int
+    kraken_captures: int
+
+
 def _ref(kind: str, identifier: str) -> dict[str, str]:
     return {"type": kind, "id": identifier}
 
@@ -82,7 +93,9 @@ class _NaMatches:
             [default] + [(1 - default) * weight / total for weight in skins],
         )
 
-    def _roster_players(self, mode: p.NaGameMode, taken: set[str]) -> tuple[Team | None, list]:
+    def _roster_players(
+        self, mode: p.NaGameMode, taken: set[str]
+    ) -> tuple[Team | None, list[Player]]:
         draw = self.draw
         if draw.chance(mode.team_share):
             for _ in range(5):
@@ -117,6 +130,50 @@ class _NaMatches:
         sells = {item: 1 for item in grants if draw.chance("0.08")}
         return [BUILD_ITEMS[index] for index in build], grants, uses, sells
 
+    def _participant(
+        self, player: Player, picked: set[str], *, duration: int, tally: _Tally, winner: bool
+    ) -> tuple[dict[str, Any], int, int]:
+        """A participant resource, the gold its farm earned and the gold it added to its roster."""
+        draw = self.draw
+        hero = self._hero(player, picked)
+        farm = draw.integer(duration // 2, duration * 3)
+        earned = farm * 12 + draw.integer(2000, 6000)
+        items, grants, uses, sells = self._items()
+        minion_kills = farm // 40 + draw.integer(0, 20)
+        jungle_kills = draw.integer(0, minion_kills // 2)
+        afk = draw.chance("0.01")
+        stats = {
+            "assists": sum(1 for _ in range(tally.team_kills - tally.kills) if draw.chance("0.5")),
+            "crystalMineCaptures": draw.integer(0, 2),
+            "deaths": tally.deaths,
+            "farm": farm / 40,
+            "firstAfkTime": draw.integer(60, duration) if afk else -1,
+            "goldMineCaptures": draw.integer(0, 2),
+            "itemGrants": grants,
+            "itemSells": sells,
+            "itemUses": uses,
+            "items": items,
+            "jungleKills": jungle_kills,
+            "karmaLevel": draw.integer(0, 2),
+            "kills": tally.kills,
+            "krakenCaptures": tally.kraken_captures,
+            "level": draw.integer(1, 30),
+            "minionKills": minion_kills,
+            "nonJungleMinionKills": minion_kills - jungle_kills,
+            "skillTier": draw.integer(-1, 29),
+            "skinKey": self.catalogue.hero_skins[hero][draw.table(self.skins)],
+            "turretCaptures": tally.turret_captures,
+            "wentAfk": afk,
+            "winner": winner,
+        }
+        resource = {
+            "type": "participant",
+            "id": draw.uuid(),
+            "attributes": {"actor": hero, "stats": stats},
+            "relationships": {"player": {"data": _ref("player", player.player_id)}},
+        }
+        return resource, farm * 12, earned
+
     def match(self, match_id: str, start: datetime) -> dict[str, Any]:
         draw = self.draw
         mode = draw.table(self.modes)
@@ -145,50 +202,23 @@ class _NaMatches:
             picked: set[str] = set()
             member_refs, gold = [], 0
             for position, player in enumerate(members):
-                hero = self._hero(player, picked)
-                farm = draw.integer(duration // 2, duration * 3)
-                gold += farm * 12 + draw.integer(2000, 6000)
-                items, grants, uses, sells = self._items()
-                minion_kills = farm // 40 + draw.integer(0, 20)
-                jungle_kills = draw.integer(0, minion_kills // 2)
-                afk = draw.chance("0.01")
-                stats = {
-                    "assists": sum(
-                        1 for _ in range(kills[index] - kills_of[position]) if draw.chance("0.5")
+                participant, farm_gold, earned = self._participant(
+                    player,
+                    picked,
+                    duration=duration,
+                    tally=_Tally(
+                        team_kills=kills[index],
+                        kills=kills_of[position],
+                        deaths=deaths_of[position],
+                        turret_captures=captures[position],
+                        kraken_captures=kraken_of[position],
                     ),
-                    "crystalMineCaptures": draw.integer(0, 2),
-                    "deaths": deaths_of[position],
-                    "farm": farm / 40,
-                    "firstAfkTime": draw.integer(60, duration) if afk else -1,
-                    "goldMineCaptures": draw.integer(0, 2),
-                    "itemGrants": grants,
-                    "itemSells": sells,
-                    "itemUses": uses,
-                    "items": items,
-                    "jungleKills": jungle_kills,
-                    "karmaLevel": draw.integer(0, 2),
-                    "kills": kills_of[position],
-                    "krakenCaptures": kraken_of[position],
-                    "level": draw.integer(1, 30),
-                    "minionKills": minion_kills,
-                    "nonJungleMinionKills": minion_kills - jungle_kills,
-                    "skillTier": draw.integer(-1, 29),
-                    "skinKey": self.catalogue.hero_skins[hero][draw.table(self.skins)],
-                    "turretCaptures": captures[position],
-                    "wentAfk": afk,
-                    "winner": index == winner,
-                }
-                participant_id = draw.uuid()
-                member_refs.append(_ref("participant", participant_id))
-                participants.append(
-                    {
-                        "type": "participant",
-                        "id": participant_id,
-                        "attributes": {"actor": hero, "stats": stats},
-                        "relationships": {"player": {"data": _ref("player", player.player_id)}},
-                    }
+                    winner=index == winner,
                 )
-                players.append(self._player(player, mode, won=index == winner, gold=farm * 12))
+                gold += earned
+                member_refs.append(_ref("participant", participant["id"]))
+                participants.append(participant)
+                players.append(self._player(player, mode, won=index == winner, gold=farm_gold))
             attributes: dict[str, Any] = {
                 "stats": {
                     "acesEarned": draw.integer(0, 3 if index == winner else 1),
@@ -244,7 +274,9 @@ class _NaMatches:
         }
         return {"data": match, "included": rosters + participants + players + teams}
 
-    def _player(self, player: Player, mode: p.NaGameMode, *, won: bool, gold: int) -> dict:
+    def _player(
+        self, player: Player, mode: p.NaGameMode, *, won: bool, gold: int
+    ) -> dict[str, Any]:
         record = self.records.setdefault(player.player_id, _PlayerRecord())
         record.played += 1
         record.played_ranked += mode.name == "ranked"
