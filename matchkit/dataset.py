@@ -150,6 +150,7 @@ def write_shard_file(path: Path, documents: Iterable[dict[str, Any]]) -> dict[st
                 digest.update(line)
                 out.write(line)
                 count += 1
+        os.chmod(temporary, 0o644)  # mkstemp makes owner-only files; a data set is shared
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
