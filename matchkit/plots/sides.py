@@ -112,7 +112,7 @@ def plot_side_win_rates(
     title_by = f" by {', '.join(key.replace('_', ' ') for key in keys)}" if keys else ""
     ax.set_title(f"Arena win rate of each side{title_by}")
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(handles=_legend_handles(by_server_type), loc="best")
+    ax.legend(handles=_legend_handles(by_server_type), loc="upper left", bbox_to_anchor=(1.01, 1))
     return ax
 
 
@@ -121,7 +121,8 @@ def _set_rate_limits(ax: Axes, rates: pd.DataFrame) -> None:
     low = min([0.5, *rates["ci_low"].dropna().tolist()])
     high = max([0.5, *rates["ci_high"].dropna().tolist()])
     margin = max(0.02, (high - low) * 0.15)
-    ax.set_ylim(max(0.0, low - margin), min(1.0, high + margin))
+    # A little room past 0% or 100% so that a marker sitting there is not cut in half.
+    ax.set_ylim(max(-0.03, low - margin), min(1.03, high + margin))
 
 
 def _legend_handles(by_server_type: bool) -> list[Line2D]:
