@@ -47,10 +47,14 @@ def _included(matches: Sequence[StoredMatch]) -> bytes:
     seen: set[str] = set()
     parts: list[bytes] = []
     for match in matches:
-        for key, resource in zip(match.included_keys, match.included, strict=True):
-            if key not in seen:
-                seen.add(key)
-                parts.append(resource)
+        if match.own:
+            parts.append(match.own)
+        if match.shared:
+            keys = match.shared_keys.split("\n")
+            for key, resource in zip(keys, match.shared.split(b"\n"), strict=True):
+                if key not in seen:
+                    seen.add(key)
+                    parts.append(resource)
     return b",".join(parts)
 
 
@@ -71,18 +75,19 @@ def page_links(
 ) -> dict[str, str]:
     """``first``, ``next``, ``self`` and (offset > 0) ``previous`` links (decision 8).
 
-    Each carries every parameter of the request in its order, with ``page[limit]`` and
-    ``page[offset]`` set (appended when the request did not carry them).
+    Each carries every other parameter of the request in its order, then ``page[limit]`` and
+    ``page[offset]``.
     """
 
+    carried = [
+        f"{quote(key, safe=_SAFE)}={quote(value, safe=_SAFE)}"
+        for key, value in params
+        if key not in ("page[limit]", "page[offset]")
+    ]
+    prefix = f"{url}?{'&'.join([*carried, ''])}page[limit]={limit}&page[offset]="
+
     def link(page_offset: int) -> str:
-        values = dict(params)
-        values["page[limit]"] = str(limit)
-        values["page[offset]"] = str(page_offset)
-        query = "&".join(
-            f"{quote(key, safe=_SAFE)}={quote(value, safe=_SAFE)}" for key, value in values.items()
-        )
-        return f"{url}?{query}"
+        return f"{prefix}{page_offset}"
 
     links = {"first": link(0), "next": link(offset + limit), "self": link(offset)}
     if offset > 0:

@@ -34,15 +34,17 @@ from matchkit.errors import MatchkitError
 from matchkit.query import SHARDS, MatchQuery
 from matchkit.windows import TimeWindow, format_time, parse_time
 
-__all__ = ["BASE_URL_MARKER", "MatchStore", "StoredMatch", "default_store_dir"]
+__all__ = ["BASE_URL_MARKER", "MATCH_OWN_TYPES", "MatchStore", "StoredMatch", "default_store_dir"]
 
 log = logging.getLogger(__name__)
 
 # Stands for the service's base URL inside stored match links; replaced per response.
 BASE_URL_MARKER = "@@matchkit-base-url@@"
-_SCHEMA_VERSION = "matchkit-store/1"
+_SCHEMA_VERSION = "matchkit-store/2"
 _DOCUMENT_SUFFIXES = (".json", ".json.gz", ".jsonl", ".jsonl.gz")
 _MICROSECOND = timedelta(microseconds=1)
+# Resources that exist only inside one match (interface.md): never deduplicated across matches.
+MATCH_OWN_TYPES = frozenset({"roster", "participant", "round", "asset"})
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -55,8 +57,9 @@ CREATE TABLE matches (
     patch_version TEXT,
     game_mode TEXT,
     resource BLOB NOT NULL,
-    included BLOB NOT NULL,
-    included_keys BLOB NOT NULL,
+    own BLOB NOT NULL,
+    shared BLOB NOT NULL,
+    shared_keys TEXT NOT NULL,
     UNIQUE (shard, id)
 );
 CREATE TABLE match_values (kind TEXT NOT NULL, value TEXT NOT NULL, match INTEGER NOT NULL);
@@ -92,15 +95,21 @@ def default_store_dir() -> Path:
 class StoredMatch:
     """One match as stored: its resource and included resources as JSON bytes.
 
+    Resources that belong to one match only (rosters, participants, rounds, assets) are kept
+    joined, ready to copy; the others (players, teams), which recur across matches, one by one
+    with their keys so a page can include each once.
+
     Attributes:
         resource: the match resource; its ``links.self`` starts with :data:`BASE_URL_MARKER`.
-        included: serialized included resources, in document order.
-        included_keys: ``"type\\x1fid"`` of each included resource, for deduplication.
+        own: the match's own included resources, comma-joined.
+        shared: the other included resources, newline-joined.
+        shared_keys: ``"type\\x1fid"`` of each shared resource, newline-joined.
     """
 
     resource: bytes
-    included: tuple[bytes, ...]
-    included_keys: tuple[str, ...]
+    own: bytes
+    shared: bytes
+    shared_keys: str
 
 
 class MatchStore:
@@ -176,30 +185,21 @@ class MatchStore:
                 arguments.extend([f"{query.shard}:{kind}", *values])
         direction = "DESC" if query.descending else "ASC"
         sql = (
-            "SELECT resource, included, included_keys FROM matches "
+            "SELECT resource, own, shared, shared_keys FROM matches "
             f"WHERE {' AND '.join(clauses)} "
             f"ORDER BY created_at {direction}, id {direction} LIMIT ? OFFSET ?"
         )
         arguments.extend([query.limit, query.offset])
-        return [_stored(row) for row in self._connection.execute(sql, arguments)]
+        return [StoredMatch(*row) for row in self._connection.execute(sql, arguments)]
 
     def get_match(self, shard: str, match_id: str, *, window: TimeWindow) -> StoredMatch | None:
         """One match by id, or ``None`` when the shard has no such match within ``window``."""
         row = self._connection.execute(
-            "SELECT resource, included, included_keys FROM matches "
+            "SELECT resource, own, shared, shared_keys FROM matches "
             "WHERE shard = ? AND id = ? AND created_at >= ? AND created_at < ?",
             (shard, match_id, _micros(window.start), _micros(window.end)),
         ).fetchone()
-        return None if row is None else _stored(row)
-
-
-def _stored(row: tuple[bytes, bytes, bytes]) -> StoredMatch:
-    resource, included, keys = row
-    return StoredMatch(
-        resource=resource,
-        included=tuple(included.split(b"\n")) if included else (),
-        included_keys=tuple(orjson.loads(keys)),
-    )
+        return None if row is None else StoredMatch(*row)
 
 
 def _micros(moment: datetime) -> int:
@@ -333,10 +333,12 @@ def _insert(connection: sqlite3.Connection, shard: str, document: dict[str, Any]
         links["self"] = f"{BASE_URL_MARKER}/shards/{shard}/matches/{match_id}"
         resource["links"] = links
     included = [item for item in document.get("included") or () if isinstance(item, dict)]
+    own = [item for item in included if item.get("type") in MATCH_OWN_TYPES]
+    shared = [item for item in included if item.get("type") not in MATCH_OWN_TYPES]
     cursor = connection.execute(
         "INSERT OR IGNORE INTO matches (shard, id, created_at, server_type, ranking_type, "
-        "patch_version, game_mode, resource, included, included_keys) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "patch_version, game_mode, resource, own, shared, shared_keys) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             shard,
             match_id,
@@ -346,8 +348,9 @@ def _insert(connection: sqlite3.Connection, shard: str, document: dict[str, Any]
             attributes.get("patchVersion"),
             attributes.get("gameMode"),
             orjson.dumps(resource),
-            b"\n".join(orjson.dumps(item) for item in included),
-            orjson.dumps([f"{item.get('type')}\x1f{item.get('id')}" for item in included]),
+            b",".join(orjson.dumps(item) for item in own),
+            b"\n".join(orjson.dumps(item) for item in shared),
+            "\n".join(f"{item.get('type')}\x1f{item.get('id')}" for item in shared),
         ),
     )
     if cursor.rowcount == 0:
