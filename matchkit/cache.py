@@ -15,17 +15,19 @@ client sends holds it.
 
 from __future__ import annotations
 
+import hashlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import platformdirs
 from requests import PreparedRequest, Session
 from requests_cache import DO_NOT_CACHE, NEVER_EXPIRE, CachedSession, CacheMixin, SQLiteCache
-from requests_cache.cache_keys import create_key
+from requests_cache.cache_keys import create_key, get_matched_headers, normalize_headers
 from requests_cache.policy.settings import DEFAULT_IGNORED_PARAMS
 
 from matchkit.errors import InvalidArgumentError
@@ -91,20 +93,63 @@ class _ThrottledCachedSession(CacheMixin, ThrottleMixin, Session):
     """Cache first, then the limiter: a cache hit never takes a token."""
 
 
-def _origin_key(base_url: str, origin: str) -> Callable[..., str]:
-    """A cache-key function that files requests to ``base_url`` under ``origin`` instead.
+def _key_function(base_url: str, origin: str | None) -> Callable[..., str]:
+    """A cache-key function: requests-cache's parts, without its URL normalization.
 
-    The embedded service listens on a new port each time; keying its responses by the data set
-    it serves (rather than by the port) lets a later session reuse them.
+    The client builds every URL itself, in one stable parameter order, so normalizing it (which
+    costs more than reading a cached response) buys nothing. A URL holding an ignored parameter
+    (an ``api_key`` query value, say) still goes through requests-cache's own key, which drops
+    it. Headers count only where ``match_headers`` (or a response's ``Vary``) asks, and never
+    the ignored ones, so the ``Authorization`` header is never part of a key.
+
+    ``origin`` replaces ``base_url`` in the key: the embedded service listens on a new port
+    each time, and keying its responses by the data set it serves (not by the port) lets a
+    later session reuse them.
     """
-    prefix = base_url.rstrip("/")
 
-    def key(request: PreparedRequest, **kwargs: Any) -> str:
-        url = request.url or ""
-        if url.startswith(prefix):
+    def key(
+        request: PreparedRequest,
+        ignored_parameters: Iterable[str] | None = None,
+        match_headers: Iterable[str] | bool | None = None,
+        serializer: Any = None,
+        **kwargs: Any,
+    ) -> str:
+        parts = urlsplit(request.url or "")
+        # requests-cache stores requests with sorted parameters; sorting here too makes the
+        # key of a stored request (checked against a response's Vary) equal to the live one's.
+        query = "&".join(sorted(parts.query.split("&"))) if parts.query else ""
+        if origin is None:
+            url = urlunsplit((parts.scheme, parts.netloc, parts.path, query, ""))
+        else:
+            # Any address: a stored request of an earlier run names an earlier port.
+            url = origin + urlunsplit(("", "", parts.path, query, ""))
+        ignored = {name.lower() for name in ignored_parameters or ()}
+        if query and any(name in query.lower() for name in ignored):
             request = request.copy()
-            request.url = origin + url[len(prefix) :]
-        return create_key(request, **kwargs)
+            request.url = url
+            return create_key(
+                request,
+                ignored_parameters=ignored_parameters,
+                match_headers=match_headers or False,
+                serializer=serializer,
+                **kwargs,
+            )
+        if match_headers is True:
+            match_headers = list(request.headers)
+        matched = [name for name in match_headers or () if name.lower() not in ignored]
+        headers = normalize_headers(request.headers, ignored_parameters) if matched else {}
+        digest = hashlib.blake2b(digest_size=8)
+        for part in (
+            request.method or "",
+            url,
+            request.body or "",
+            str(bool(kwargs.get("verify", True))),
+            *get_matched_headers(headers, matched),
+            str(serializer),
+        ):
+            digest.update(part if isinstance(part, bytes) else str(part).encode())
+            digest.update(b"\0")
+        return digest.hexdigest()
 
     return key
 
@@ -131,7 +176,9 @@ def create_session(
         clock, sleep: the limiter's monotonic clock and sleep function (injected in tests).
     """
     cache_dir.mkdir(parents=True, exist_ok=True)
-    backend = SQLiteCache(cache_dir / CACHE_FILE)
+    # WAL with synchronous=NORMAL: a commit per page without an fsync each; a crash can lose
+    # the last pages written, never corrupt the file (it is a cache).
+    backend = SQLiteCache(cache_dir / CACHE_FILE, wal=True)
     options: dict[str, Any] = {
         "backend": backend,
         "expire_after": DO_NOT_CACHE,  # every request states its own expiry
@@ -142,8 +189,7 @@ def create_session(
         "only_if_cached": offline,
         "stale_if_error": offline,
     }
-    if cache_origin is not None:
-        options["key_fn"] = _origin_key(base_url, cache_origin)
+    options["key_fn"] = _key_function(base_url, cache_origin)
     if rate_limit is None:
         return CachedSession(**options)
     limiter_options: dict[str, Any] = {"per_minute": rate_limit.per_minute, "per_host": True}

@@ -152,6 +152,10 @@ class Client:
             self._resources.close()
             raise
         self._resources.callback(self._session.close)
+        if self.embedded:
+            # Loopback: no proxy from the environment applies (and looking one up per request
+            # costs more than a cache hit).
+            self._session.trust_env = False
         self.transport = Transport(
             self._session,
             base_url=self.base_url,
@@ -343,7 +347,7 @@ class Client:
         now = self.now()
         windows = plan_windows(query, now=now)
         documents = list(self._iter_documents(query, windows, now=now, max_matches=max_matches))
-        from matchkit.frames import to_frames
+        from matchkit.normalize import to_frames
 
         frames = to_frames(documents)
         return _ordered(frames, descending=query.descending, max_matches=max_matches)
@@ -365,7 +369,7 @@ class Client:
             kind="match",
             expire_after=MATCH_EXPIRY,
         )
-        from matchkit.frames import to_frames
+        from matchkit.normalize import to_frames
 
         return to_frames([fetched.document])
 

@@ -107,7 +107,7 @@ def test_the_api_key_is_neither_in_the_cache_key_nor_in_the_file(
     assert API_KEY not in stored_header
     assert "Bearer" not in stored_header
     session.close()
-    stored = (tmp_path / CACHE_FILE).read_bytes()
+    stored = b"".join(path.read_bytes() for path in tmp_path.iterdir())  # file, WAL, journal
     assert b"/page" in stored  # the file does hold the request, so the search is meaningful
     assert API_KEY.encode() not in stored
     assert b"Bearer" not in stored
