@@ -1,0 +1,154 @@
+"""The explorer panel, headless: set filter values, check the selection and the re-rendered tabs."""
+
+from __future__ import annotations
+
+import pytest
+
+from matchkit.widgets import TABS, ExplorerPanel, explore
+from tests.analysis_helpers import frames_of
+from tests.documents import arena_match, player, royale_match
+
+
+@pytest.fixture(scope="module")
+def frames():
+    documents = [
+        arena_match(
+            "A1",
+            created_at="2026-10-01T10:00:00Z",
+            region="eu",
+            participants=[[player("alice", actor="10")], [player("bob", actor="20")]],
+        ),
+        arena_match(
+            "A2",
+            winner=2,
+            created_at="2026-10-02T10:00:00Z",
+            region="asia",
+            ranking_type="UNRANKED",
+            participants=[[player("alice", actor="30")], [player("carol", actor="20")]],
+        ),
+        arena_match(
+            "A3",
+            created_at="2026-10-03T23:59:59Z",
+            server_type="QUICK3V3",
+            patch_version="2.2",
+            rounds=[(60, 1), (50, 1), (40, 1)],
+        ),
+        arena_match("A4", created_at="2026-10-05T00:00:00Z", server_type="QUICK3V3"),
+        royale_match("R1", created_at="2026-10-04T12:00:00Z"),
+    ]
+    return frames_of(*documents)
+
+
+@pytest.fixture
+def panel(frames):
+    return explore(frames)
+
+
+def _images(panel: ExplorerPanel) -> dict[str, str]:
+    """The content each tab shows now: the PNG (base64) or the HTML."""
+    shown = {}
+    for key, output in panel.outputs.items():
+        assert len(output.outputs) == 1, key
+        data = output.outputs[0]["data"]
+        shown[key] = data.get("image/png") or data["text/html"]
+    return shown
+
+
+def _selected(panel: ExplorerPanel) -> list[str]:
+    return sorted(panel.frames.matches["match_id"])
+
+
+def test_starts_with_everything_selected_and_every_tab_rendered(panel, frames):
+    assert isinstance(panel, ExplorerPanel)
+    assert len(panel.frames) == len(frames) == 5
+    assert panel.renders == 1
+    shown = _images(panel)
+    assert set(shown) == set(TABS)
+    for key in ("durations", "sides", "cosmetics"):
+        assert "image/png" in panel.outputs[key].outputs[0]["data"], key
+    assert "Overview by server type" in shown["table"]
+    assert "5</b> of 5 matches" in panel.status.value
+    assert "ExplorerPanel(5 of 5" in repr(panel)
+
+
+def test_server_type_filter_rerenders_every_tab(panel):
+    before = _images(panel)
+    panel.server_type.value = ("QUICK3V3",)
+    assert _selected(panel) == ["A3", "A4"]
+    assert set(panel.frames.participants["match_id"]) == {"A3", "A4"}
+    assert panel.renders == 2
+    after = _images(panel)
+    for key in TABS:
+        assert after[key] != before[key], key
+    assert "Quick 3v3" in after["table"]
+    assert "Quick 2v2" not in after["table"]
+
+
+def test_filters_combine(panel):
+    panel.server_type.value = ("QUICK2V2",)
+    panel.ranking_type.value = ("RANKED",)
+    assert _selected(panel) == ["A1"]
+    panel.ranking_type.value = ()
+    panel.region.value = ("asia",)
+    assert _selected(panel) == ["A2"]
+
+
+def test_patch_filter_options_are_ordered_and_filter(panel):
+    assert list(panel.patch_version.options) == [("2.1", "2.1"), ("2.2", "2.2")]
+    panel.patch_version.value = ("2.2",)
+    assert _selected(panel) == ["A3"]
+
+
+def test_date_range_is_inclusive_of_whole_days(panel):
+    days = dict(panel.date_range.options)
+    assert list(days) == ["2026-10-01", "2026-10-02", "2026-10-03", "2026-10-04", "2026-10-05"]
+    panel.date_range.value = (days["2026-10-02"], days["2026-10-03"])
+    # A3 at 23:59:59 on the 3rd is inside; R1 on the 4th is not.
+    assert _selected(panel) == ["A2", "A3"]
+
+
+def test_character_filter_selects_matches_with_that_character(panel):
+    labels = [label for label, _ in panel.character.options]
+    # The default actor of the builder plays 8 times, character 20 twice.
+    assert labels[:2] == ["100", "20"]
+    panel.character.value = ("20",)
+    assert _selected(panel) == ["A1", "A2"]
+
+
+def test_player_filter_by_id_or_name(panel):
+    panel.player.value = "alice"
+    assert _selected(panel) == ["A1", "A2"]
+    panel.player.value = "NAME-CAROL"  # players' names, case-insensitive
+    assert _selected(panel) == ["A2"]
+    panel.player.value = ""
+    assert len(panel.frames) == 5
+
+
+def test_no_match_shows_a_message_instead_of_plots(panel):
+    panel.player.value = "nobody"
+    assert len(panel.frames) == 0
+    for output in panel.outputs.values():
+        assert "No match passes" in output.outputs[0]["data"]["text/html"]
+
+
+def test_tab_options_redraw_their_tab_only(panel):
+    before = _images(panel)
+    panel.side_group.value = "region"
+    panel.cosmetic_kind.value = "outfit"
+    after = _images(panel)
+    assert panel.renders == 1
+    assert after["sides"] != before["sides"]
+    assert after["cosmetics"] != before["cosmetics"]
+    assert after["durations"] == before["durations"]
+
+
+def test_round_level_side_view(panel):
+    panel.server_type.value = ("QUICK3V3",)
+    panel.side_level.value = "round"
+    data = panel.outputs["sides"].outputs[0]["data"]
+    assert "image/png" in data
+
+
+def test_panel_displays_as_its_widget(panel):
+    bundle = panel._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
