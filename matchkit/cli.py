@@ -37,7 +37,7 @@ def _parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="run the reference match-data service")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default loopback)")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=int, default=8000, help="port (0: a free one)")
     serve.add_argument("--data", type=Path, help="folder of match documents (default: sample set)")
     serve.add_argument(
         "--api-key",
@@ -55,7 +55,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--rate-limit", default=None, help="'off' or N/minute per key (default: 10/minute)"
     )
-    serve.add_argument("--faults", default=None, help="fault injection spec, e.g. '500=0.1,seed=7'")
+    serve.add_argument(
+        "--store-dir",
+        type=Path,
+        default=None,
+        help="where the SQLite store is built (default: the user cache folder)",
+    )
     serve.set_defaults(run=_serve)
 
     synth = commands.add_parser("synth", help="generate the deterministic sample data set")
@@ -118,8 +123,8 @@ def _serve(args: argparse.Namespace) -> int:
         data=args.data,
         api_keys=args.api_keys,
         now=args.now,
-        rate_limit=args.rate_limit,
-        faults=args.faults,
+        rate_limit=args.rate_limit or "10/minute",
+        store_dir=args.store_dir,
     )
     return 0
 

@@ -37,13 +37,15 @@ def serve(
     rate_limit: str | RateLimit | None = DEFAULT_RATE_LIMIT,
     faults: None = None,
     store_dir: str | Path | None = None,
-    announce: Callable[[str], None] = print,
+    announce: Callable[[str], None] | None = None,
 ) -> None:
     """Run the service with uvicorn until interrupted; announces the base URL and the key.
 
-    Options as for :func:`matchkit.service.create_app`. The key is printed once on the terminal
-    (the operator needs it); it never reaches the log.
+    Options as for :func:`matchkit.service.create_app`; ``port=0`` picks a free port. The
+    generated key is printed once on the terminal (the operator needs it); it never reaches the
+    log. ``announce`` receives those lines (default: print to standard output).
     """
+    announce = announce or _print
     app = create_app(
         data=data,
         api_keys=api_keys,
@@ -53,15 +55,43 @@ def serve(
         store_dir=store_dir,
     )
     service = app.state.service
+    listener = _listen(host, port)
     shown_host = f"[{host}]" if ":" in host else host
-    announce(f"matchkit service on http://{shown_host}:{port}")
+    announce(f"matchkit service on http://{shown_host}:{listener.getsockname()[1]}")
     if api_keys is None:
         announce(f"API key: {service.api_keys.first}")
     else:
         announce(f"accepting the {len(api_keys)} API key(s) given")
     now_text = "wall clock" if service.fixed_now is None else service.fixed_now.isoformat()
     announce(f"now: {now_text}; rate limit: {rate_limit or 'off'}")
-    uvicorn.run(app, host=host, port=port, log_level="info")
+    config = uvicorn.Config(app, log_level="info", lifespan="off")
+    try:
+        uvicorn.Server(config).run(sockets=[listener])
+    finally:
+        listener.close()
+        service.store.close()
+
+
+def _print(line: str) -> None:
+    print(line, flush=True)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host:port`` (0: a free port)."""
+    # IPPROTO_TCP given explicitly: asyncio turns Nagle off (TCP_NODELAY) only for sockets whose
+    # proto says TCP; without it every response would wait ~40 ms for a delayed ACK.
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError as error:
+        listener.close()
+        raise MatchkitError(
+            f"cannot listen on {host}:{port} ({error.strerror}); choose another --port"
+        ) from None
+    listener.listen(1024)
+    return listener
 
 
 @dataclass(frozen=True)
@@ -105,13 +135,7 @@ def running(
     """
     requests = RequestLog()
     app = create_app(rate_limit=rate_limit, request_log=requests, **options)
-    # IPPROTO_TCP given explicitly: asyncio turns Nagle off (TCP_NODELAY) only for sockets whose
-    # proto says TCP; without it every response would wait ~40 ms for a delayed ACK.
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind((host, port))
-    listener.listen(128)
+    listener = _listen(host, port)
     bound_port = listener.getsockname()[1]
     config = uvicorn.Config(
         app, log_level=log_level, access_log=False, lifespan="off", timeout_graceful_shutdown=5
