@@ -29,7 +29,7 @@ from typing import Any
 
 import orjson
 
-from matchkit.dataset import MANIFEST, open_dataset
+from matchkit.dataset import MANIFEST, open_dataset, sample_data_path
 from matchkit.errors import MatchkitError
 from matchkit.query import SHARDS, MatchQuery
 from matchkit.windows import TimeWindow, format_time, parse_time
@@ -143,10 +143,16 @@ class MatchStore:
             raise MatchkitError(f"{source_path} is not a folder of match documents")
         fingerprint, as_of, documents = _read_source(source_path)
         folder = Path(store_dir) if store_dir is not None else default_store_dir()
-        path = folder / f"{fingerprint[:32]}.sqlite"
+        # One file per source folder and content: <source>-<content>.sqlite.
+        resolved = source_path.resolve() if source_path else sample_data_path().resolve()
+        source_key = hashlib.sha256(str(resolved).encode()).hexdigest()[:16]
+        path = folder / f"{source_key}-{fingerprint[:32]}.sqlite"
         if not path.exists():
             folder.mkdir(parents=True, exist_ok=True)
             _build(path, documents(), as_of=as_of, fingerprint=fingerprint)
+            for stale in folder.glob(f"{source_key}-*.sqlite"):
+                if stale != path:  # an older build of the same folder (open readers keep it)
+                    stale.unlink(missing_ok=True)
         return cls(path)
 
     def close(self) -> None:

@@ -9,6 +9,7 @@ import gzip
 import pytest
 import requests
 
+from matchkit.service import running
 from tests.service.conftest import VND, error_of
 
 LIST = "/shards/global/matches"
@@ -226,3 +227,22 @@ def test_request_log_counts_requests_without_headers(service):
 def test_api_key_is_not_in_the_handle_repr(service):
     assert service.api_key not in repr(service)
     assert service.api_key not in repr(service.app.state.service.api_keys)
+
+
+def test_internal_error_is_a_json_api_500(dataset_dir, store_dir):
+    with running(data=dataset_dir, store_dir=store_dir) as service:
+        store = service.app.state.service.store
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("disk on fire")
+
+        store.list_matches = broken
+        response = requests.get(
+            f"{service.base_url}{LIST}",
+            headers={"Authorization": f"Bearer {service.api_key}"},
+            timeout=30,
+        )
+        assert response.status_code == 500
+        error = error_of(response)
+        assert error["title"] == "Internal Server Error"
+        assert "disk on fire" not in error["detail"]

@@ -45,6 +45,7 @@ def test_store_is_rebuilt_when_the_source_changes(small_dataset, tmp_path):
     second = MatchStore.open(small_dataset, store_dir=tmp_path / "stores")
     assert second.path != first.path
     assert second.count("global") == 12
+    assert list((tmp_path / "stores").iterdir()) == [second.path], "the stale build is removed"
     second.close()
 
 
