@@ -22,7 +22,7 @@ from matchkit.cli import main
 from matchkit.dataset import open_dataset, sample_data_path
 from matchkit.errors import InvalidArgumentError
 from matchkit.query import RANKING_TYPES, SERVER_TYPES
-from matchkit.synth import iter_documents, model_parameters, write_dataset
+from matchkit.synth import character_names, iter_documents, model_parameters, write_dataset
 from matchkit.synth import parameters as p
 from matchkit.synth.describe import README_BEGIN, README_END, parameter_tables
 from matchkit.windows import parse_time
@@ -524,3 +524,20 @@ def test_bad_arguments_name_the_parameter(tmp_path, options, parameter):
 def test_cli_reports_bad_arguments(tmp_path, capsys):
     assert main(["synth", "--out", str(tmp_path), "--days", "0"]) == 2
     assert "days" in capsys.readouterr().err
+
+
+def test_character_names_cover_every_actor_of_the_sample_set() -> None:
+    names = character_names()
+    manifest_actors = {
+        character["actor"]: character["name"]
+        for character in open_dataset().manifest["parameters"]["catalogue"]["characters"]
+    }
+    assert names == manifest_actors
+    assert len(set(names.values())) == len(names) == 30
+    played = {
+        participant["attributes"]["actor"]
+        for document in itertools.islice(open_dataset().iter_documents("global"), 200)
+        for participant in document["included"]
+        if participant["type"] == "participant"
+    }
+    assert played <= set(names)

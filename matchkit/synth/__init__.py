@@ -43,10 +43,20 @@ __all__ = [
     "DEFAULT_NA_MATCHES",
     "DEFAULT_SEED",
     "GLOBAL_MATCHES",
+    "character_names",
     "iter_documents",
     "model_parameters",
     "write_dataset",
 ]
+
+
+def character_names() -> dict[str, str]:
+    """Actor id -> display name of the sample set's characters (the same for every seed).
+
+    Plots and the explorer take it as ``labels=`` to show names instead of numeric actor ids;
+    actors of other services are not in it and keep their ids.
+    """
+    return {character.actor: character.name for character in build_catalogue().characters}
 
 
 def _whole(value: object, name: str, *, low: int, high: int | None = None) -> int:
