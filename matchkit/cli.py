@@ -61,6 +61,14 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="where the SQLite store is built (default: the user cache folder)",
     )
+    serve.add_argument(
+        "--faults",
+        default=None,
+        metavar="SPEC",
+        help="inject faults into the match endpoints, e.g. "
+        "'500=0.05,503=0.05,502=0.02,504=0.02,drop=0.03,slow=0.02,truncate=0.02,429=0.05,seed=7' "
+        "(see matchkit.service.faults)",
+    )
     serve.set_defaults(run=_serve)
 
     synth = commands.add_parser("synth", help="generate the deterministic sample data set")
@@ -124,6 +132,7 @@ def _serve(args: argparse.Namespace) -> int:
         api_keys=args.api_keys,
         now=args.now,
         rate_limit=args.rate_limit or "10/minute",
+        faults=args.faults,
         store_dir=args.store_dir,
     )
     return 0

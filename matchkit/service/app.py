@@ -29,6 +29,7 @@ from matchkit.service.documents import (
     single_body,
     status_body,
 )
+from matchkit.service.faults import FaultInjector, FaultMiddleware, Faults
 from matchkit.service.ratelimit import DEFAULT_RATE_LIMIT, RateLimit, RateLimiter
 from matchkit.service.requestlog import RequestLog, RequestLogMiddleware
 from matchkit.service.responses import (
@@ -100,7 +101,7 @@ def create_app(
     api_keys: list[str] | tuple[str, ...] | None = None,
     now: str | datetime | None = None,
     rate_limit: str | RateLimit | None = DEFAULT_RATE_LIMIT,
-    faults: None = None,
+    faults: str | Faults | None = None,
     store_dir: str | Path | None = None,
     clock: Callable[[], float] | None = None,
     request_log: RequestLog | None = None,
@@ -114,7 +115,10 @@ def create_app(
         now: an ISO time or datetime taken as now, ``"wall"`` for the clock (default: the data
             set's as_of, so the sample is always fresh).
         rate_limit: ``"off"`` or ``"N/minute"`` per key (default ``"10/minute"``, decision 14).
-        faults: fault injection; not available yet, only ``None`` is accepted.
+        faults: fault injection into the match endpoints: a spec string such as
+            ``"500=0.05,drop=0.02,slow=0.01,seed=7"`` or a :class:`~matchkit.service.faults.Faults`
+            (see :mod:`matchkit.service.faults`); ``None`` or ``"off"`` for none. The injector
+            (its counts of injected faults) is ``app.state.fault_injector``.
         store_dir: where the SQLite store is built (default: the user cache folder).
         clock: monotonic seconds for the rate limiter (injected by tests).
         request_log: records each request (method, path, status) when given.
@@ -123,12 +127,8 @@ def create_app(
         InvalidArgumentError: an option is not valid.
         MatchkitError: the data folder cannot be read.
     """
-    if faults is not None:
-        raise InvalidArgumentError(
-            "faults: fault injection is not available in this version; pass None",
-            parameter="faults",
-        )
     limit = RateLimit.parse(rate_limit)
+    fault_spec = Faults.parse(faults)
     keys = ApiKeys(api_keys if api_keys is not None else [generate_api_key()])
     store = MatchStore.open(data, store_dir=Path(store_dir) if store_dir else None)
     service = Service(
@@ -148,11 +148,30 @@ def create_app(
         ),
         Route("/{path:path}", _AsgiEndpoint(_not_found)),
     ]
-    app = Starlette(routes=routes)
+    app = _ServiceApp(routes=routes)
     app.state.service = service
+    app.state.fault_injector = None
+    if fault_spec is not None:
+        injector = FaultInjector(fault_spec)
+        refusal_limit = (limit or RateLimit.parse(DEFAULT_RATE_LIMIT)).requests
+        app.state.fault_injector = injector
+        app.outermost = lambda inner: FaultMiddleware(
+            inner, injector=injector, rate_limit=refusal_limit, request_log=request_log
+        )
     if request_log is not None:
         app.add_middleware(RequestLogMiddleware, log=request_log)
     return app
+
+
+class _ServiceApp(Starlette):
+    """Starlette with an optional layer outside all of its middleware (fault injection needs the
+    server's own ``send``, which Starlette's error middleware would otherwise wrap)."""
+
+    outermost: Callable[[Any], Any] | None = None
+
+    def build_middleware_stack(self) -> Any:
+        stack = super().build_middleware_stack()
+        return stack if self.outermost is None else self.outermost(stack)
 
 
 class _AsgiEndpoint:

@@ -19,6 +19,7 @@ import uvicorn
 
 from matchkit.errors import MatchkitError
 from matchkit.service.app import create_app
+from matchkit.service.faults import Faults
 from matchkit.service.ratelimit import DEFAULT_RATE_LIMIT, RateLimit
 from matchkit.service.requestlog import RequestLog
 
@@ -35,7 +36,7 @@ def serve(
     api_keys: list[str] | tuple[str, ...] | None = None,
     now: str | datetime | None = None,
     rate_limit: str | RateLimit | None = DEFAULT_RATE_LIMIT,
-    faults: None = None,
+    faults: str | Faults | None = None,
     store_dir: str | Path | None = None,
     announce: Callable[[str], None] | None = None,
 ) -> None:
@@ -64,6 +65,8 @@ def serve(
         announce(f"accepting the {len(api_keys)} API key(s) given")
     now_text = "wall clock" if service.fixed_now is None else service.fixed_now.isoformat()
     announce(f"now: {now_text}; rate limit: {rate_limit or 'off'}")
+    if app.state.fault_injector is not None:
+        announce(f"injecting faults: {app.state.fault_injector.faults}")
     config = uvicorn.Config(app, log_level="info", lifespan="off")
     try:
         uvicorn.Server(config).run(sockets=[listener])

@@ -1,0 +1,427 @@
+"""Fault injection for the reference service: errors, dropped connections, slow and cut bodies.
+
+A :class:`Faults` value gives the probability of each fault and a seed; the service draws one
+number per request to a match endpoint (``/shards/...``) from a generator seeded with it, so a
+client that sends its requests one after another meets the same faults in the same places on
+every run. ``/status`` and unknown paths are never faulted.
+
+The spec string of ``matchkit serve --faults`` and ``running(faults=...)``::
+
+    "500=0.05,503=0.05,502=0.02,504=0.02,drop=0.03,slow=0.02,truncate=0.02,429=0.05,seed=7"
+
+========== ==================================================================================
+key        fault
+========== ==================================================================================
+500, 503   the status with a JSON:API error document
+502, 504   the status with a gateway's HTML page (``text/html``), as a proxy would send
+429        a rate-limit refusal with ``Retry-After`` and the ``X-RateLimit-*`` headers
+drop       the connection closed without any response
+slow       the response held back ``slow_seconds`` (longer than the client's timeout)
+truncate   the full ``Content-Length`` announced, about half the body sent, then the
+           connection closed
+seed       the seed of the fault sequence (default 0)
+slow_seconds  how long ``slow`` holds a response back (default 35: above the client's 30)
+retry_after   the seconds a fault 429 asks to wait (default 1)
+========== ==================================================================================
+
+Probabilities are in [0, 1] and sum to at most 1. The layer wraps the whole app (it needs the
+server's own ``send`` to drop a connection), so faulted requests that never reach the app are
+recorded into the request log here; one that got no response at all (dropped, or slow and
+given up on by the client) with status 0.
+
+Example:
+    >>> Faults.parse("500=0.1,drop=0.05,seed=3").rates()["drop"]
+    0.05
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+import threading
+from collections import Counter
+from dataclasses import dataclass, fields
+from typing import Any
+
+from matchkit.errors import InvalidArgumentError
+from matchkit.service.documents import error_body
+from matchkit.service.requestlog import LoggedRequest, RequestLog
+from matchkit.service.responses import CORS_HEADERS, JSON
+
+__all__ = ["FAULT_KINDS", "NO_RESPONSE_STATUS", "FaultInjector", "FaultMiddleware", "Faults"]
+
+FAULT_KINDS = ("500", "502", "503", "504", "429", "drop", "slow", "truncate")
+"""The faults, in the order their probabilities are stacked on the unit interval."""
+
+_FIELD_OF_KIND = {
+    "500": "internal_error",
+    "502": "bad_gateway",
+    "503": "unavailable",
+    "504": "gateway_timeout",
+    "429": "rate_limited",
+    "drop": "drop",
+    "slow": "slow",
+    "truncate": "truncate",
+}
+_SETTINGS = {"seed": int, "slow_seconds": float, "retry_after": int}
+_FAULTED_PREFIX = "/shards/"
+NO_RESPONSE_STATUS = 0
+"""The status the request log records when no response was sent: a dropped connection, or a
+slow response the client stopped waiting for."""
+
+_GATEWAY_PAGE = (
+    "<html>\r\n<head><title>{status} {phrase}</title></head>\r\n<body>\r\n"
+    "<center><h1>{status} {phrase}</h1></center>\r\n<hr><center>nginx</center>\r\n"
+    "</body>\r\n</html>\r\n"
+)
+_PHRASES = {
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+    504: "Gateway Time-out",
+}
+
+
+@dataclass(frozen=True)
+class Faults:
+    """What to inject and how often.
+
+    Attributes:
+        internal_error: probability of a 500 (JSON:API error).
+        bad_gateway: probability of a 502 (HTML body).
+        unavailable: probability of a 503 (JSON:API error).
+        gateway_timeout: probability of a 504 (HTML body).
+        rate_limited: probability of a 429 with ``Retry-After`` and ``X-RateLimit-*``.
+        drop: probability of a connection closed without a response.
+        slow: probability of a response held back ``slow_seconds``.
+        truncate: probability of a body cut short under its full ``Content-Length``.
+        seed: seeds the sequence of draws.
+        slow_seconds: the delay of a slow response; choose it above the client's timeout.
+        retry_after: the ``Retry-After`` seconds of a fault 429.
+
+    Raises:
+        InvalidArgumentError: a probability outside [0, 1], a sum above 1, or a setting out of
+            range.
+    """
+
+    internal_error: float = 0.0
+    bad_gateway: float = 0.0
+    unavailable: float = 0.0
+    gateway_timeout: float = 0.0
+    rate_limited: float = 0.0
+    drop: float = 0.0
+    slow: float = 0.0
+    truncate: float = 0.0
+    seed: int = 0
+    slow_seconds: float = 35.0
+    retry_after: int = 1
+
+    def __post_init__(self) -> None:
+        for kind, name in _FIELD_OF_KIND.items():
+            value = getattr(self, name)
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not 0.0 <= value <= 1.0
+            ):
+                raise InvalidArgumentError(
+                    f"faults: the probability of {kind} must be a number from 0 to 1, "
+                    f"not {value!r}",
+                    parameter="faults",
+                )
+        total = sum(self.rates().values())
+        if total > 1.0 + 1e-9:
+            raise InvalidArgumentError(
+                f"faults: the probabilities add up to {total:g}; they must add up to at most 1",
+                parameter="faults",
+            )
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise InvalidArgumentError(
+                f"faults: seed must be a whole number, not {self.seed!r}", parameter="faults"
+            )
+        slow = self.slow_seconds
+        if (
+            isinstance(slow, bool)
+            or not isinstance(slow, int | float)
+            or not math.isfinite(slow)
+            or slow <= 0
+        ):
+            raise InvalidArgumentError(
+                f"faults: slow_seconds must be a positive number, not {slow!r}",
+                parameter="faults",
+            )
+        retry = self.retry_after
+        if isinstance(retry, bool) or not isinstance(retry, int) or retry < 0:
+            raise InvalidArgumentError(
+                f"faults: retry_after must be a whole number of seconds >= 0, not {retry!r}",
+                parameter="faults",
+            )
+
+    def rates(self) -> dict[str, float]:
+        """The probability of each fault kind, keyed as in the spec string."""
+        return {kind: float(getattr(self, name)) for kind, name in _FIELD_OF_KIND.items()}
+
+    @classmethod
+    def parse(cls, spec: str | Faults | None) -> Faults | None:
+        """Read a spec string (see the module docs); ``None``, ``""`` and ``"off"`` give None.
+
+        Raises:
+            InvalidArgumentError: an unknown key, a value that is not a number, a key given
+                twice, or an invalid value.
+        """
+        if spec is None or isinstance(spec, Faults):
+            return spec
+        if not isinstance(spec, str):
+            raise InvalidArgumentError(
+                f"faults must be a spec string such as '500=0.05,drop=0.02,seed=7', a Faults "
+                f"value or None, not {type(spec).__name__}",
+                parameter="faults",
+            )
+        if spec.strip().lower() in ("", "off"):
+            return None
+        options: dict[str, Any] = {}
+        known = ", ".join([*FAULT_KINDS, *_SETTINGS])
+        for part in spec.split(","):
+            key, equals, text = (piece.strip() for piece in part.partition("="))
+            if not equals or not key:
+                raise InvalidArgumentError(
+                    f"faults: {part.strip()!r} is not KEY=VALUE; write e.g. "
+                    "'500=0.05,drop=0.02,seed=7'",
+                    parameter="faults",
+                )
+            if key in _FIELD_OF_KIND:
+                name, kind_of_value = _FIELD_OF_KIND[key], float
+            elif key in _SETTINGS:
+                name, kind_of_value = key, _SETTINGS[key]
+            else:
+                raise InvalidArgumentError(
+                    f"faults: unknown key {key!r}; the keys are {known}", parameter="faults"
+                )
+            if name in options:
+                raise InvalidArgumentError(
+                    f"faults: {key!r} is given twice; give it once", parameter="faults"
+                )
+            try:
+                value = kind_of_value(text)
+            except ValueError:
+                raise InvalidArgumentError(
+                    f"faults: {key}={text!r} is not a {kind_of_value.__name__}",
+                    parameter="faults",
+                ) from None
+            if kind_of_value is float and not math.isfinite(value):
+                raise InvalidArgumentError(
+                    f"faults: {key}={text!r} is not a finite number", parameter="faults"
+                )
+            options[name] = value
+        return cls(**options)
+
+    def __str__(self) -> str:
+        parts = [f"{kind}={rate:g}" for kind, rate in self.rates().items() if rate]
+        defaults = {field.name: field.default for field in fields(self)}
+        parts.extend(
+            f"{name}={getattr(self, name):g}"
+            for name in _SETTINGS
+            if name == "seed" or getattr(self, name) != defaults[name]
+        )
+        return ",".join(parts)
+
+
+class FaultInjector:
+    """The seeded sequence of draws and the count of each fault injected (thread-safe).
+
+    Example:
+        >>> injector = FaultInjector(Faults(drop=1.0))
+        >>> injector.draw()
+        'drop'
+    """
+
+    def __init__(self, faults: Faults) -> None:
+        self.faults = faults
+        self._random = random.Random(faults.seed)
+        self._lock = threading.Lock()
+        self._thresholds: list[tuple[float, str]] = []
+        total = 0.0
+        for kind, rate in faults.rates().items():
+            if rate > 0:
+                total += rate
+                self._thresholds.append((total, kind))
+        self.counts: Counter[str] = Counter()
+        self.draws = 0
+
+    def draw(self) -> str | None:
+        """The fault for the next request, or ``None`` for a normal answer."""
+        with self._lock:
+            self.draws += 1
+            value = self._random.random()
+            for threshold, kind in self._thresholds:
+                if value < threshold:
+                    self.counts[kind] += 1
+                    return kind
+            return None
+
+    def __repr__(self) -> str:
+        return f"FaultInjector({self.faults}, draws={self.draws}, injected={dict(self.counts)})"
+
+
+class FaultMiddleware:
+    """ASGI middleware injecting the faults of a :class:`FaultInjector` into match requests.
+
+    It must wrap the app directly under the server: dropping a connection needs the server's
+    transport, reached through the server's ``send`` (uvicorn's). Under a server that does not
+    expose it, ``drop`` and ``truncate`` fall back to raising, which makes the server close the
+    connection (after a 500 when nothing was sent yet).
+    """
+
+    def __init__(
+        self,
+        app: Any,
+        *,
+        injector: FaultInjector,
+        rate_limit: int = 10,
+        request_log: RequestLog | None = None,
+    ) -> None:
+        self.app = app
+        self.injector = injector
+        self.rate_limit = rate_limit
+        self.request_log = request_log
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith(_FAULTED_PREFIX):
+            await self.app(scope, receive, send)
+            return
+        if scope["method"] == "OPTIONS":
+            await self.app(scope, receive, send)
+            return
+        kind = self.injector.draw()
+        if kind is None:
+            await self.app(scope, receive, send)
+        elif kind == "slow":
+            await self._slow(scope, receive, send)
+        elif kind == "truncate":
+            truncating = _TruncatingSend(send)
+            await self.app(scope, receive, truncating)
+            if truncating.cut:
+                await _until_disconnect(receive)
+        elif kind == "drop":
+            self._record(scope, NO_RESPONSE_STATUS)
+            await _close_connection(send, receive)
+        else:
+            status = int(kind)
+            self._record(scope, status)
+            await _send_all(send, status, *self._error(status))
+
+    def _error(self, status: int) -> tuple[list[tuple[bytes, bytes]], bytes]:
+        headers = list(CORS_HEADERS)
+        if status in (502, 504):
+            phrase = _PHRASES[status]
+            body = _GATEWAY_PAGE.format(status=status, phrase=phrase).encode()
+            return [(b"content-type", b"text/html"), *headers], body
+        headers.insert(0, (b"content-type", JSON.encode()))
+        if status == 429:
+            wait = self.injector.faults.retry_after
+            headers.extend(
+                [
+                    (b"x-ratelimit-limit", str(self.rate_limit).encode()),
+                    (b"x-ratelimit-remaining", b"0"),
+                    (b"x-ratelimit-reset", str(wait * 1_000_000_000).encode()),
+                    (b"retry-after", str(wait).encode()),
+                ]
+            )
+            detail = (
+                f"rate limit of {self.rate_limit} requests exceeded for this key; "
+                f"retry after {wait} s"
+            )
+        elif status == 503:
+            detail = "the service is briefly unavailable; retry shortly"
+        else:
+            detail = "internal error of the service; the log has the details"
+        return headers, error_body(status, detail)
+
+    async def _slow(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        received: list[dict[str, Any]] = []
+
+        async def until_disconnect() -> None:
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return
+                received.append(message)
+
+        try:
+            await asyncio.wait_for(until_disconnect(), timeout=self.injector.faults.slow_seconds)
+        except TimeoutError:
+            pass
+        else:
+            self._record(scope, NO_RESPONSE_STATUS)  # the client gave up waiting
+            return
+
+        async def replay() -> dict[str, Any]:
+            return received.pop(0) if received else await receive()
+
+        await self.app(scope, replay, send)
+
+    def _record(self, scope: dict[str, Any], status: int) -> None:
+        if self.request_log is not None:
+            self.request_log.record(
+                LoggedRequest(
+                    method=scope["method"],
+                    path=scope["path"],
+                    query=scope.get("query_string", b"").decode("latin-1"),
+                    status=status,
+                )
+            )
+
+
+class _FaultRaisedError(Exception):
+    """Raised to make a server without a reachable transport close the connection."""
+
+
+def _transport(send: Any) -> asyncio.Transport | None:
+    transport = getattr(getattr(send, "__self__", None), "transport", None)
+    return transport if isinstance(transport, asyncio.BaseTransport) else None
+
+
+async def _close_connection(send: Any, receive: Any) -> None:
+    transport = _transport(send)
+    if transport is None:
+        raise _FaultRaisedError("injected fault: connection dropped")
+    transport.close()
+    await _until_disconnect(receive)
+
+
+async def _until_disconnect(receive: Any) -> None:
+    """Wait until the server has seen the connection go, so it does not answer in our place."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _send_all(
+    send: Any, status: int, headers: list[tuple[bytes, bytes]], body: bytes
+) -> None:
+    headers = [*headers, (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+class _TruncatingSend:
+    """Passes the response start on, then about half of the body, then closes the connection."""
+
+    def __init__(self, send: Any) -> None:
+        self.send = send
+        self.cut = False
+
+    async def __call__(self, message: dict[str, Any]) -> None:
+        if self.cut:
+            return
+        if message["type"] != "http.response.body":
+            await self.send(message)
+            return
+        body = message.get("body", b"")
+        self.cut = True
+        half = {"type": "http.response.body", "body": body[: len(body) // 2], "more_body": True}
+        await self.send(half)
+        transport = _transport(self.send)
+        if transport is None:
+            raise _FaultRaisedError("injected fault: body truncated")
+        transport.close()
