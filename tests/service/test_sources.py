@@ -9,8 +9,7 @@ import pytest
 import requests
 
 from matchkit.dataset import open_dataset
-from matchkit.errors import InvalidArgumentError
-from matchkit.service import create_app, running
+from matchkit.service import running
 from matchkit.windows import format_time
 from tests.conftest import shared_path
 
@@ -93,11 +92,6 @@ def test_folder_of_older_variant_pages_is_served_on_na(tmp_path):
         response = _get(service, "/shards/na/matches", {"filter[createdAt-start]": start})
         assert response.status_code == 200
         assert response.json()["data"]
-
-
-def test_faults_are_not_available_yet(dataset_dir, tmp_path):
-    with pytest.raises(InvalidArgumentError, match="faults"):
-        create_app(data=dataset_dir, store_dir=tmp_path, faults="500=0.1")
 
 
 def test_wall_clock_now(dataset_dir, store_dir):
