@@ -8,6 +8,7 @@ match response the ``X-RateLimit-*`` headers when rate limiting is on.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from importlib import metadata
@@ -49,6 +50,7 @@ log = logging.getLogger(__name__)
 
 SERVICE_NAME = "matchkit"
 MATCH_METHODS = "GET, HEAD, OPTIONS"
+_HOST = re.compile(r"(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?")
 Handler = Callable[[Request], Awaitable[RawResponse]]
 
 
@@ -149,6 +151,8 @@ def create_app(
         Route("/{path:path}", _AsgiEndpoint(_not_found)),
     ]
     app = _ServiceApp(routes=routes)
+    # Paths no route pattern matches (one holding a newline, say) get the JSON:API 404 too.
+    app.router.default = _AsgiEndpoint(_not_found)
     app.state.service = service
     app.state.fault_injector = None
     if fault_spec is not None:
@@ -257,7 +261,7 @@ def _endpoint(
         except InvalidArgumentError as error:
             return context.error(400, str(error), parameter=error.parameter)
         except Exception:
-            log.exception("internal error answering %s %s", method, request.url.path)
+            log.exception("internal error answering %s %s", method, request.scope["path"])
             return context.error(500, "internal error of the service; the log has the details")
 
     return endpoint
@@ -269,7 +273,7 @@ async def _not_found(request: Request) -> RawResponse:
     gzip = accepts_gzip(request.headers.get("accept-encoding"))
     return _Context(JSON, gzip).error(
         404,
-        f"no such endpoint: {request.url.path}; the service answers /status, "
+        f"no such endpoint: {request.scope['path']}; the service answers /status, "
         "/shards/{shard}/matches and /shards/{shard}/matches/{id}",
     )
 
@@ -289,7 +293,15 @@ def _query_items(request: Request) -> list[tuple[str, str]]:
 
 
 def _base_url(request: Request) -> str:
-    return str(request.base_url).rstrip("/")
+    """The base of the links: the ``Host`` the client used, if it is a host name or address
+    (with a port); else the address the request arrived at, so no sent text lands in a link."""
+    scope = request.scope
+    host = request.headers.get("host", "")
+    if not _HOST.fullmatch(host):
+        server = scope.get("server") or ("127.0.0.1", 80)
+        address = f"[{server[0]}]" if ":" in str(server[0]) else str(server[0])
+        host = address if server[1] is None else f"{address}:{server[1]}"
+    return f"{scope.get('scheme', 'http')}://{host}{scope.get('root_path', '')}".rstrip("/")
 
 
 def _shard_error(context: _Context, shard: str) -> RawResponse:
@@ -299,8 +311,8 @@ def _shard_error(context: _Context, shard: str) -> RawResponse:
 
 
 async def _status(service: Service, request: Request, context: _Context) -> RawResponse:
-    if request.url.query:
-        params = _query_items(request)
+    params = _query_items(request)
+    if params:
         raise InvalidArgumentError(
             f"/status takes no query parameters; remove {params[0][0]!r}",
             parameter=params[0][0],
@@ -318,7 +330,9 @@ async def _list_matches(service: Service, request: Request, context: _Context) -
     window = query.window(now=service.now())
     matches = service.store.list_matches(query, window)
     base_url = _base_url(request)
-    links = page_links(base_url + request.url.path, params, limit=query.limit, offset=query.offset)
+    links = page_links(
+        base_url + request.scope["path"], params, limit=query.limit, offset=query.offset
+    )
     return context.answer(200, list_body(matches, links=links, base_url=base_url))
 
 
@@ -344,7 +358,7 @@ async def _get_match(service: Service, request: Request, context: _Context) -> R
     body = single_body(
         match,
         as_list=shard == "global",
-        self_link=f"{base_url}{request.url.path}",
+        self_link=f"{base_url}{request.scope['path']}",
         base_url=base_url,
     )
     return context.answer(200, body)
