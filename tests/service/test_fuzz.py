@@ -248,7 +248,7 @@ def test_over_http_no_request_gets_a_500(live, path, query, accept):
     url = live.base_url + quote(path, safe="/%")
     try:
         response = live.session.get(url, params=query, headers=headers, timeout=30)
-    except requests.exceptions.InvalidURL:
+    except (requests.exceptions.InvalidURL, requests.exceptions.InvalidHeader):
         return  # requests refuses to send it: nothing reached the service
     assert response.status_code != 500
     body = response.content
