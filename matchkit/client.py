@@ -19,7 +19,7 @@ import logging
 import os
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -539,10 +539,19 @@ def _check_max_matches(value: object) -> int | None:
 
 
 def _ordered(frames: MatchFrames, *, descending: bool, max_matches: int | None) -> MatchFrames:
-    """Keep the first ``max_matches`` matches in sort order, with their related rows."""
+    """Matches in sort order (``created_at``, then ``match_id``), capped at ``max_matches``.
+
+    Pages already come sorted and windows are walked in order, so this rarely moves a row; it
+    makes the order a property of the result rather than of the service.
+    """
     table = frames.matches
-    if max_matches is None or len(table) <= max_matches:
+    order = table.sort_values(
+        ["created_at", "match_id"], ascending=not descending, kind="stable", na_position="last"
+    )
+    if max_matches is not None and len(order) > max_matches:
+        keep = set(order["match_id"].iloc[:max_matches])
+        frames = frames.filter(table["match_id"].isin(keep))
+        return _ordered(frames, descending=descending, max_matches=None)
+    if order.index.equals(table.index):
         return frames
-    order = table.sort_values(["created_at", "match_id"], ascending=not descending, kind="stable")
-    keep = set(order["match_id"].iloc[:max_matches])
-    return frames.filter(lambda matches: matches["match_id"].isin(keep))
+    return replace(frames, matches=order.reset_index(drop=True))
