@@ -6,14 +6,37 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 from pytest_httpserver import HTTPServer
 
 from matchkit.client import Client
+from matchkit.frames import MatchFrames
 from matchkit.http import RetryPolicy
 
 NOW = "2026-10-31T00:00:00Z"
 API_KEY = "planted-key-7f3a9c1e5b2d4f60"
+
+KEYS = {
+    "matches": ["match_id"],
+    "rosters": ["roster_id"],
+    "participants": ["participant_id"],
+    "rounds": ["round_id"],
+    "round_participants": ["round_id", "participant_id"],
+    "players": ["player_id"],
+    "teams": ["team_id"],
+    "assets": ["asset_id"],
+    "spectators": ["match_id", "spectator_type", "spectator_id"],
+}
+
+
+def assert_same_frames(actual: MatchFrames, expected: MatchFrames) -> None:
+    """Every table holds the same rows (compared in key order) with the same dtypes."""
+    for name, key in KEYS.items():
+        left = actual.tables[name].sort_values(key, kind="stable").reset_index(drop=True)
+        right = expected.tables[name].sort_values(key, kind="stable").reset_index(drop=True)
+        pd.testing.assert_frame_equal(left, right, check_like=True, obj=name)
+    assert set(actual.problems) == set(expected.problems)
 
 
 class FakeClock:

@@ -20,19 +20,7 @@ from matchkit.frames import MatchFrames
 from matchkit.normalize import to_frames
 from matchkit.service import RunningService, running
 from matchkit.windows import TimeWindow, parse_time, split_window
-from tests.client.conftest import FakeClock
-
-KEYS = {
-    "matches": ["match_id"],
-    "rosters": ["roster_id"],
-    "participants": ["participant_id"],
-    "rounds": ["round_id"],
-    "round_participants": ["round_id", "participant_id"],
-    "players": ["player_id"],
-    "teams": ["team_id"],
-    "assets": ["asset_id"],
-    "spectators": ["match_id", "spectator_type", "spectator_id"],
-}
+from tests.client.conftest import FakeClock, assert_same_frames
 
 
 @pytest.fixture(scope="module")
@@ -78,15 +66,6 @@ def truth(dataset: Dataset, shard: str, window: TimeWindow | None = None) -> Mat
 def _match(document: dict) -> dict:
     data = document["data"]
     return data[0] if isinstance(data, list) else data
-
-
-def assert_same_frames(actual: MatchFrames, expected: MatchFrames) -> None:
-    """Every table holds the same rows (compared in key order) with the same dtypes."""
-    for name, key in KEYS.items():
-        left = actual.tables[name].sort_values(key, kind="stable").reset_index(drop=True)
-        right = expected.tables[name].sort_values(key, kind="stable").reset_index(drop=True)
-        pd.testing.assert_frame_equal(left, right, check_like=True, obj=name)
-    assert set(actual.problems) == set(expected.problems)
 
 
 @pytest.fixture(scope="module")
