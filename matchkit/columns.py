@@ -14,6 +14,7 @@ other values as JSON text).
 
 from __future__ import annotations
 
+import array
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,13 +27,15 @@ import pyarrow.compute as pc
 from matchkit.schema import DATETIME_DTYPE, Kind, category_dtype
 
 __all__ = [
+    "CONVERSION_ERRORS",
     "convert",
+    "fast_arrow",
     "text_value",
     "to_arrow",
     "unify",
 ]
 
-_CONVERSION_ERRORS = (
+CONVERSION_ERRORS = (
     pa.ArrowInvalid,
     pa.ArrowTypeError,
     pa.ArrowNotImplementedError,
@@ -51,27 +54,66 @@ def text_value(value: Any) -> str | None:
         return str(value)
 
 
+_NONE = type(None)
+_ARROW_TYPES = {
+    frozenset({int}): pa.int64(),
+    frozenset({int, _NONE}): pa.int64(),
+    frozenset({float}): pa.float64(),
+    frozenset({float, _NONE}): pa.float64(),
+    frozenset({int, float}): pa.float64(),
+    frozenset({int, float, _NONE}): pa.float64(),
+    frozenset({bool}): pa.bool_(),
+    frozenset({bool, _NONE}): pa.bool_(),
+    frozenset({str}): pa.string(),
+    frozenset({str, _NONE}): pa.string(),
+    frozenset({_NONE}): pa.null(),
+    frozenset(): pa.null(),
+}
+
+
 def to_arrow(values: Sequence[Any]) -> pa.Array:
     """An Arrow array of JSON values: scalar types inferred, nested values and mixes as text."""
+    # Python's own type scan is several times faster than pyarrow's inference on ints.
+    arrow_type = _ARROW_TYPES.get(frozenset(map(type, values)))
+    if arrow_type is None:
+        return pa.array([text_value(value) for value in values], type=pa.string())
     try:
-        array = pa.array(values)
-    except _CONVERSION_ERRORS:
+        return pa.array(values, type=arrow_type)
+    except CONVERSION_ERRORS:
+        # Integers beyond 64 bits, for one: keep their digits as text.
         return pa.array([text_value(value) for value in values], type=pa.string())
-    kind = array.type
-    if pa.types.is_nested(kind) or not (
-        pa.types.is_integer(kind)
-        or pa.types.is_floating(kind)
-        or pa.types.is_boolean(kind)
-        or pa.types.is_string(kind)
-        or pa.types.is_null(kind)
-    ):
-        return pa.array([text_value(value) for value in values], type=pa.string())
-    if pa.types.is_integer(kind) and kind != pa.int64():
+
+
+def fast_arrow(values: list[Any]) -> pa.Array:
+    """:func:`to_arrow` with a fast path for the common columns: all integers, all floats,
+    all booleans or all strings, which numpy or Arrow convert without a Python type scan.
+
+    (numpy reads a boolean among integers as 0 or 1: the one coercion this path allows.)
+    """
+    first = next((value for value in values if value is not None), None)
+    kind = type(first)
+    if kind is str:
         try:
-            return array.cast(pa.int64())
-        except _CONVERSION_ERRORS:
-            return pa.array([text_value(value) for value in values], type=pa.string())
-    return array
+            return pa.array(values, type=pa.string())
+        except CONVERSION_ERRORS:
+            return to_arrow(values)
+    if kind is int or kind is float:
+        # array.array reads ints (and, for "d", floats) in C and refuses None, text and
+        # floats among "q" integers; booleans pass as 0 / 1, the one coercion allowed here.
+        try:
+            return pa.array(
+                np.frombuffer(
+                    array.array("q" if kind is int else "d", values),
+                    dtype=np.int64 if kind is int else np.float64,
+                )
+            )
+        except (TypeError, OverflowError):
+            return to_arrow(values)
+    if kind is bool:
+        booleans = np.array(values)
+        if booleans.ndim == 1 and booleans.dtype.kind == "b":
+            return pa.array(booleans)
+    return to_arrow(values)
 
 
 def unify(arrays: list[pa.Array]) -> list[pa.Array]:
@@ -129,7 +171,7 @@ def _to_string(array: pa.Array) -> pa.Array:
         return pa.nulls(len(array), type=pa.string())
     try:
         return array.cast(pa.string())
-    except _CONVERSION_ERRORS:
+    except CONVERSION_ERRORS:
         return pa.array([text_value(value) for value in array.to_pylist()], type=pa.string())
 
 
@@ -184,15 +226,30 @@ _BOOLEAN_WORDS = {"true": True, "false": False}
 
 def _to_boolean(array: pa.Array, *, label: str, problems: list[str]) -> pd.arrays.BooleanArray:
     arrow_type = array.type
-    if pa.types.is_boolean(arrow_type):
-        values = array.fill_null(False).to_numpy(zero_copy_only=False)
-        return pd.arrays.BooleanArray(values, _mask(array))
     if pa.types.is_null(arrow_type):
         return pd.array([None] * len(array), dtype="boolean")
-    return pd.array(
-        _coerce_each(array, _bool_or_none, "booleans", label=label, problems=problems),
-        dtype="boolean",
-    )
+    if pa.types.is_string(arrow_type):
+        # The wire's "true" / "false" words, read in Arrow.
+        words = pc.utf8_lower(pc.utf8_trim_whitespace(array))
+        true = pc.fill_null(pc.equal(words, "true"), False)
+        known = pc.or_(true, pc.fill_null(pc.equal(words, "false"), False))
+        unreadable = pc.and_(array.is_valid(), pc.invert(known))
+        count = pc.sum(unreadable).as_py() or 0
+        if count:
+            example = array.filter(unreadable)[0].as_py()
+            problems.append(
+                f"{label}: {count} value(s) are not booleans (e.g. {example!r}); they are <NA>"
+            )
+        return pd.arrays.BooleanArray(
+            true.to_numpy(zero_copy_only=False), ~known.to_numpy(zero_copy_only=False)
+        )
+    if not pa.types.is_boolean(arrow_type):
+        return pd.array(
+            _coerce_each(array, _bool_or_none, "booleans", label=label, problems=problems),
+            dtype="boolean",
+        )
+    values = array.fill_null(False).to_numpy(zero_copy_only=False)
+    return pd.arrays.BooleanArray(values, _mask(array))
 
 
 def _to_datetime(array: pa.Array, *, label: str, problems: list[str]) -> pd.arrays.DatetimeArray:

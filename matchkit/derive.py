@@ -99,7 +99,7 @@ def roster_sides_from_participants(
 
 
 def participant_kinds(
-    user_ids: pa.Array | None, player_ids: list[str | None], *, rows: int
+    user_ids: pa.Array | None, player_ids: pa.Array, *, rows: int
 ) -> dict[str, Any]:
     """``kind`` and ``is_registered`` of each participant.
 
@@ -107,8 +107,7 @@ def participant_kinds(
     ``stats.userID`` is 0 or ``"0"`` (the real service linked bots to the player ``"0"``);
     anonymous: the rest.
     """
-    players = pa.array(player_ids, type=pa.string())
-    registered = pc.fill_null(pc.not_equal(players, "0"), False)
+    registered = pc.fill_null(pc.not_equal(player_ids, "0"), False)
     user_zero = pc.fill_null(pc.equal(_text(user_ids, rows), "0"), False)
     registered_mask = registered.to_numpy(zero_copy_only=False)
     bot_mask = user_zero.to_numpy(zero_copy_only=False) & ~registered_mask

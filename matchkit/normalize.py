@@ -1,10 +1,11 @@
 """JSON:API match documents -> :class:`~matchkit.frames.MatchFrames`.
 
-One pass over the resources of every document fills a :class:`~matchkit.buffers.TableBuffer`
-per table and the maps from child to parent (roster -> match, participant -> roster, ...); then
-each table is assembled once, with its dtypes, and foreign keys are filled from those maps. A
-resource seen again (same type and id, on any page) is skipped: the first one wins. References to
-resources that no document includes keep their id and are reported in ``MatchFrames.problems``.
+One pass over the resources of every document deduplicates them and appends each to the
+:class:`~matchkit.chunks.ResourceBuffer` of its type, which converts them to Arrow arrays a chunk
+at a time. Then each table is assembled once, with its dtypes; foreign keys come from the
+relationships' identifier arrays, joined by (type, id) in Arrow. A resource seen again (same type
+and id, on any page) is skipped: the first one wins. References to resources that no document
+includes keep their id and are reported in ``MatchFrames.problems``.
 
 Example:
     >>> frames = to_frames({"data": [], "links": {}})
@@ -20,42 +21,36 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
+import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from matchkit.buffers import TableBuffer, assemble
-from matchkit.columns import text_value
+from matchkit.assemble import assemble
+from matchkit.chunks import FLUSH_ROWS, Links, ResourceBuffer
 from matchkit.derive import (
     participant_kinds,
     roster_sides_from_participants,
     sides_from_stats,
     whole_match_game,
 )
-from matchkit.errors import DocumentError
 from matchkit.frames import MatchFrames
-from matchkit.jsonapi import RawDocument, iter_documents, relationship_keys, resource_key
+from matchkit.jsonapi import RawDocument, iter_documents, resource_key
 from matchkit.schema import TABLES
 
 __all__ = ["to_frames"]
 
 logger = logging.getLogger(__name__)
 
-_RESOURCE_TABLES = {
-    "match": "matches",
-    "roster": "rosters",
-    "participant": "participants",
-    "round": "rounds",
-    "player": "players",
-    "team": "teams",
-    "asset": "assets",
-}
-
-# The relationships each resource type's table turns into keys; any other relationship of a
-# resource becomes an extra column holding its identifiers as JSON text.
-_KNOWN_RELATIONSHIPS = {
-    "match": {"rosters", "rounds", "assets", "spectators"},
-    "roster": {"participants", "team"},
-    "participant": {"player"},
-    "round": {"participants"},
+# resource type -> (table, relationships read as identifier arrays)
+_RESOURCE_TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "match": ("matches", ("rosters", "rounds", "assets", "spectators")),
+    "roster": ("rosters", ("participants", "team")),
+    "participant": ("participants", ("player",)),
+    "round": ("rounds", ("participants",)),
+    "player": ("players", ()),
+    "team": ("teams", ()),
+    "asset": ("assets", ()),
 }
 
 # How many references of one kind are listed one by one in the problems before a count.
@@ -101,33 +96,22 @@ def to_frames(documents: RawDocument | Iterable[RawDocument]) -> MatchFrames:
 
 
 class _Walker:
-    """Walks resources into table buffers and parent maps."""
+    """Walks resources into per-type buffers, then builds the tables."""
 
     def __init__(self) -> None:
-        self.tables = {name: TableBuffer(TABLES[name]) for name in _RESOURCE_TABLES.values()}
-        self.seen: dict[str, set[str]] = {type_: set() for type_ in _RESOURCE_TABLES}
-        # child id -> parent id, per relationship: keys of one resource type each.
-        self.roster_match: dict[str, str] = {}
-        self.round_match: dict[str, str] = {}
-        self.asset_match: dict[str, str] = {}
-        self.participant_roster: dict[str, str] = {}
-        self.round_participants: tuple[list[str], list[str]] = ([], [])
-        self.spectators: tuple[list[str], list[str], list[str]] = ([], [], [])
-        self.ignored: Counter[str] = Counter()
-        self.relinked: Counter[str] = Counter()
-        self.unexpected: Counter[tuple[str, str, str]] = Counter()
-        self.problems: list[str] = []
-        self._parent_maps = {
-            "roster": self.roster_match,
-            "round": self.round_match,
-            "asset": self.asset_match,
-            "participant": self.participant_roster,
+        self.buffers = {
+            type_: ResourceBuffer(type_, relationships=names, text_stats=type_ == "match")
+            for type_, (_, names) in _RESOURCE_TABLES.items()
         }
+        self.entries = {type_: (set(), buffer) for type_, buffer in self.buffers.items()}
+        self.ignored: Counter[str] = Counter()
+        self.problems: list[str] = []
 
     def consume(self, document: dict[str, Any], index: int) -> None:
         data = document["data"]
         if type(data) is dict:
             data = [data]
+        entries = self.entries
         for resources in (data or (), document.get("included") or ()):
             for resource in resources:
                 try:
@@ -136,320 +120,270 @@ class _Walker:
                 except (TypeError, KeyError):
                     resource_key(resource, document_index=index)  # raises the precise error
                     raise
-                if type(type_) is not str or type(id_) is not str or not type_ or not id_:
+                if type(id_) is not str or not id_:
                     resource_key(resource, document_index=index)
-                seen = self.seen.get(type_)
-                if seen is None:
+                entry = entries.get(type_) if type(type_) is str else None
+                if entry is None:
+                    resource_key(resource, document_index=index)
                     self.ignored[type_] += 1
                     continue
+                seen, buffer = entry
                 if id_ in seen:
                     continue
                 seen.add(id_)
-                self._add(type_, id_, resource, index)
+                buffer.ids.append(id_)
+                pending = buffer.pending
+                pending.append(resource)
+                buffer.documents.append(index)
+                if len(pending) >= FLUSH_ROWS:
+                    buffer.flush()
 
-    def _add(self, type_: str, id_: str, resource: dict[str, Any], index: int) -> None:
-        table = self.tables[_RESOURCE_TABLES[type_]]
-        row = len(table.ids)
-        table.ids.append(id_)
-        attributes = resource.get("attributes")
-        if attributes:
-            if type(attributes) is not dict:
-                raise DocumentError(
-                    "'attributes' must be an object", document_index=index, resource=(type_, id_)
-                )
-            if "stats" in attributes or "tags" in attributes:
-                attributes = attributes.copy()
-                stats = attributes.pop("stats", None)
-                if stats is not None:
-                    if type(stats) is dict:
-                        if stats:
-                            table.sections["stats"].add(row, stats)
-                    elif type(stats) is str and type_ == "match":
-                        table.put("stats_text", row, stats)
-                    else:
-                        raise DocumentError(
-                            f"'attributes.stats' must be an object, not {type(stats).__name__}",
-                            document_index=index,
-                            resource=(type_, id_),
-                        )
-                tags = attributes.pop("tags", None)
-                if tags is not None:
-                    if type(tags) is not dict:
-                        raise DocumentError(
-                            f"'attributes.tags' must be an object, not {type(tags).__name__}",
-                            document_index=index,
-                            resource=(type_, id_),
-                        )
-                    if tags:
-                        table.sections["tags"].add(row, tags)
-            if attributes:
-                table.sections["attributes"].add(row, attributes)
-        relationships = resource.get("relationships")
-        if relationships:
-            self._relationships(type_, id_, row, table, relationships, resource, index)
+    def frames(self) -> MatchFrames:
+        return _Builder(self.buffers, self.ignored, self.problems).frames()
 
-    def _relationships(
-        self,
-        type_: str,
-        id_: str,
-        row: int,
-        table: TableBuffer,
-        relationships: Any,
-        resource: dict[str, Any],
-        index: int,
+
+class _Builder:
+    """Builds every table from the buffers: keys, foreign keys, derived columns, problems."""
+
+    def __init__(
+        self, buffers: dict[str, ResourceBuffer], ignored: Counter[str], problems: list[str]
     ) -> None:
-        if type(relationships) is not dict:
-            relationship_keys(resource, "", document_index=index)  # raises the precise error
-        known = _KNOWN_RELATIONSHIPS.get(type_, set())
-        for name in relationships:
-            keys = relationship_keys(resource, name, document_index=index)
-            if name not in known:
-                if keys:
-                    table.put(f"relationships.{name}", row, _identifiers_text(keys, resource, name))
-                continue
-            if name == "spectators":
-                for spectator_type, spectator_id in keys:
-                    self.spectators[0].append(id_)
-                    self.spectators[1].append(spectator_type)
-                    self.spectators[2].append(spectator_id)
-                continue
-            expected = _EXPECTED_TYPES[type_, name]
-            for key in keys:
-                if key[0] != expected:
-                    self.unexpected[type_, name, key[0]] += 1
-                    continue
-                if name == "team":
-                    table.put("team_id", row, key[1])
-                elif name == "player":
-                    table.put("player_id", row, key[1])
-                elif type_ == "round":
-                    self.round_participants[0].append(id_)
-                    self.round_participants[1].append(key[1])
-                else:
-                    parents = self._parent_maps[expected]
-                    previous = parents.setdefault(key[1], id_)
-                    if previous != id_:
-                        self.relinked[expected] += 1
+        self.buffers = buffers
+        self.problems = problems
+        for type_, count in sorted(ignored.items()):
+            problems.append(
+                f"ignored {count} resource(s) of type {type_!r}: not part of the match model"
+            )
+        self.ids = {
+            type_: pa.array(buffer.ids, type=pa.string()) for type_, buffer in buffers.items()
+        }
+
+    def links(self, owner: str, name: str, expected: str) -> tuple[pa.Array, pa.Array]:
+        """``(owner ids, child ids)`` of one relationship, identifiers of other types dropped."""
+        links: Links = self.buffers[owner].links(name)
+        owners = self.ids[owner].take(pa.array(links.rows, type=pa.int64()))
+        if expected:
+            matching = pc.equal(links.types, expected)
+            unexpected = len(links.ids) - pc.sum(matching).as_py() if len(links.ids) else 0
+            if unexpected:
+                self.problems.append(
+                    f"{unexpected} identifier(s) in the {name!r} relationship of {owner} "
+                    f"resources are not of type {expected!r} and were ignored"
+                )
+                return owners.filter(matching), links.ids.filter(matching)
+        return owners, links.ids
+
+    def parents(self, owner: str, name: str, child: str) -> tuple[pa.Array, pa.Array]:
+        """``(parent ids, child ids)`` of a to-many relationship; checked for missing children."""
+        parents, children = self.links(owner, name, child)
+        self.report_missing(owner, child, parents, children)
+        repeated = len(children) - (pc.count_distinct(children).as_py() if len(children) else 0)
+        if repeated:
+            self.problems.append(
+                f"{repeated} {child} identifier(s) are listed more than once in {owner} "
+                f"{name} relationships; the first listing was kept"
+            )
+        return parents, children
+
+    def report_missing(
+        self, owner: str, type_: str, owners: pa.Array, references: pa.Array
+    ) -> None:
+        if not len(references):
+            return
+        missing = pc.invert(pc.is_in(references, value_set=self.ids[type_]))
+        count = pc.sum(missing).as_py() or 0
+        if not count:
+            return
+        examples = zip(
+            owners.filter(missing)[:_LISTED_PER_KIND].to_pylist(),
+            references.filter(missing)[:_LISTED_PER_KIND].to_pylist(),
+            strict=True,
+        )
+        for parent, child in examples:
+            self.problems.append(
+                f"{owner} {parent!r} refers to {type_} {child!r}, which no document includes"
+            )
+        if count > _LISTED_PER_KIND:
+            self.problems.append(
+                f"... and {count - _LISTED_PER_KIND} more {owner} -> {type_} references to "
+                "resources no document includes"
+            )
+
+    def to_one(self, owner: str, name: str, expected: str) -> pa.Array:
+        """A to-one relationship's ids as a column of the owner's table (null where absent)."""
+        links: Links = self.buffers[owner].links(name)
+        rows = self.buffers[owner].rows
+        matching = pc.equal(links.types, expected) if len(links.ids) else None
+        ids = links.ids
+        positions = links.rows
+        if matching is not None and not pc.all(matching).as_py():
+            self.problems.append(
+                f"identifiers in the {name!r} relationship of {owner} resources that are not "
+                f"of type {expected!r} were ignored"
+            )
+            ids = ids.filter(matching)
+            positions = positions[matching.to_numpy(zero_copy_only=False)]
+        take = np.full(rows, len(ids), dtype=np.int64)
+        take[positions[::-1]] = np.arange(len(ids), dtype=np.int64)[::-1]  # first one wins
+        column = pa.concat_arrays([ids, pa.nulls(1, type=pa.string())]).take(pa.array(take))
+        self.report_missing(owner, expected, self.ids[owner].take(pa.array(positions)), ids)
+        return column
+
+    def orphans(self, table: str, parent: str, parent_ids: pa.Array) -> None:
+        count = parent_ids.null_count
+        if count:
+            self.problems.append(
+                f"{count} of {len(parent_ids)} {table} are listed by no {parent}; their "
+                f"{parent}_id is <NA>"
+            )
 
     def frames(self) -> MatchFrames:
         problems = self.problems
+        match_of_roster = _lookup(*self.parents("match", "rosters", "roster"), self.ids["roster"])
+        match_of_round = _lookup(*self.parents("match", "rounds", "round"), self.ids["round"])
+        match_of_asset = _lookup(*self.parents("match", "assets", "asset"), self.ids["asset"])
+        roster_participants = self.parents("roster", "participants", "participant")
         built = {}
-        participants = self.tables["participants"]
-        participant_sections = participants.build_sections()
-        roster_ids = [self.participant_roster.get(id_) for id_ in participants.ids]
-        player_ids = participants.take_values("player_id")
-        sides, side_labels = sides_from_stats(
-            participant_sections["stats"].pop("side", None),
-            rows=participants.rows,
-            label="participants.side",
-            problems=problems,
+        built["participants"] = self.participants(
+            _lookup(*roster_participants, self.ids["participant"]), match_of_roster
         )
-        user_ids = participant_sections["stats"].pop("userID", None)
-        kinds = participant_kinds(user_ids, player_ids, rows=participants.rows)
-        extras = {("stats", "side_label"): side_labels} if side_labels is not None else {}
-        built["participants"] = assemble(
-            participants.schema,
-            participants.rows,
-            participant_sections,
-            {
-                "participant_id": participants.ids,
-                "match_id": [self.roster_match.get(r) if r else None for r in roster_ids],
-                "roster_id": roster_ids,
-                "player_id": player_ids,
-                "side": sides,
-                "user_id": user_ids,
-                **kinds,
-            },
-            {**extras, **self._relationship_extras(participants)},
-            problems,
-        )
-        del participant_sections, roster_ids, player_ids
-        built["rosters"] = self._rosters(built["participants"])
-        built["matches"] = self._matches()
-        for name, parents in (("rounds", self.round_match), ("assets", self.asset_match)):
-            table = self.tables[name]
+        built["rosters"] = self.rosters(match_of_roster, built["participants"])
+        built["matches"] = self.matches()
+        for name, type_, match_ids in (
+            ("rounds", "round", match_of_round),
+            ("assets", "asset", match_of_asset),
+        ):
+            buffer = self.buffers[type_]
+            self.orphans(name, "match", match_ids)
             built[name] = assemble(
-                table.schema,
-                table.rows,
-                table.build_sections(),
-                {
-                    f"{table.schema.resource_type}_id": table.ids,
-                    "match_id": [parents.get(id_) for id_ in table.ids],
-                },
-                self._relationship_extras(table),
+                TABLES[name],
+                buffer.rows,
+                buffer.sections(),
+                {f"{type_}_id": self.ids[type_], "match_id": match_ids},
+                {},
                 problems,
             )
-        for name in ("players", "teams"):
-            table = self.tables[name]
+        for name, type_ in (("players", "player"), ("teams", "team")):
+            buffer = self.buffers[type_]
             built[name] = assemble(
-                table.schema,
-                table.rows,
-                table.build_sections(),
-                {f"{table.schema.resource_type}_id": table.ids},
-                self._relationship_extras(table),
+                TABLES[name],
+                buffer.rows,
+                buffer.sections(),
+                {f"{type_}_id": self.ids[type_]},
+                {},
                 problems,
             )
-        round_ids, round_participant_ids = self.round_participants
+        rounds, participants = self.links("round", "participants", "participant")
+        self.report_missing("round", "participant", rounds, participants)
         built["round_participants"] = assemble(
             TABLES["round_participants"],
-            len(round_ids),
+            len(rounds),
             {},
             {
-                "round_id": round_ids,
-                "participant_id": round_participant_ids,
-                "match_id": [self.round_match.get(id_) for id_ in round_ids],
+                "round_id": rounds,
+                "participant_id": participants,
+                "match_id": _lookup(*self.links("match", "rounds", "round"), rounds),
             },
             {},
             problems,
         )
-        match_ids, spectator_types, spectator_ids = self.spectators
+        matches, spectators = self.links("match", "spectators", "")
+        spectator_links = self.buffers["match"].links("spectators")
         built["spectators"] = assemble(
             TABLES["spectators"],
-            len(match_ids),
+            len(matches),
             {},
             {
-                "match_id": match_ids,
-                "spectator_type": spectator_types,
-                "spectator_id": spectator_ids,
+                "match_id": matches,
+                "spectator_type": spectator_links.types,
+                "spectator_id": spectators,
             },
             {},
             problems,
         )
-        self._report_references(built)
         if problems:
             logger.warning("to_frames: %d problem(s), see MatchFrames.problems", len(problems))
         return MatchFrames(**built, problems=tuple(problems))
 
-    def _rosters(self, participants: Any) -> Any:
-        table = self.tables["rosters"]
-        sections = table.build_sections()
+    def participants(self, roster_ids: pa.Array, match_of_roster: pa.Array) -> pd.DataFrame:
+        buffer = self.buffers["participant"]
+        rows = buffer.rows
+        sections = buffer.sections()
+        stats = sections.setdefault("stats", {})
+        self.orphans("participants", "roster", roster_ids)
+        player_ids = self.to_one("participant", "player", "player")
         sides, labels = sides_from_stats(
-            sections["stats"].pop("side", None),
-            rows=table.rows,
+            stats.pop("side", None), rows=rows, label="participants.side", problems=self.problems
+        )
+        user_ids = stats.pop("userID", None)
+        return assemble(
+            TABLES["participants"],
+            rows,
+            sections,
+            {
+                "participant_id": self.ids["participant"],
+                "match_id": _lookup(match_of_roster, self.ids["roster"], roster_ids),
+                "roster_id": roster_ids,
+                "player_id": player_ids,
+                "side": sides,
+                "user_id": user_ids,
+                **participant_kinds(user_ids, player_ids, rows=rows),
+            },
+            {("stats", "side_label"): labels} if labels is not None else {},
+            self.problems,
+        )
+
+    def rosters(self, match_ids: pa.Array, participants: pd.DataFrame) -> pd.DataFrame:
+        buffer = self.buffers["roster"]
+        sections = buffer.sections()
+        self.orphans("rosters", "match", match_ids)
+        sides, labels = sides_from_stats(
+            sections.setdefault("stats", {}).pop("side", None),
+            rows=buffer.rows,
             label="rosters.side",
             problems=self.problems,
         )
-        sides = roster_sides_from_participants(table.ids, sides, participants)
         return assemble(
-            table.schema,
-            table.rows,
+            TABLES["rosters"],
+            buffer.rows,
             sections,
             {
-                "roster_id": table.ids,
-                "match_id": [self.roster_match.get(id_) for id_ in table.ids],
-                "team_id": table.take_values("team_id"),
-                "side": sides,
+                "roster_id": self.ids["roster"],
+                "match_id": match_ids,
+                "team_id": self.to_one("roster", "team", "team"),
+                "side": roster_sides_from_participants(buffer.ids, sides, participants),
                 "side_label": labels,
             },
-            self._relationship_extras(table),
+            {},
             self.problems,
         )
 
-    def _matches(self) -> Any:
-        table = self.tables["matches"]
-        sections = table.build_sections()
+    def matches(self) -> pd.DataFrame:
+        buffer = self.buffers["match"]
+        sections = buffer.sections()
+        text = sections.pop("text", {})
         game, is_royale, leftover = whole_match_game(
-            sections["attributes"].pop("game", None),
-            sections["stats"].pop("game", None),
-            rows=table.rows,
+            sections.setdefault("attributes", {}).pop("game", None),
+            sections.setdefault("stats", {}).pop("game", None),
+            rows=buffer.rows,
         )
-        extras = self._relationship_extras(table)
-        if leftover is not None:
-            extras["stats", "stats_game"] = leftover
         return assemble(
-            table.schema,
-            table.rows,
+            TABLES["matches"],
+            buffer.rows,
             sections,
             {
-                "match_id": table.ids,
+                "match_id": self.ids["match"],
                 "game": game,
                 "is_royale": is_royale,
-                "stats_text": table.take_values("stats_text"),
+                "stats_text": text.get("stats"),
             },
-            extras,
+            {("stats", "stats_game"): leftover} if leftover is not None else {},
             self.problems,
         )
 
-    def _relationship_extras(self, table: TableBuffer) -> dict[tuple[str, str], pa.Array]:
-        names = [name for name in table.values if name.startswith("relationships.")]
-        return {
-            ("relationships", name.removeprefix("relationships.")): pa.array(
-                table.take_values(name), type=pa.string()
-            )
-            for name in names
-        }
 
-    def _report_references(self, built: dict[str, Any]) -> None:
-        problems = self.problems
-        seen = self.seen
-        for type_, count in sorted(self.ignored.items()):
-            problems.append(
-                f"ignored {count} resource(s) of type {type_!r}: not part of the match model"
-            )
-        for (owner, name, type_), count in sorted(self.unexpected.items()):
-            problems.append(
-                f"{count} identifier(s) of type {type_!r} in the {name!r} relationship of "
-                f"{owner} resources were ignored (expected {_EXPECTED_TYPES[owner, name]!r})"
-            )
-        for type_, count in sorted(self.relinked.items()):
-            problems.append(
-                f"{count} {type_} resource(s) are listed by more than one parent; the first "
-                "listing was kept"
-            )
-        checks = [
-            ("match", "roster", ((p, c) for c, p in self.roster_match.items())),
-            ("match", "round", ((p, c) for c, p in self.round_match.items())),
-            ("match", "asset", ((p, c) for c, p in self.asset_match.items())),
-            ("roster", "participant", ((p, c) for c, p in self.participant_roster.items())),
-            ("round", "participant", zip(*self.round_participants, strict=True)),
-            ("participant", "player", _pairs(built["participants"], "participant_id", "player_id")),
-            ("roster", "team", _pairs(built["rosters"], "roster_id", "team_id")),
-        ]
-        for owner, type_, pairs in checks:
-            missing = [(parent, child) for parent, child in pairs if child not in seen[type_]]
-            for parent, child in missing[:_LISTED_PER_KIND]:
-                problems.append(
-                    f"{owner} {parent!r} refers to {type_} {child!r}, which no document includes"
-                )
-            if len(missing) > _LISTED_PER_KIND:
-                problems.append(
-                    f"... and {len(missing) - _LISTED_PER_KIND} more {owner} -> {type_} "
-                    "references to resources no document includes"
-                )
-        for name, parent in (
-            ("rosters", "match"),
-            ("participants", "roster"),
-            ("rounds", "match"),
-            ("assets", "match"),
-        ):
-            orphans = int(built[name][f"{parent}_id"].isna().sum())
-            if orphans:
-                problems.append(
-                    f"{orphans} of {len(built[name])} {name} are listed by no {parent}; "
-                    f"their {parent}_id is <NA>"
-                )
-
-
-_EXPECTED_TYPES = {
-    ("match", "rosters"): "roster",
-    ("match", "rounds"): "round",
-    ("match", "assets"): "asset",
-    ("roster", "participants"): "participant",
-    ("roster", "team"): "team",
-    ("participant", "player"): "player",
-    ("round", "participants"): "participant",
-}
-
-
-def _pairs(frame: Any, owner: str, reference: str) -> list[tuple[str, str]]:
-    present = frame[reference].notna()
-    return list(
-        zip(frame.loc[present, owner].tolist(), frame.loc[present, reference].tolist(), strict=True)
-    )
-
-
-def _identifiers_text(keys: list[tuple[str, str]], resource: dict[str, Any], name: str) -> str:
-    """An unknown relationship's data as compact JSON (an identifier, or a list of them)."""
-    data = resource["relationships"][name]["data"]
-    items = [{"id": id_, "type": type_} for type_, id_ in keys]
-    return text_value(items[0] if isinstance(data, dict) else items)  # type: ignore[return-value]
+def _lookup(parents: pa.Array, children: pa.Array, keys: pa.Array) -> pa.Array:
+    """For each key, the parent of the first (parent, child) pair whose child it is; else null."""
+    if not len(children):
+        return pa.nulls(len(keys), type=pa.string())
+    return parents.take(pc.index_in(keys, value_set=children))

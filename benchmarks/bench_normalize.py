@@ -1,0 +1,388 @@
+"""to_frames against its floor and a straightforward pandas peer, side by side.
+
+Builds at least 20,000 matches in pages of 5, in the real global shape, with its own small
+deterministic generator, then measures in one run:
+
+(a) ``orjson.loads`` of every page alone, with the garbage collector paused: the floor;
+(b) ``matchkit.to_frames`` on the raw pages, end to end, as a user runs it (collector on);
+(c) a peer: ``pd.json_normalize`` per resource type plus merges to the same tables.
+
+It prints matches per second, the ratios b/a and c/b, and the peak memory of (b) beyond the raw
+pages, relative to the raw JSON size. Memory is the resident set size (RSS, psutil) sampled
+every millisecond in a fresh process that holds only the raw pages, so that Arrow's and
+numpy's allocations count too (tracemalloc would miss Arrow's). Targets: b/a <= 3,
+c/b >= 5, peak extra memory < 3x the raw bytes.
+
+Run: ``make bench`` or ``python -m benchmarks normalize``; ``MATCHKIT_BENCH_MATCHES`` sets the
+number of matches (default 20,000).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pandas as pd
+
+MATCHES = int(os.environ.get("MATCHKIT_BENCH_MATCHES", "20000"))
+PAGE_SIZE = 5
+SEED = 20171127
+REPEATS = 5
+
+_MAPS = [f"{i:032X}" for i in range(1, 12)]
+_REGIONS = ["eu", "na", "sa", "sea", "oc", "ru"]
+_SERVER_TYPES = ["QUICK2V2", "QUICK3V3", "ROYALRUMBLESOLO", "ROYALRUMBLEDUO"]
+
+
+def _uuid(rng: random.Random) -> str:
+    value = f"{rng.getrandbits(128):032x}"
+    return f"{value[:8]}-{value[8:12]}-{value[12:16]}-{value[16:20]}-{value[20:]}"
+
+
+def _participant(rng: random.Random, side: int) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    player_id = str(rng.randrange(10**17, 10**18)) if rng.random() < 0.9 else None
+    stats: dict[str, Any] = {
+        "attachment": rng.randrange(2**31),
+        "emote": rng.randrange(2**31),
+        "mount": rng.randrange(2**31),
+        "outfit": rng.randrange(2**31),
+        "side": side,
+    }
+    if rng.random() < 5 / 6:  # about one participant in six carries only cosmetics and side
+        stats.update(
+            abilityUses=rng.randrange(400),
+            damageDone=rng.randrange(3000),
+            damageReceived=rng.randrange(3000),
+            deaths=rng.randrange(6),
+            disablesDone=rng.randrange(300),
+            disablesReceived=rng.randrange(300),
+            energyGained=rng.randrange(800),
+            energyUsed=rng.randrange(800),
+            healingDone=rng.randrange(2000),
+            healingReceived=rng.randrange(2000),
+            kills=rng.randrange(10),
+            score=rng.randrange(3000),
+            timeAlive=rng.randrange(600),
+        )
+        user_id = player_id or "0"
+        stats["userID"] = int(user_id) if rng.random() < 0.1 else user_id
+        stats = dict(sorted(stats.items()))
+    participant = {
+        "type": "participant",
+        "id": _uuid(rng),
+        "attributes": {"actor": str(rng.randrange(10**9)), "shardId": "global", "stats": stats},
+        "relationships": {"player": {"data": None}},
+    }
+    player = None
+    if player_id is not None:
+        participant["relationships"]["player"]["data"] = {"type": "player", "id": player_id}
+        player = {
+            "type": "player",
+            "id": player_id,
+            "attributes": {
+                "name": "",
+                "patchVersion": "",
+                "shardId": "",
+                "stats": None,
+                "titleId": "",
+            },
+            "relationships": {"assets": {"data": []}},
+            "links": {"schema": "", "self": f"https://example.invalid/players/{player_id}"},
+        }
+    return participant, player
+
+
+def _match(rng: random.Random, created: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    server_type = rng.choice(_SERVER_TYPES)
+    royale = server_type.startswith("ROYAL")
+    match_id = f"{rng.getrandbits(128):032X}"
+    team_size = {"QUICK2V2": 2, "QUICK3V3": 3, "ROYALRUMBLESOLO": 1, "ROYALRUMBLEDUO": 2}
+    size = team_size[server_type]
+    roster_count = rng.randrange(4, 9) if royale else 2
+    winner = rng.randrange(roster_count)
+    included: list[dict[str, Any]] = []
+    rosters = []
+    participants_all = []
+    for number in range(roster_count):
+        side = number + 1
+        members = []
+        for _ in range(size):
+            participant, player = _participant(rng, side)
+            members.append(participant)
+            participants_all.append(participant)
+            if player is not None:
+                included.append(player)
+        roster = {
+            "type": "roster",
+            "id": _uuid(rng),
+            "attributes": {
+                "shardId": "global",
+                "stats": {"score": 3 if number == winner else rng.randrange(3), "side": side},
+                "won": "true" if number == winner else "false",
+            },
+            "relationships": {
+                "participants": {"data": [{"type": "participant", "id": p["id"]} for p in members]},
+                "team": {"data": None},
+            },
+        }
+        rosters.append(roster)
+        included.append(roster)
+        included.extend(members)
+    rounds = []
+    if not royale:
+        for ordinal in range(rng.randrange(3, 6)):
+            round_ = {
+                "type": "round",
+                "id": _uuid(rng),
+                "attributes": {
+                    "duration": rng.randrange(60, 200),
+                    "ordinal": ordinal,
+                    "stats": {"winningTeam": rng.randrange(1, 3)},
+                },
+                "relationships": {
+                    "participants": {
+                        "data": [
+                            {"type": "participant", "id": p["id"]}
+                            for p in participants_all
+                            if rng.random() < 0.5
+                        ]
+                    }
+                },
+            }
+            rounds.append(round_)
+            included.append(round_)
+    asset = {
+        "type": "asset",
+        "id": _uuid(rng),
+        "attributes": {
+            "URL": f"https://cdn.example.invalid/telemetry/{match_id}.json",
+            "createdAt": _iso(created + 600),
+            "description": "",
+            "name": "telemetry",
+        },
+    }
+    included.append(asset)
+    stats = {"mapID": rng.choice(_MAPS), "region": rng.choice(_REGIONS), "type": server_type}
+    if royale:
+        stats["game"] = "Royale"
+    match = {
+        "type": "match",
+        "id": match_id,
+        "attributes": {
+            "createdAt": _iso(created),
+            "duration": rng.randrange(120, 1200),
+            "game": "BattleriteRoyale" if royale else "BattleriteArena",
+            "gameMode": str(rng.randrange(10**9, 2 * 10**9)),
+            "patchVersion": rng.choice(["2.1", "2.2", "2.3"]),
+            "shardId": "global",
+            "stats": stats,
+            "tags": {"rankingType": rng.choice(["RANKED", "UNRANKED"]), "serverType": server_type},
+            "titleId": "stunlock-studios-battlerite",
+        },
+        "relationships": {
+            "assets": {"data": [{"type": "asset", "id": asset["id"]}]},
+            "rosters": {"data": [{"type": "roster", "id": r["id"]} for r in rosters]},
+            "rounds": {"data": [{"type": "round", "id": r["id"]} for r in rounds]},
+            "spectators": {"data": []},
+        },
+        "links": {"schema": "", "self": f"https://example.invalid/matches/{match_id}"},
+    }
+    rng.shuffle(included)
+    return match, included
+
+
+def _iso(seconds: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
+
+
+def build_pages(matches: int = MATCHES, *, seed: int = SEED) -> list[bytes]:
+    """Raw JSON pages of ``PAGE_SIZE`` matches each, in the global shape; deterministic."""
+    rng = random.Random(seed)
+    created = 1_780_000_000
+    pages = []
+    for start in range(0, matches, PAGE_SIZE):
+        data, included = [], []
+        for _ in range(min(PAGE_SIZE, matches - start)):
+            created += rng.randrange(1, 300)
+            match, resources = _match(rng, created)
+            data.append(match)
+            included.extend(resources)
+        document = {
+            "data": data,
+            "included": included,
+            "links": {"self": f"https://example.invalid/matches?page[offset]={start}"},
+            "meta": {},
+        }
+        pages.append(orjson.dumps(document))
+    return pages
+
+
+def floor(pages: list[bytes]) -> float:
+    """(a) Seconds to parse every page with orjson, collector paused."""
+    gc.disable()
+    try:
+        started = time.perf_counter()
+        for page in pages:
+            orjson.loads(page)
+        return time.perf_counter() - started
+    finally:
+        gc.enable()
+
+
+def matchkit_run(pages: list[bytes]) -> float:
+    """(b) Seconds for to_frames end to end, as a user runs it."""
+    from matchkit import to_frames
+
+    started = time.perf_counter()
+    frames = to_frames(pages)
+    elapsed = time.perf_counter() - started
+    if len(frames) == 0:
+        raise RuntimeError("to_frames returned no matches")
+    return elapsed
+
+
+def peer(pages: list[bytes]) -> dict[str, pd.DataFrame]:
+    """(c) The straightforward pandas way: json_normalize per resource type, then merges."""
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for page in pages:
+        document = orjson.loads(page)
+        for resource in document["data"] + document.get("included", []):
+            by_type.setdefault(resource["type"], []).append(resource)
+    tables = {}
+    for type_, resources in by_type.items():
+        frame = pd.json_normalize(resources)
+        tables[type_] = frame.drop_duplicates(subset=["id"])
+    matches = tables["match"]
+
+    def links(frame: pd.DataFrame, column: str, child: str, parent: str) -> pd.DataFrame:
+        pairs = frame[["id", column]].explode(column).dropna()
+        pairs[child] = pairs[column].map(lambda identifier: identifier["id"])
+        return pairs.rename(columns={"id": parent})[[parent, child]]
+
+    roster_links = links(matches, "relationships.rosters.data", "roster_id", "match_id")
+    round_links = links(matches, "relationships.rounds.data", "round_id", "match_id")
+    asset_links = links(matches, "relationships.assets.data", "asset_id", "match_id")
+    rosters = tables["roster"].rename(columns={"id": "roster_id"})
+    rosters = rosters.merge(roster_links, on="roster_id", how="left")
+    rosters["won"] = rosters["attributes.won"].map({"true": True, "false": False})
+    participant_links = links(
+        tables["roster"], "relationships.participants.data", "participant_id", "roster_id"
+    )
+    participants = tables["participant"].rename(columns={"id": "participant_id"})
+    participants = participants.merge(participant_links, on="participant_id", how="left")
+    participants = participants.merge(
+        rosters[["roster_id", "match_id"]], on="roster_id", how="left"
+    )
+    rounds = tables["round"].rename(columns={"id": "round_id"})
+    rounds = rounds.merge(round_links, on="round_id", how="left")
+    assets = tables["asset"].rename(columns={"id": "asset_id"})
+    assets = assets.merge(asset_links, on="asset_id", how="left")
+    matches = matches.rename(columns={"id": "match_id"})
+    matches["attributes.createdAt"] = pd.to_datetime(matches["attributes.createdAt"], utc=True)
+    return {
+        "matches": matches,
+        "rosters": rosters,
+        "participants": participants,
+        "rounds": rounds,
+        "assets": assets,
+        "players": tables["player"],
+    }
+
+
+def peer_run(pages: list[bytes]) -> float:
+    started = time.perf_counter()
+    peer(pages)
+    return time.perf_counter() - started
+
+
+def measure_memory(pages_file: Path) -> tuple[int, int]:
+    """In this (fresh) process: ``(raw bytes, peak RSS beyond the raw pages)`` of to_frames."""
+    import psutil
+
+    from matchkit import to_frames
+
+    pages = orjson.loads(pages_file.read_bytes())
+    pages = [page.encode() for page in pages]
+    raw = sum(map(len, pages))
+    gc.collect()
+    process = psutil.Process()
+    baseline = process.memory_info().rss
+    peak = baseline
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, process.memory_info().rss)
+            time.sleep(0.001)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    try:
+        frames = to_frames(pages)
+    finally:
+        done.set()
+        sampler.join()
+    peak = max(peak, process.memory_info().rss)
+    del frames
+    return raw, peak - baseline
+
+
+def main() -> None:
+    started = time.perf_counter()
+    pages = build_pages()
+    raw = sum(map(len, pages))
+    print(
+        f"input: {MATCHES:,} matches in {len(pages):,} pages of {PAGE_SIZE}, "
+        f"{raw / 1e6:.1f} MB of JSON (built in {time.perf_counter() - started:.1f} s)"
+    )
+    # Interleaved repeats, best of each: other processes on the machine slow all alike.
+    floor_seconds = matchkit_seconds = float("inf")
+    for _ in range(REPEATS):
+        floor_seconds = min(floor_seconds, floor(pages))
+        matchkit_seconds = min(matchkit_seconds, matchkit_run(pages))
+    peer_seconds = peer_run(pages)
+    for label, seconds in (
+        ("(a) orjson.loads, gc paused (floor)", floor_seconds),
+        ("(b) matchkit.to_frames, gc on", matchkit_seconds),
+        ("(c) json_normalize + merges (peer)", peer_seconds),
+    ):
+        print(f"{label:<40} {seconds:7.2f} s  {MATCHES / seconds:>10,.0f} matches/s")
+    print(f"b/a = {matchkit_seconds / floor_seconds:.2f}  (target <= 3)")
+    print(f"c/b = {peer_seconds / matchkit_seconds:.2f}  (target >= 5)")
+    with tempfile.TemporaryDirectory() as folder:
+        pages_file = Path(folder) / "pages.json"
+        pages_file.write_bytes(orjson.dumps([page.decode() for page in pages]))
+        del pages
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import sys; from pathlib import Path; "
+                "from benchmarks.bench_normalize import measure_memory; "
+                "print(*measure_memory(Path(sys.argv[1])))",
+                str(pages_file),
+            ],
+            cwd=Path(__file__).resolve().parents[1],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    raw_bytes, extra = map(int, result.stdout.split()[-2:])
+    print(
+        f"peak memory of (b) beyond the raw pages (RSS): {extra / 1e6:.0f} MB = "
+        f"{extra / raw_bytes:.2f}x the raw JSON  (target < 3)"
+    )
+
+
+if __name__ == "__main__":
+    main()
