@@ -1,9 +1,12 @@
 """matchkit: fetch, normalize and analyse multiplayer match records from JSON:API services.
 
-The one entry point per job: :func:`to_frames` normalizes documents into :class:`MatchFrames`.
+The one entry point per job: :class:`Client` fetches (cached, paged, rate-limited) and
+:func:`to_frames` normalizes documents into :class:`MatchFrames`.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from matchkit.errors import (
     AuthError,
@@ -18,9 +21,13 @@ from matchkit.errors import (
 from matchkit.frames import MatchFrames
 from matchkit.normalize import to_frames
 
+if TYPE_CHECKING:
+    from matchkit.client import Client
+
 __all__ = [
     "AuthError",
     "CacheMissError",
+    "Client",
     "DocumentError",
     "InvalidArgumentError",
     "MatchFrames",
@@ -30,3 +37,12 @@ __all__ = [
     "ServiceError",
     "to_frames",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The client (requests-cache, the rate limiter, tqdm) loads on first use.
+    if name == "Client":
+        from matchkit.client import Client
+
+        return Client
+    raise AttributeError(f"module 'matchkit' has no attribute {name!r}")

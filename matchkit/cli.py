@@ -93,7 +93,11 @@ def _parser() -> argparse.ArgumentParser:
     fetch.add_argument("--shard", default="global", choices=["global", "na"])
     fetch.add_argument("--start", default=None)
     fetch.add_argument("--end", default=None)
-    fetch.add_argument("--now", default=None, help="ISO time taken as now (default: the clock)")
+    fetch.add_argument(
+        "--now",
+        default=None,
+        help="ISO time taken as now (default: the embedded service's now, else the clock)",
+    )
     for name in (
         "player-ids",
         "patch-versions",
@@ -108,7 +112,14 @@ def _parser() -> argparse.ArgumentParser:
     fetch.add_argument("--max-matches", type=int, default=None)
     fetch.add_argument("--cache-dir", type=Path, default=None)
     fetch.add_argument("--offline", action="store_true", help="answer from the cache only")
+    fetch.add_argument(
+        "--rate-limit",
+        default=None,
+        help="'off', 'N/minute' or a number a minute (default: 10/minute remote, off embedded)",
+    )
+    fetch.add_argument("--no-progress", action="store_true", help="no progress bar")
     fetch.add_argument("--out", type=Path, required=True, help="Parquet data set folder")
+    fetch.add_argument("--overwrite", action="store_true", help="replace an existing --out")
     fetch.set_defaults(run=_fetch)
 
     report = commands.add_parser("report", help="execute the notebooks into an HTML report")
@@ -174,12 +185,14 @@ def _fetch(args: argparse.Namespace) -> int:
         shard=args.shard,
         cache_dir=args.cache_dir,
         offline=args.offline,
+        rate_limit=args.rate_limit,
         now=args.now,
+        progress=not args.no_progress,
     ) as client:
         frames = client.matches(
             args.start, args.end, sort=args.sort, max_matches=args.max_matches, **filters
         )
-    frames.to_parquet(args.out)
+    frames.to_parquet(args.out, overwrite=args.overwrite)
     print(frames.summary())
     print(f"wrote {args.out}")
     return 0
