@@ -235,6 +235,8 @@ def _take(series: pd.Series, positions: np.ndarray) -> pd.Series:
     found = positions >= 0
     if found.all():
         return series.take(positions).reset_index(drop=True)
+    if series.empty:
+        return pd.Series([None] * len(positions), dtype=series.dtype)
     taken = series.take(np.where(found, positions, 0)).reset_index(drop=True)
     return taken.where(found)
 
