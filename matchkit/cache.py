@@ -22,12 +22,19 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 import platformdirs
 from requests import PreparedRequest, Session
-from requests_cache import DO_NOT_CACHE, NEVER_EXPIRE, CachedSession, CacheMixin, SQLiteCache
-from requests_cache.cache_keys import create_key, get_matched_headers, normalize_headers
+from requests_cache import (
+    DO_NOT_CACHE,
+    NEVER_EXPIRE,
+    CachedResponse,
+    CachedSession,
+    CacheMixin,
+    SQLiteCache,
+)
+from requests_cache.cache_keys import get_matched_headers, normalize_headers
 from requests_cache.policy.settings import DEFAULT_IGNORED_PARAMS
 
 from matchkit.errors import InvalidArgumentError
@@ -42,7 +49,9 @@ __all__ = [
     "RECENT_PAGE_EXPIRY",
     "STATUS_EXPIRY",
     "CacheInfo",
+    "CacheKeys",
     "cache_info",
+    "cached_response",
     "clear_cache",
     "create_session",
     "default_cache_dir",
@@ -93,72 +102,96 @@ class _ThrottledCachedSession(CacheMixin, ThrottleMixin, Session):
     """Cache first, then the limiter: a cache hit never takes a token."""
 
 
-def _key_function(base_url: str, origin: str | None) -> Callable[..., str]:
-    """A cache-key function: requests-cache's parts, without its URL normalization.
+@dataclass(frozen=True)
+class CacheKeys:
+    """How requests are keyed in the cache; the same key for a live and a stored request.
 
-    The client builds every URL itself, in one stable parameter order, so normalizing it (which
-    costs more than reading a cached response) buys nothing. A URL holding an ignored parameter
-    (an ``api_key`` query value, say) still goes through requests-cache's own key, which drops
-    it. Headers count only where ``match_headers`` (or a response's ``Vary``) asks, and never
-    the ignored ones, so the ``Authorization`` header is never part of a key.
+    A key digests the method, the URL without its query, the query's (name, value) pairs in
+    sorted order, the body and, where a response's ``Vary`` asks, those request headers. It
+    never includes an ignored parameter (requests-cache's ``ignored_parameters``: the
+    ``Authorization`` header and ``api_key``-like query values). Unlike requests-cache's own
+    key it does not normalize the URL (which costs more than reading a cached response): the
+    client builds every URL itself.
 
-    ``origin`` replaces ``base_url`` in the key: the embedded service listens on a new port
-    each time, and keying its responses by the data set it serves (not by the port) lets a
-    later session reuse them.
+    Attributes:
+        origin: a stable name that replaces the scheme and address in keys, or ``None`` to key
+            by the address itself. The embedded service listens on a new port each time; keying
+            its responses by the data set it serves lets a later session reuse them.
     """
 
+    origin: str | None = None
+
     def key(
-        request: PreparedRequest,
-        ignored_parameters: Iterable[str] | None = None,
-        match_headers: Iterable[str] | bool | None = None,
-        serializer: Any = None,
-        **kwargs: Any,
+        self,
+        method: str,
+        url: str,
+        params: Iterable[tuple[str, str]] = (),
+        *,
+        body: bytes | str | None = None,
+        headers: Iterable[str] = (),
+        ignored: Iterable[str] = DEFAULT_IGNORED_PARAMS,
     ) -> str:
-        parts = urlsplit(request.url or "")
-        # requests-cache stores requests with sorted parameters; sorting here too makes the
-        # key of a stored request (checked against a response's Vary) equal to the live one's.
-        query = "&".join(sorted(parts.query.split("&"))) if parts.query else ""
-        if origin is None:
-            url = urlunsplit((parts.scheme, parts.netloc, parts.path, query, ""))
-        else:
-            # Any address: a stored request of an earlier run names an earlier port.
-            url = origin + urlunsplit(("", "", parts.path, query, ""))
-        ignored = {name.lower() for name in ignored_parameters or ()}
-        if query and any(name in query.lower() for name in ignored):
-            request = request.copy()
-            request.url = url
-            return create_key(
-                request,
-                ignored_parameters=ignored_parameters,
-                match_headers=match_headers or False,
-                serializer=serializer,
-                **kwargs,
-            )
-        if match_headers is True:
-            match_headers = list(request.headers)
-        matched = [name for name in match_headers or () if name.lower() not in ignored]
-        headers = normalize_headers(request.headers, ignored_parameters) if matched else {}
+        """The key of ``method url?params`` (``url`` may carry a query of its own)."""
+        parts = urlsplit(url)
+        skip = {name.lower() for name in ignored}
+        pairs = [*parse_qsl(parts.query, keep_blank_values=True), *params]
+        query = sorted((name, value) for name, value in pairs if name.lower() not in skip)
+        where = self.origin or f"{parts.scheme.lower()}://{parts.netloc.lower()}"
         digest = hashlib.blake2b(digest_size=8)
         for part in (
-            request.method or "",
-            url,
-            request.body or "",
-            str(bool(kwargs.get("verify", True))),
-            *get_matched_headers(headers, matched),
-            str(serializer),
+            method.upper(),
+            where + unquote(parts.path),
+            *(f"{name}={value}" for name, value in query),
+            body or "",
+            *headers,
         ):
             digest.update(part if isinstance(part, bytes) else str(part).encode())
             digest.update(b"\0")
         return digest.hexdigest()
 
-    return key
+    def for_request(
+        self,
+        request: PreparedRequest,
+        ignored_parameters: Iterable[str] | None = None,
+        match_headers: Iterable[str] | bool | None = None,
+        **kwargs: Any,
+    ) -> str:
+        """The key of a prepared (or stored) request: requests-cache's ``key_fn``."""
+        ignored = tuple(ignored_parameters or ())
+        headers: list[str] = []
+        if match_headers:
+            names = list(request.headers) if match_headers is True else list(match_headers)
+            skip = {name.lower() for name in ignored}
+            kept = normalize_headers(request.headers, ignored)
+            headers = get_matched_headers(kept, [n for n in names if n.lower() not in skip])
+        return self.key(
+            request.method or "GET",
+            request.url or "",
+            body=request.body,
+            headers=headers,
+            ignored=ignored,
+        )
+
+
+def cached_response(
+    session: CachedSession, key: str, *, allow_stale: bool = False
+) -> CachedResponse | None:
+    """The stored response under ``key`` if it is fresh (or ``allow_stale``), else ``None``.
+
+    The client's fast path for a cache hit: requests-cache's full path (preparing the request,
+    cache directives, ``Vary`` checks) costs several times what reading the entry does, and a
+    fresh entry needs none of it. Anything else (a miss, a stale entry) goes through the session.
+    """
+    response = session.cache.get_response(key)
+    if response is None or (response.is_expired and not allow_stale):
+        return None
+    return response
 
 
 def create_session(
     cache_dir: Path,
     *,
-    base_url: str,
-    cache_origin: str | None = None,
+    keys: CacheKeys | None = None,
     offline: bool = False,
     rate_limit: RateLimit | None = None,
     clock: Callable[[], float] | None = None,
@@ -168,13 +201,12 @@ def create_session(
 
     Args:
         cache_dir: the folder of the SQLite file (created if missing).
-        base_url: the service's URL.
-        cache_origin: a stable name for ``base_url`` in cache keys (the embedded service's data
-            set); ``None`` keys by ``base_url`` itself.
+        keys: how requests are keyed (default: by their own address).
         offline: answer only from the cache, stale entries included (a miss is a 504 response).
         rate_limit: client-side rate, or ``None`` for none.
         clock, sleep: the limiter's monotonic clock and sleep function (injected in tests).
     """
+    keys = keys or CacheKeys()
     cache_dir.mkdir(parents=True, exist_ok=True)
     # WAL with synchronous=NORMAL: a commit per page without an fsync each; a crash can lose
     # the last pages written, never corrupt the file (it is a cache).
@@ -189,7 +221,7 @@ def create_session(
         "only_if_cached": offline,
         "stale_if_error": offline,
     }
-    options["key_fn"] = _key_function(base_url, cache_origin)
+    options["key_fn"] = keys.for_request
     if rate_limit is None:
         return CachedSession(**options)
     limiter_options: dict[str, Any] = {"per_minute": rate_limit.per_minute, "per_host": True}

@@ -30,7 +30,9 @@ from matchkit.cache import (
     MATCH_EXPIRY,
     STATUS_EXPIRY,
     CacheInfo,
+    CacheKeys,
     cache_info,
+    cached_response,
     clear_cache,
     create_session,
     page_expiry,
@@ -140,11 +142,11 @@ class Client:
         self._fixed_now = fixed_now
         self.rate_limit = parse_rate_limit(rate_limit, remote=not self.embedded)
         self.cache_dir = resolve_cache_dir(cache_dir)
+        self._keys = CacheKeys(origin=cache_origin)
         try:
             self._session = create_session(
                 self.cache_dir,
-                base_url=self.base_url,
-                cache_origin=cache_origin,
+                keys=self._keys,
                 offline=self.offline,
                 rate_limit=self.rate_limit,
             )
@@ -162,6 +164,7 @@ class Client:
             api_key=api_key,
             timeout=float(timeout),
             offline=self.offline,
+            keys=self._keys,
         )
 
     def _embedded(
@@ -428,12 +431,8 @@ class Client:
             raise InvalidArgumentError(f"page_{error}", parameter="page_limit") from None
 
     def _is_cached(self, path: str, params: dict[str, str]) -> bool:
-        import requests
-
-        request = requests.Request("GET", self.base_url + path, params=params).prepare()
-        key = self._session.cache.create_key(request)
-        response = self._session.cache.get_response(key)
-        return response is not None and (self.offline or not response.is_expired)
+        key = self._keys.key("GET", self.base_url + path, params.items())
+        return cached_response(self._session, key, allow_stale=self.offline) is not None
 
     def _iter_documents(
         self,

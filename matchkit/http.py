@@ -18,11 +18,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import Any, Literal
+from urllib.parse import urlencode
 
 import orjson
 import requests
 from requests_cache import CachedSession, ExpirationTime
 
+from matchkit.cache import CacheKeys, cached_response
 from matchkit.errors import (
     AuthError,
     CacheMissError,
@@ -150,6 +152,10 @@ def error_objects(response: requests.Response) -> list[dict[str, Any]]:
     return [error]
 
 
+def _display_url(url: str, params: Mapping[str, str] | None) -> str:
+    return f"{url}?{urlencode(params)}" if params else url
+
+
 def _describe(errors: list[dict[str, Any]]) -> str:
     parts = []
     for error in errors:
@@ -198,8 +204,10 @@ class Transport:
         timeout: float,
         offline: bool,
         retry: RetryPolicy | None = None,
+        keys: CacheKeys | None = None,
     ) -> None:
         self.session = session
+        self.keys = keys or CacheKeys()
         self.base_url = base_url.rstrip("/")
         self._api_key = api_key
         self.timeout = timeout
@@ -231,6 +239,10 @@ class Transport:
                 failure that outlasted the retries.
         """
         url = self.base_url + path
+        if kind != "status":
+            hit = self._fresh_hit(url, params)
+            if hit is not None:
+                return hit
         headers = {"Accept": "application/vnd.api+json"}
         if self._api_key and kind != "status":
             headers["Authorization"] = f"Bearer {self._api_key}"
@@ -323,6 +335,24 @@ class Transport:
                     self.retry.sleep(self.retry.backoff_seconds(faults - 1))
                     continue
             raise self._error(response, shown, kind, faults)
+
+    def _fresh_hit(self, url: str, params: Mapping[str, str] | None) -> Fetched | None:
+        """A fresh cached answer (any cached answer when offline), without preparing a request."""
+        key = self.keys.key("GET", url, (params or {}).items())
+        response = cached_response(self.session, key, allow_stale=self.offline)
+        if response is None:
+            return None
+        try:
+            document = orjson.loads(response.content)
+        except orjson.JSONDecodeError:
+            document = None
+        if not isinstance(document, dict):
+            self.session.cache.delete(key)  # unreadable: fetch it again
+            return None
+        self.cache_hits += 1
+        shown = _display_url(url, params)
+        logger.debug("GET %s -> %s (cache)", shown, response.status_code)
+        return Fetched(document, shown, response.status_code, True)
 
     def _count(self, from_cache: bool) -> None:
         if from_cache:

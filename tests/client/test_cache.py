@@ -18,7 +18,9 @@ from matchkit.cache import (
     GRACE,
     PAGE_RETENTION,
     RECENT_PAGE_EXPIRY,
+    CacheKeys,
     cache_info,
+    cached_response,
     clear_cache,
     create_session,
     default_cache_dir,
@@ -77,7 +79,7 @@ def _serve_json(httpserver: HTTPServer, path: str = "/page") -> None:
 
 def test_each_request_states_its_own_expiry(httpserver: HTTPServer, tmp_path: Path) -> None:
     _serve_json(httpserver)
-    session = create_session(tmp_path, base_url=httpserver.url_for("/"))
+    session = create_session(tmp_path)
     url = httpserver.url_for("/page")
     session.get(url, params={"a": "kept"}, expire_after=NEVER_EXPIRE)
     session.get(url, params={"a": "minute"}, expire_after=timedelta(minutes=1))
@@ -97,7 +99,7 @@ def test_the_api_key_is_neither_in_the_cache_key_nor_in_the_file(
     httpserver: HTTPServer, tmp_path: Path
 ) -> None:
     _serve_json(httpserver)
-    session = create_session(tmp_path, base_url=httpserver.url_for("/"))
+    session = create_session(tmp_path)
     url = httpserver.url_for("/page")
     first = session.get(url, headers={"Authorization": f"Bearer {API_KEY}"}, expire_after=-1)
     other_key = session.get(url, headers={"Authorization": "Bearer another"}, expire_after=-1)
@@ -117,7 +119,7 @@ def test_offline_answers_stale_entries_and_504s_a_miss(
     httpserver: HTTPServer, tmp_path: Path
 ) -> None:
     _serve_json(httpserver)
-    online = create_session(tmp_path, base_url=httpserver.url_for("/"))
+    online = create_session(tmp_path)
     url = httpserver.url_for("/page")
     response = online.get(url, expire_after=timedelta(minutes=1))
     # Age the entry: requests-cache keeps its own wall clock, so move the expiry instead.
@@ -126,7 +128,7 @@ def test_offline_answers_stale_entries_and_504s_a_miss(
     online.cache.save_response(cached, key, expires=datetime.now(UTC) - timedelta(days=1))
     online.close()
     requests_before = len(httpserver.log)
-    offline = create_session(tmp_path, base_url=httpserver.url_for("/"), offline=True)
+    offline = create_session(tmp_path, offline=True)
     stale = offline.get(url, expire_after=timedelta(minutes=1))
     assert stale.from_cache
     assert stale.status_code == 200
@@ -142,23 +144,23 @@ def test_cache_origin_files_two_addresses_of_one_service_together(
 ) -> None:
     _serve_json(httpserver)
     base = httpserver.url_for("/").rstrip("/")
-    first = create_session(tmp_path, base_url=base, cache_origin="http://embedded-abc")
+    first = create_session(tmp_path, keys=CacheKeys("http://embedded-abc"))
     first.get(base + "/page", expire_after=-1)
     first.close()
     # The same service under another address (the embedded one moves port each run).
     alias = base.replace("localhost", "127.0.0.1")
     assert alias != base
-    second = create_session(tmp_path, base_url=alias, cache_origin="http://embedded-abc")
+    second = create_session(tmp_path, keys=CacheKeys("http://embedded-abc"))
     assert second.get(alias + "/page", expire_after=-1).from_cache
     second.close()
-    third = create_session(tmp_path, base_url=alias, cache_origin="http://embedded-other")
+    third = create_session(tmp_path, keys=CacheKeys("http://embedded-other"))
     assert not third.get(alias + "/page", expire_after=-1).from_cache
     third.close()
 
 
 def test_cache_info_and_clear_cache(httpserver: HTTPServer, tmp_path: Path) -> None:
     _serve_json(httpserver)
-    session = create_session(tmp_path, base_url=httpserver.url_for("/"))
+    session = create_session(tmp_path)
     empty = cache_info(session)
     assert (empty.responses, empty.oldest, empty.newest) == (0, None, None)
     before = datetime.now(UTC) - timedelta(seconds=1)
@@ -175,4 +177,45 @@ def test_cache_info_and_clear_cache(httpserver: HTTPServer, tmp_path: Path) -> N
     assert cache_info(session).responses == 0
     with pytest.raises(InvalidArgumentError, match="older_than"):
         clear_cache(session, older_than=5)  # type: ignore[arg-type]
+    session.close()
+
+
+def test_a_live_request_and_its_stored_copy_have_one_key(
+    httpserver: HTTPServer, tmp_path: Path
+) -> None:
+    _serve_json(httpserver)
+    keys = CacheKeys()
+    session = create_session(tmp_path, keys=keys)
+    url = httpserver.url_for("/page")
+    params = {"filter[createdAt-start]": "2026-10-01T00:00:00Z", "page[offset]": "5"}
+    response = session.get(url, params=params, expire_after=-1)
+    # The same key from the parts, from the live request, and from the stored request
+    # (requests-cache stores it with sorted parameters and a redacted Authorization).
+    key = keys.key("GET", url, params.items())
+    assert response.cache_key == key
+    stored = cached_response(session, key)
+    assert stored is not None
+    assert keys.for_request(stored.request) == key
+    # Parameter order, the key's header and api_key-like parameters do not change it.
+    reordered = dict(reversed(list(params.items())))
+    assert keys.key("GET", url, reordered.items()) == key
+    assert keys.key("GET", url, [*params.items(), ("api_key", API_KEY)]) == key
+    assert keys.key("GET", url, {**params, "page[offset]": "10"}.items()) != key
+    assert CacheKeys("http://embedded-x").key("GET", url, params.items()) != key
+    session.close()
+
+
+def test_cached_response_is_fresh_only_unless_stale_is_allowed(
+    httpserver: HTTPServer, tmp_path: Path
+) -> None:
+    _serve_json(httpserver)
+    session = create_session(tmp_path)
+    response = session.get(httpserver.url_for("/page"), expire_after=timedelta(minutes=1))
+    key = response.cache_key
+    assert cached_response(session, key) is not None
+    stored = session.cache.get_response(key)
+    session.cache.save_response(stored, key, expires=datetime.now(UTC) - timedelta(seconds=1))
+    assert cached_response(session, key) is None
+    assert cached_response(session, key, allow_stale=True) is not None
+    assert cached_response(session, "no-such-key", allow_stale=True) is None
     session.close()

@@ -51,7 +51,6 @@ def _limited_session(httpserver: HTTPServer, tmp_path: Path, clock: FakeClock, p
     )
     return create_session(
         tmp_path,
-        base_url=httpserver.url_for("/"),
         rate_limit=RateLimit(per_minute),
         clock=clock,
         sleep=clock.sleep,
