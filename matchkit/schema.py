@@ -147,7 +147,9 @@ TABLES: dict[str, TableSchema] = {
                 Column("map_id", "string", "stats", "mapID"),
                 Column("match_type", "category", "stats", "type", "stats.type, e.g. QUICK3V3"),
                 Column("region", "category", "stats", "region", "the server region"),
-                Column("server_type", "category", "tags", "serverType", "upper case"),
+                Column(
+                    "server_type", "category", "tags", "serverType", "as delivered, e.g. QUICK3V3"
+                ),
                 Column("ranking_type", "category", "tags", "rankingType", "RANKED / UNRANKED"),
                 Column(
                     "is_royale",
