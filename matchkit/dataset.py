@@ -117,15 +117,18 @@ def open_dataset(path: str | os.PathLike[str] | None = None) -> Dataset:
     manifest_path = folder / MANIFEST
     try:
         manifest = orjson.loads(manifest_path.read_bytes())
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         raise MatchkitError(
             f"{folder} is not a matchkit data set: {MANIFEST} is missing "
             "(write one with `matchkit synth --out DIR`)"
         ) from None
     except orjson.JSONDecodeError as error:
         raise MatchkitError(f"{manifest_path} is not valid JSON: {error}") from None
-    if manifest.get("format") != FORMAT:
-        raise MatchkitError(f"{manifest_path} has format {manifest.get('format')!r}, not {FORMAT}")
+    except OSError as error:
+        raise MatchkitError(f"cannot read the data set manifest {manifest_path}: {error}") from None
+    found = manifest.get("format") if isinstance(manifest, dict) else None
+    if found != FORMAT:
+        raise MatchkitError(f"{manifest_path} has format {found!r}, not {FORMAT}")
     return Dataset(folder, manifest)
 
 

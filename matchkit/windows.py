@@ -94,7 +94,15 @@ def parse_time(value: str | datetime, *, parameter: str = "time") -> datetime:
         )
     if moment.tzinfo is None:
         return moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        # 0001-01-01 east of UTC, or 9999-12-31 west of it: no such UTC moment.
+        raise InvalidArgumentError(
+            f"{parameter}={value!r} lies outside the years 1 to 9999 in UTC; "
+            "use a time between them",
+            parameter=parameter,
+        ) from None
 
 
 def format_time(moment: datetime) -> str:
@@ -137,12 +145,17 @@ def resolve_window(
         InvalidArgumentError: a time does not parse, start >= end, or the span exceeds max_span.
     """
     now = parse_time(now, parameter="now")
-    retention_start = now - retention
+    for name, span in (("default_lookback", default_lookback), ("retention", retention)):
+        if not isinstance(span, timedelta) or span < timedelta(0):
+            raise InvalidArgumentError(
+                f"{name}={span!r} must be a timedelta of zero or more", parameter=name
+            )
+    retention_start = _earlier(now, retention)
     resolved_end = now if end is None else parse_time(end, parameter=end_parameter)
     resolved_end = min(resolved_end, now)
     if start is None:
         anchor = resolved_end if lookback_from_end else now
-        resolved_start = anchor - default_lookback
+        resolved_start = _earlier(anchor, default_lookback)
     else:
         resolved_start = parse_time(start, parameter=start_parameter)
     resolved_start = min(resolved_start, now)
@@ -170,15 +183,26 @@ def split_window(window: TimeWindow, *, max_span: timedelta = MAX_SPAN) -> list[
 
     The pieces run from ``window.start``; only the last one may be shorter.
     """
-    if max_span <= timedelta(0):
-        raise InvalidArgumentError("max_span must be positive", parameter="max_span")
+    if not isinstance(max_span, timedelta) or max_span <= timedelta(0):
+        raise InvalidArgumentError(
+            f"max_span={max_span!r} must be a positive timedelta", parameter="max_span"
+        )
     pieces = []
     cursor = window.start
     while cursor < window.end:
-        upper = min(cursor + max_span, window.end)
+        # Compared as a span, so that cursor + max_span is only formed when it is in range.
+        upper = window.end if window.end - cursor <= max_span else cursor + max_span
         pieces.append(TimeWindow(cursor, upper))
         cursor = upper
     return pieces
+
+
+def _earlier(moment: datetime, span: timedelta) -> datetime:
+    """``moment - span``, or the earliest representable moment when that lies before year 1."""
+    try:
+        return moment - span
+    except OverflowError:
+        return datetime.min.replace(tzinfo=UTC)
 
 
 def _days(span: timedelta) -> str:

@@ -17,6 +17,7 @@ __all__ = [
     "TIME_PERIODS",
     "arena_mask",
     "group_keys",
+    "matchframes",
     "participant_table",
     "wilson_columns",
     "with_group_columns",
@@ -52,11 +53,13 @@ def group_keys(by: str | Sequence[str] | None) -> list[str]:
         return []
     if isinstance(by, str):
         return [by]
-    keys = list(by)
-    if not all(isinstance(key, str) for key in keys):
+    keys = list(by) if isinstance(by, Sequence) else None
+    if keys is None or not all(isinstance(key, str) for key in keys):
         raise InvalidArgumentError(
             f"by={by!r} must be a column name or a list of column names", parameter="by"
         )
+    if len(set(keys)) != len(keys):
+        raise InvalidArgumentError(f"by={by!r} names a column twice", parameter="by")
     return keys
 
 
@@ -89,15 +92,46 @@ def arena_mask(matches: pd.DataFrame) -> pd.Series:
     return ~matches["is_royale"].fillna(False).astype(bool)
 
 
-def participant_table(data: MatchFrames | pd.DataFrame) -> pd.DataFrame:
-    """The participant view of a MatchFrames, or the given participant view DataFrame."""
+def participant_table(
+    data: MatchFrames | pd.DataFrame, *, required: Sequence[str] = ()
+) -> pd.DataFrame:
+    """The participant view of a MatchFrames, or the given participant view DataFrame.
+
+    Raises:
+        InvalidArgumentError: ``data`` is neither, or the DataFrame lacks a ``required`` column.
+    """
     if isinstance(data, pd.DataFrame):
+        missing = [name for name in required if name not in data.columns]
+        if missing:
+            raise InvalidArgumentError(
+                f"frames: the DataFrame given lacks the column(s) {', '.join(missing)}; pass "
+                "MatchFrames or their participant_view()",
+                parameter="frames",
+            )
         return data
-    return data.participant_view()
+    return matchframes(data).participant_view()
+
+
+def matchframes(data: Any) -> MatchFrames:
+    """``data`` itself, when it is MatchFrames.
+
+    Raises:
+        InvalidArgumentError: it is not.
+    """
+    from matchkit.frames import MatchFrames
+
+    if not isinstance(data, MatchFrames):
+        raise InvalidArgumentError(
+            f"frames must be MatchFrames (from matchkit.to_frames or Client.matches), not "
+            f"{type(data).__name__}",
+            parameter="frames",
+        )
+    return data
 
 
 def _check_confidence(confidence: float) -> None:
-    if not 0 < confidence < 1:
+    is_number = isinstance(confidence, int | float) and not isinstance(confidence, bool)
+    if not is_number or not 0 < confidence < 1:
         raise InvalidArgumentError(
             f"confidence={confidence!r} must lie strictly between 0 and 1 (0.95 for 95%)",
             parameter="confidence",

@@ -159,7 +159,7 @@ def cosmetic_win_rates(
             parameter="kind",
         )
     keys = group_keys(by)
-    view = participant_table(frames)
+    view = participant_table(frames, required=("won", "kind", kind))
     if "is_royale" in view.columns:
         is_arena = arena_mask(view)
     else:
@@ -196,11 +196,12 @@ def _check_top(top: int) -> int:
 
 
 def _kinds(kind: CosmeticKind | Sequence[CosmeticKind]) -> list[str]:
-    kinds = [kind] if isinstance(kind, str) else list(kind)
+    kinds = [kind] if isinstance(kind, str) else list(kind) if isinstance(kind, Sequence) else []
     unknown = [name for name in kinds if name not in COSMETIC_KINDS]
-    if unknown or not kinds:
+    if unknown or not kinds or len(set(kinds)) != len(kinds):
         raise InvalidArgumentError(
-            f"kind={kind!r}: use one or more of {', '.join(COSMETIC_KINDS)}", parameter="kind"
+            f"kind={kind!r}: use one or more of {', '.join(COSMETIC_KINDS)}, each once",
+            parameter="kind",
         )
     return kinds
 
@@ -213,7 +214,9 @@ def _picks(
     """Long table of picks: group keys, cosmetic_kind, cosmetic (+ won when present)."""
     kinds = _kinds(kind)
     keys = group_keys(by)
-    view = with_group_columns(participant_table(frames), keys, source="the participant view")
+    view = with_group_columns(
+        participant_table(frames, required=("kind", *kinds)), keys, source="the participant view"
+    )
     is_bot = (view["kind"] == "bot").fillna(False).astype(bool)
     extra = ["won"] if "won" in view.columns else []
     people = view.loc[~is_bot]

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Literal
 
 import pandas as pd
 
-from matchkit.analysis._common import group_keys, with_group_columns
+from matchkit.analysis._common import group_keys, matchframes, with_group_columns
 from matchkit.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
@@ -47,6 +47,7 @@ def duration_summary(
     Example:
         >>> duration_summary(frames, by="server_type")  # doctest: +SKIP
     """
+    frames = matchframes(frames)
     keys = group_keys(by)
     if level not in ("match", "round"):
         raise InvalidArgumentError(

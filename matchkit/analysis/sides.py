@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING, Literal
 
 import pandas as pd
 
-from matchkit.analysis._common import arena_mask, group_keys, wilson_columns, with_group_columns
+from matchkit.analysis._common import (
+    arena_mask,
+    group_keys,
+    matchframes,
+    wilson_columns,
+    with_group_columns,
+)
 from matchkit.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
@@ -64,6 +70,7 @@ def side_win_rates(
         >>> rates = side_win_rates(frames, by="server_type")  # doctest: +SKIP
         >>> rates.query("side == 1")[["server_type", "win_rate", "ci_low", "ci_high"]]
     """
+    frames = matchframes(frames)
     keys = group_keys(by)
     if level not in ("match", "round"):
         raise InvalidArgumentError(
