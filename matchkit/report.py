@@ -9,8 +9,10 @@ service itself.
 from __future__ import annotations
 
 import html
+import json
 import logging
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -19,7 +21,7 @@ from pathlib import Path
 
 from matchkit.errors import MatchkitError
 
-__all__ = ["NOTEBOOKS", "ReportPage", "build_report", "notebooks_path"]
+__all__ = ["NOTEBOOKS", "ReportPage", "build_report", "notebooks_path", "stable_widget_ids"]
 
 log = logging.getLogger("matchkit")
 
@@ -103,8 +105,11 @@ def build_report(
             try:
                 client.execute(env=env)
             except CellExecutionError as error:
-                raise MatchkitError(f"{path.name} failed: {error}") from None
+                message = _ANSI_ESCAPE.sub("", str(error))
+                raise MatchkitError(f"{path.name} failed: {message}") from None
+            notebook = stable_widget_ids(notebook)
             body, _ = exporter.from_notebook_node(notebook)
+            body = _stable_element_ids(body)
             target = staging / f"{path.stem}.html"
             target.write_text(body, encoding="utf-8")
             pages.append(ReportPage(_title(notebook, path), target))
@@ -116,6 +121,60 @@ def build_report(
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return out / "index.html"
+
+
+def stable_widget_ids(notebook):
+    """The notebook with its widget model ids renumbered in a canonical order.
+
+    ipywidgets names models with random UUIDs, and the kernel reports their state in no fixed
+    order; renumbering them (views in the outputs first, then the models each one refers to,
+    depth first) and sorting the state makes an executed notebook, and the report made of it,
+    the same on every run. Views and state keep pointing at each other.
+    """
+    import nbformat
+
+    widgets = notebook.metadata.get("widgets", {}).get(
+        "application/vnd.jupyter.widget-state+json", {}
+    )
+    state = widgets.get("state", {})
+    order: dict[str, None] = {}
+
+    def visit(model_id: str) -> None:
+        if model_id in order:
+            return
+        order[model_id] = None
+        if model_id in state:
+            for reference in _MODEL_REFERENCE.findall(json.dumps(state[model_id], sort_keys=True)):
+                visit(reference)
+
+    for model_id in _VIEW_MODEL_ID.findall(json.dumps(notebook.cells)):
+        visit(model_id)
+    for model_id in sorted(state, key=lambda key: json.dumps(state[key], sort_keys=True)):
+        visit(model_id)
+    if not order:
+        return notebook
+    renumbered = {model_id: f"{number:032x}" for number, model_id in enumerate(order, 1)}
+    pattern = re.compile("|".join(re.escape(model_id) for model_id in renumbered))
+    text = pattern.sub(lambda match: renumbered[match.group(0)], nbformat.writes(notebook))
+    stable = nbformat.reads(text, as_version=4)
+    if state:
+        stable_widgets = stable.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]
+        stable_widgets["state"] = dict(sorted(stable_widgets["state"].items()))
+    return stable
+
+
+_ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+_VIEW_MODEL_ID = re.compile(r'"model_id": "([0-9a-f]{32})"')
+_MODEL_REFERENCE = re.compile(r"IPY_MODEL_([0-9a-f]{32})")
+
+# nbconvert gives each widget view's element a random id (uuid4) in its template.
+_WIDGET_ELEMENT_ID = re.compile(r'class="jupyter-widgets[^"]*" id="([0-9a-f-]{36})"')
+
+
+def _stable_element_ids(body: str) -> str:
+    for number, element_id in enumerate(dict.fromkeys(_WIDGET_ELEMENT_ID.findall(body)), 1):
+        body = body.replace(element_id, f"widget-view-{number}")
+    return body
 
 
 def _title(notebook, path: Path) -> str:

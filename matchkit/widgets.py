@@ -171,7 +171,10 @@ class ExplorerPanel:
         return f"ExplorerPanel({len(self.frames)} of {len(self.source)} matches selected)"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        # The widget view, with the panel's own short text instead of the widget tree's repr.
+        bundle = dict(self.widget._repr_mimebundle_(**kwargs) or {})
+        bundle["text/plain"] = repr(self)
+        return bundle
 
     def _filters(self) -> list[widgets.Widget]:
         return [

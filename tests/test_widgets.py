@@ -152,3 +152,4 @@ def test_round_level_side_view(panel):
 def test_panel_displays_as_its_widget(panel):
     bundle = panel._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["text/plain"] == repr(panel)
