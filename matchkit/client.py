@@ -450,7 +450,6 @@ class Client:
             desc=f"matchkit {self.shard}",
             unit="window",
             disable=not self.progress,
-            leave=False,
         )
         pages = 0
         hits_before = self.transport.cache_hits

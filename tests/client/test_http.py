@@ -405,3 +405,21 @@ def _response(code: int, body: str, reason: str = "") -> requests.Response:
 )
 def test_error_objects_accepts_every_shape(body: str, expected: list) -> None:
     assert error_objects(_response(418, body, "Teapot")) == expected
+
+
+@pytest.mark.parametrize("progress", [True, False])
+def test_the_progress_bar_counts_windows_and_can_be_turned_off(
+    httpserver: HTTPServer,
+    make_client: Callable[..., Client],
+    capsys: pytest.CaptureFixture[str],
+    progress: bool,
+) -> None:
+    httpserver.expect_request(LIST).respond_with_handler(lambda r: _page())
+    client = make_client(progress=progress)
+    client.matches("2026-07-10", "2026-10-01")  # 3 windows
+    shown = capsys.readouterr().err
+    if progress:
+        assert "matchkit global" in shown
+        assert "3/3" in shown
+    else:
+        assert shown == ""

@@ -154,11 +154,15 @@ def test_descending_is_the_reverse_of_ascending(connect: Callable[..., Client]) 
     assert list(descending["match_id"]) == list(ascending["match_id"])[::-1]
 
 
-def test_max_matches_keeps_the_first_in_sort_order(connect: Callable[..., Client]) -> None:
+def test_max_matches_keeps_the_first_in_sort_order(
+    connect: Callable[..., Client], caplog: pytest.LogCaptureFixture
+) -> None:
     client = connect()
     span = {"start": "2026-08-01T00:00:00Z", "end": "2026-10-01T00:00:00Z"}
     everything = client.matches(**span)
-    latest = client.matches(**span, sort="-createdAt", max_matches=7)
+    with caplog.at_level(logging.INFO, logger="matchkit"):
+        latest = client.matches(**span, sort="-createdAt", max_matches=7)
+    assert any("max_matches=7" in record.getMessage() for record in caplog.records)
     assert list(latest.matches["match_id"]) == list(everything.matches["match_id"])[::-1][:7]
     kept = set(latest.matches["match_id"])
     assert set(latest.participants["match_id"]) == kept
@@ -337,6 +341,11 @@ def test_the_embedded_default_serves_the_sample_and_stops_on_close(
     client.close()
     with pytest.raises(requests.ConnectionError):
         requests.get(base_url + "/status", timeout=2)
+    # Offline, the embedded service is not even started: its pages are keyed by the data set.
+    with Client(offline=True, progress=False) as offline:
+        assert offline.service is None
+        assert_same_frames(offline.matches(start="2026-10-30T00:00:00Z"), frames)
+        assert offline.plan(start="2026-10-30T00:00:00Z").requests[0].cached
 
 
 def test_the_environment_configures_a_remote_service(
