@@ -202,7 +202,7 @@ def _report(args: argparse.Namespace) -> int:
     from matchkit.report import build_report
 
     index = build_report(out=args.out, base_url=args.base_url)
-    print(f"report written: {index}")
+    print(f"report written: {index.resolve()}")
     return 0
 
 

@@ -89,7 +89,11 @@ def build_report(
     if base_url is not None:
         env["MATCHKIT_BASE_URL"] = base_url
     out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent.resolve()))
+    staging.chmod(0o755)  # mkdtemp makes it owner-only; a report is for reading
+    # nbclient and nbconvert narrate every step on the traitlets logger; keep their errors only.
+    logging.getLogger("traitlets").setLevel(logging.ERROR)
     exporter = HTMLExporter()
     pages = []
     try:
