@@ -124,8 +124,8 @@ def _page_requests(service) -> list[tuple[str, str]]:
 
 
 def test_killed_fetch_resumes_from_the_cache(tmp_path, expected):
-    # A window ending a day before now: every page is immutable in the cache (no expiry).
-    end = "2026-10-30T00:00:00Z"
+    # A window ending well before now: every page is immutable in the cache (no expiry).
+    end = "2026-09-01T00:00:00Z"
     with running() as service:
         process = subprocess.Popen(
             [sys.executable, "-c", _FETCH_SCRIPT, service.base_url, str(tmp_path), START, end],
@@ -133,7 +133,7 @@ def test_killed_fetch_resumes_from_the_cache(tmp_path, expected):
         )
         deadline = time.monotonic() + 120
         try:
-            while service.requests.count(path_prefix=LIST) < 150:
+            while service.requests.count(path_prefix=LIST) < 100:
                 assert process.poll() is None, "the fetch ended before it could be killed"
                 assert time.monotonic() < deadline, "the fetch made no progress"
                 time.sleep(0.01)  # polling the request log, not waiting for a result
@@ -146,7 +146,7 @@ def test_killed_fetch_resumes_from_the_cache(tmp_path, expected):
             frames = client.matches(START, end)
             from_cache = client.transport.cache_hits
         second_run = _page_requests(service)
-    assert len(first_run) >= 150
+    assert len(first_run) >= 100
     again = set(first_run) & set(second_run)
     # At most the page in flight at the kill (answered, never stored) is requested again.
     assert len(again) <= 1, sorted(again)
