@@ -37,7 +37,11 @@ test: lint
 report: venv
 	$(BIN)/matchkit report --out $(REPORT_DIR)
 
+# wrk (Debian) drives the service benchmark when it can be installed; else a Python load generator.
 bench: venv
+	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+		&& { apt-get update -qq && apt-get install -y -qq wrk; } >/dev/null 2>&1; } \
+		|| echo "wrk is not installed: the service benchmark uses its Python load generator"
 	$(BIN)/python -m benchmarks
 
 soak: venv
