@@ -14,18 +14,15 @@ Example:
 from __future__ import annotations
 
 import contextlib
-import gc
 import hashlib
 import logging
 import os
-import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import orjson
-from tqdm.auto import tqdm
 
 from matchkit.cache import (
     MATCH_EXPIRY,
@@ -36,22 +33,20 @@ from matchkit.cache import (
     cached_response,
     clear_cache,
     create_session,
-    page_expiry,
     resolve_cache_dir,
 )
 from matchkit.errors import InvalidArgumentError, ServiceError
 from matchkit.http import RetryPolicy, Transport
+from matchkit.paging import Pager, collector_paused, ordered_frames
 from matchkit.plan import (
     FetchPlan,
     PlannedRequest,
-    link_offset,
     list_path,
-    next_offset,
     plan_windows,
 )
 from matchkit.query import MatchQuery, get_shard
 from matchkit.ratelimit import parse_rate_limit
-from matchkit.windows import TimeWindow, format_time, parse_time
+from matchkit.windows import format_time, parse_time
 
 if TYPE_CHECKING:
     from matchkit.frames import MatchFrames
@@ -127,24 +122,22 @@ class Client:
         base_url = base_url or os.environ.get("MATCHKIT_BASE_URL") or None
         api_key = api_key or os.environ.get("MATCHKIT_API_KEY") or None
         self.embedded = base_url is None
-        self.offline = bool(offline)
-        self.progress = bool(progress)
-        self.service: Any = None
-        self._resources = contextlib.ExitStack()
-        cache_origin = None
-        if self.embedded:
-            base_url, api_key, fixed_now, cache_origin = self._embedded(api_key, fixed_now)
-        elif not base_url.startswith(("http://", "https://")):
+        if not self.embedded and not base_url.startswith(("http://", "https://")):
             raise InvalidArgumentError(
                 f"base_url={base_url!r} must start with http:// or https://",
                 parameter="base_url",
             )
-        self.base_url = base_url.rstrip("/")
-        self._fixed_now = fixed_now
+        self.offline = bool(offline)
+        self.progress = bool(progress)
         self.rate_limit = parse_rate_limit(rate_limit, remote=not self.embedded)
         self.cache_dir = resolve_cache_dir(cache_dir)
-        self._keys = CacheKeys(origin=cache_origin)
+        self.service: Any = None
+        self._resources = contextlib.ExitStack()
+        cache_origin = None
         try:
+            if self.embedded:
+                base_url, api_key, fixed_now, cache_origin = self._embedded(api_key, fixed_now)
+            self._keys = CacheKeys(origin=cache_origin)
             self._session = create_session(
                 self.cache_dir,
                 keys=self._keys,
@@ -152,8 +145,10 @@ class Client:
                 rate_limit=self.rate_limit,
             )
         except BaseException:
-            self._resources.close()
+            self._resources.close()  # stop an embedded service started above
             raise
+        self.base_url = base_url.rstrip("/")
+        self._fixed_now = fixed_now
         self._resources.callback(self._session.close)
         if self.embedded:
             # Loopback: no proxy from the environment applies (and looking one up per request
@@ -304,7 +299,7 @@ class Client:
         query = self._query(arguments)
         now = self.now()
         windows = plan_windows(query, now=now)
-        return self._iter_documents(query, windows, now=now, max_matches=max_matches)
+        return self._pager().iter_documents(query, windows, now=now, max_matches=max_matches)
 
     def matches(
         self,
@@ -352,10 +347,11 @@ class Client:
         windows = plan_windows(query, now=now)
         from matchkit.normalize import to_frames
 
-        with _collector_paused():
-            documents = list(self._iter_documents(query, windows, now=now, max_matches=max_matches))
+        pager = self._pager()
+        with collector_paused():
+            documents = list(pager.iter_documents(query, windows, now=now, max_matches=max_matches))
             frames = to_frames(documents)
-        return _ordered(frames, descending=query.descending, max_matches=max_matches)
+        return ordered_frames(frames, descending=query.descending, max_matches=max_matches)
 
     def get_match(self, match_id: str) -> MatchFrames:
         """Fetch one match (never expires in the cache).
@@ -432,116 +428,12 @@ class Client:
                 raise
             raise InvalidArgumentError(f"page_{error}", parameter="page_limit") from None
 
+    def _pager(self) -> Pager:
+        return Pager(self.transport, shard=self.shard, progress=self.progress)
+
     def _is_cached(self, path: str, params: dict[str, str]) -> bool:
         key = self._keys.key("GET", self.base_url + path, params.items())
         return cached_response(self._session, key, allow_stale=self.offline) is not None
-
-    def _iter_documents(
-        self,
-        query: MatchQuery,
-        windows: list[TimeWindow],
-        *,
-        now: datetime,
-        max_matches: int | None,
-    ) -> Iterator[dict[str, Any]]:
-        seen: set[Any] = set()
-        bar = tqdm(
-            total=len(windows),
-            desc=f"matchkit {self.shard}",
-            unit="window",
-            disable=not self.progress,
-        )
-        pages = 0
-        hits_before = self.transport.cache_hits
-        started = time.perf_counter()
-        try:
-            for window in windows:
-                for document in self._iter_window(query, window, now=now):
-                    pages += 1
-                    for resource in _primary(document):
-                        seen.add(resource.get("id"))
-                    bar.set_postfix(pages=pages, matches=len(seen), refresh=False)
-                    yield document
-                    if max_matches is not None and len(seen) >= max_matches:
-                        logger.info("stopped at max_matches=%d", max_matches)
-                        return
-                bar.update(1)
-        finally:
-            bar.close()
-            logger.debug(
-                "%d page(s), %d match(es), %d from the cache, in %.2f s",
-                pages,
-                len(seen),
-                self.transport.cache_hits - hits_before,
-                time.perf_counter() - started,
-            )
-
-    def _iter_window(
-        self, query: MatchQuery, window: TimeWindow, *, now: datetime
-    ) -> Iterator[dict[str, Any]]:
-        path = list_path(self.shard)
-        expire_after = page_expiry(window.end, now=now)
-        offset = 0
-        previous: list[Any] | None = None
-        while True:
-            params = query.with_window(window).with_offset(offset).to_params()
-            fetched = self.transport.get(path, params, kind="list", expire_after=expire_after)
-            if fetched.document is None:
-                return
-            document = fetched.document
-            resources = _primary(document, url=fetched.url)
-            ids = [resource.get("id") for resource in resources]
-            if ids and ids == previous:
-                raise ServiceError(
-                    f"GET {fetched.url} repeated the previous page; the service ignores "
-                    "page[offset], so the window cannot be paged",
-                    status=fetched.status,
-                    url=fetched.url,
-                )
-            previous = ids
-            yield document
-            links = document.get("links") if isinstance(document.get("links"), dict) else {}
-            next_link = links.get("next") if isinstance(links.get("next"), str) else None
-            following = next_offset(
-                offset=offset, limit=query.limit, received=len(ids), next_link=next_link
-            )
-            if following is None:
-                return
-            hinted = link_offset(next_link)
-            if hinted is not None and hinted != following:
-                logger.debug("links.next offset %d disagrees; using offset %d", hinted, following)
-            offset = following
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while pages pile up.
-
-    Parsed pages are millions of small containers that all stay alive until they are
-    normalized; the collector would scan them again and again for nothing (it doubled the
-    time of a warm 120-day fetch, see benchmarks/bench_client.py). Nothing here makes cycles.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def _primary(document: dict[str, Any], *, url: str | None = None) -> list[dict[str, Any]]:
-    """The primary resources of a page: ``data`` as a list (an object counts as one)."""
-    data = document.get("data")
-    if data is None:
-        return []
-    if isinstance(data, dict):
-        return [data]
-    if isinstance(data, list) and all(isinstance(item, dict) for item in data):
-        return data
-    raise ServiceError(
-        f"GET {url} answered a page whose data is neither a list nor an object", url=url
-    )
 
 
 def _check_max_matches(value: object) -> int | None:
@@ -553,22 +445,3 @@ def _check_max_matches(value: object) -> int | None:
             parameter="max_matches",
         )
     return value
-
-
-def _ordered(frames: MatchFrames, *, descending: bool, max_matches: int | None) -> MatchFrames:
-    """Matches in sort order (``created_at``, then ``match_id``), capped at ``max_matches``.
-
-    Pages already come sorted and windows are walked in order, so this rarely moves a row; it
-    makes the order a property of the result rather than of the service.
-    """
-    table = frames.matches
-    order = table.sort_values(
-        ["created_at", "match_id"], ascending=not descending, kind="stable", na_position="last"
-    )
-    if max_matches is not None and len(order) > max_matches:
-        keep = set(order["match_id"].iloc[:max_matches])
-        frames = frames.filter(table["match_id"].isin(keep))
-        return _ordered(frames, descending=descending, max_matches=None)
-    if order.index.equals(table.index):
-        return frames
-    return replace(frames, matches=order.reset_index(drop=True))
