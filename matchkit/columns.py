@@ -15,6 +15,7 @@ other values as JSON text).
 from __future__ import annotations
 
 import array
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,6 +31,8 @@ __all__ = [
     "CONVERSION_ERRORS",
     "convert",
     "fast_arrow",
+    "int_or_none",
+    "integer_array",
     "text_value",
     "to_arrow",
     "unify",
@@ -50,8 +53,47 @@ def text_value(value: Any) -> str | None:
     try:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
     except orjson.JSONEncodeError:
-        # Integers beyond 64 bits, for one: keep their digits.
-        return str(value)
+        # Integers beyond 64 bits, or nesting deeper than orjson's 255 levels.
+        return _json_text(value)
+
+
+def _json_text(value: Any) -> str:
+    """Compact JSON with sorted keys, written without recursion (any depth, any integer)."""
+    parts: list[str] = []
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _Literal):
+            parts.append(item.text)
+        elif isinstance(item, dict):
+            parts.append("{")
+            pending: list[Any] = []
+            for index, key in enumerate(sorted(item, key=str)):
+                pending += [
+                    _Literal(("," if index else "") + json.dumps(str(key)) + ":"),
+                    item[key],
+                ]
+            pending.append(_Literal("}"))
+            stack.extend(reversed(pending))
+        elif isinstance(item, list | tuple):
+            parts.append("[")
+            pending = []
+            for index, element in enumerate(item):
+                pending += ([_Literal(",")] if index else []) + [element]
+            pending.append(_Literal("]"))
+            stack.extend(reversed(pending))
+        else:
+            parts.append(json.dumps(item))
+    return "".join(parts)
+
+
+class _Literal:
+    """A piece of JSON text waiting on the stack of :func:`_json_text`."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
 
 
 _NONE = type(None)
@@ -196,19 +238,26 @@ def _to_int64(array: pa.Array, *, label: str, problems: list[str]) -> pd.arrays.
     arrow_type = array.type
     if pa.types.is_null(arrow_type):
         return pd.array([None] * len(array), dtype="Int64")
-    if pa.types.is_floating(arrow_type):
-        whole = pc.fill_null(pc.equal(pc.floor(array), array), True)
-        if pc.all(whole).as_py():
-            array = array.cast(pa.int64())
-            arrow_type = array.type
-    if pa.types.is_integer(arrow_type):
-        array = array.cast(pa.int64())
-        values = array.fill_null(0).to_numpy(zero_copy_only=False)
-        return pd.arrays.IntegerArray(values, _mask(array))
-    return pd.array(
-        _coerce_each(array, _int_or_none, "integers", label=label, problems=problems),
-        dtype="Int64",
+    if pa.types.is_floating(arrow_type) or pa.types.is_integer(arrow_type):
+        try:  # exact only: a fraction or a value beyond int64 goes the careful way below
+            whole = array.cast(pa.int64())
+        except CONVERSION_ERRORS:
+            pass
+        else:
+            values = whole.fill_null(0).to_numpy(zero_copy_only=False)
+            return pd.arrays.IntegerArray(values, _mask(whole))
+    return integer_array(
+        _coerce_each(array, int_or_none, "integers", label=label, problems=problems)
     )
+
+
+def integer_array(values: list[int | None]) -> pd.arrays.IntegerArray:
+    """An Int64 array of ints (within int64) and Nones, exactly (never through float64)."""
+    mask = np.fromiter((value is None for value in values), dtype=bool, count=len(values))
+    data = np.fromiter(
+        (0 if value is None else value for value in values), dtype=np.int64, count=len(values)
+    )
+    return pd.arrays.IntegerArray(data, mask)
 
 
 def _to_float64(array: pa.Array, *, label: str, problems: list[str]) -> np.ndarray:
@@ -288,17 +337,18 @@ def _coerce_each(
     return result
 
 
-def _int_or_none(value: Any) -> int | None:
+def int_or_none(value: Any) -> int | None:
+    """An integer that fits int64 read from a JSON value (number or numeric text), else None."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return value if -(2**63) <= value < 2**63 else None
     if isinstance(value, float):
-        return int(value) if value.is_integer() else None
+        return int_or_none(int(value)) if value.is_integer() else None
     if isinstance(value, str):
         try:
-            return _int_or_none(int(value.strip()))
-        except ValueError:
+            return int_or_none(int(value.strip()))
+        except ValueError:  # not numeric text, or more digits than int() reads
             return None
     return None
 

@@ -13,7 +13,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from matchkit.columns import convert
+from matchkit.columns import convert, int_or_none, integer_array
 from matchkit.schema import PARTICIPANT_KINDS, SIDE_CODES, category_dtype
 
 __all__ = [
@@ -59,8 +59,9 @@ def sides_from_stats(
             continue
         text = value.strip()
         code = SIDE_CODES.get(text.lower())
-        if code is None and text.lstrip("-").isdigit():
-            sides.append(int(text))
+        number = int_or_none(text) if code is None else None
+        if number is not None:
+            sides.append(number)
             labels.append(None)
             continue
         if code is None:
@@ -72,7 +73,7 @@ def sides_from_stats(
             f"{label}: {len(unknown)} text side(s) are not one of {sorted(SIDE_CODES)} "
             f"(e.g. {unknown[0]!r}); side is <NA>, the text is kept as side_label"
         )
-    return pd.array(sides, dtype="Int64"), pa.array(labels, type=pa.string())
+    return integer_array(sides), pa.array(labels, type=pa.string())
 
 
 def roster_sides_from_participants(

@@ -61,29 +61,33 @@ def write_frames(
     Args:
         frames: what to write.
         path: the folder to create.
-        overwrite: replace an existing folder (only one that holds a matchkit data set or
-            nothing).
+        overwrite: replace an existing folder that holds a matchkit data set (an empty folder
+            is always fine).
 
     Returns:
         The folder.
 
     Raises:
-        InvalidArgumentError: ``path`` exists and ``overwrite`` is false, or it holds something
-            other than a matchkit data set.
+        InvalidArgumentError: ``path`` is a non-empty folder and ``overwrite`` is false, or it
+            holds something other than a matchkit data set, or it is a file.
     """
     target = Path(path)
     if target.exists():
-        if not overwrite:
-            raise InvalidArgumentError(
-                f"{target} already exists; pass overwrite=True to replace it or choose a new "
-                "folder",
-                parameter="path",
-            )
-        if not target.is_dir() or (any(target.iterdir()) and not (target / MANIFEST).exists()):
-            raise InvalidArgumentError(
-                f"{target} exists and is not a matchkit Parquet data set; refusing to replace it",
-                parameter="path",
-            )
+        if not target.is_dir():
+            raise InvalidArgumentError(f"{target} exists and is not a folder", parameter="path")
+        if any(target.iterdir()):
+            if not overwrite:
+                raise InvalidArgumentError(
+                    f"{target} already exists and is not empty; pass overwrite=True to replace "
+                    "it or choose a new folder",
+                    parameter="path",
+                )
+            if not (target / MANIFEST).exists():
+                raise InvalidArgumentError(
+                    f"{target} exists and is not a matchkit Parquet data set; refusing to "
+                    "replace it",
+                    parameter="path",
+                )
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = target.parent / f".{target.name}.writing-{uuid.uuid4().hex}"
     staging.mkdir()
@@ -163,11 +167,17 @@ def _write_table(frame: pd.DataFrame, folder: Path, dates: pd.Series | None) -> 
         table,
         folder,
         format="parquet",
-        partitioning=ds.partitioning(pa.schema([(PARTITION, pa.string())]), flavor="hive"),
+        partitioning=_partitioning(),
         basename_template="part-{i}.parquet",
         existing_data_behavior="overwrite_or_ignore",
         preserve_order=True,
     )
+
+
+def _partitioning() -> ds.Partitioning:
+    """``date=YYYY-MM-DD`` folders; declared, since a set with only the null partition (rows
+    of unknown matches) gives Arrow nothing to infer the type from."""
+    return ds.partitioning(pa.schema([(PARTITION, pa.string())]), flavor="hive")
 
 
 def _read_table(folder: Path, spec: dict[str, Any]) -> pd.DataFrame:
@@ -176,7 +186,7 @@ def _read_table(folder: Path, spec: dict[str, Any]) -> pd.DataFrame:
     if not spec["rows"] or not folder.exists():
         return pd.DataFrame({column: pd.Series([], dtype=dtypes[column]) for column in columns})
     if spec["partitioned"]:
-        dataset = ds.dataset(folder, format="parquet", partitioning="hive")
+        dataset = ds.dataset(folder, format="parquet", partitioning=_partitioning())
         table = dataset.to_table(columns=columns)
     else:
         table = pq.read_table(folder, columns=columns)
@@ -212,6 +222,8 @@ def _dtype_of(spec: Any) -> Any:
 
 def _move_into_place(staging: Path, target: Path) -> None:
     """Rename the finished folder to its name, replacing an old one."""
+    if target.is_dir() and not any(target.iterdir()):
+        target.rmdir()
     if not target.exists():
         staging.rename(target)
         return

@@ -98,3 +98,16 @@ def test_convert_datetimes_are_utc() -> None:
         pd.Timestamp("2017-11-27T15:26:17Z"),
         pd.Timestamp("2017-12-03T14:23:53Z"),
     ]
+
+
+def test_text_value_of_values_orjson_cannot_write() -> None:
+    deep: dict = {}
+    inner = deep
+    for _ in range(1000):
+        inner["k"] = {}
+        inner = inner["k"]
+    text = text_value(deep)
+    assert text.startswith('{"k":{"k":')
+    assert text.endswith("}" * 1001)
+    big = 2**70
+    assert text_value({"b": [big, 'x"y'], "a": None}) == f'{{"a":null,"b":[{big},"x\\"y"]}}'

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from matchkit import to_frames
 from tests.match_documents import arena, asset, match, page, participant, player, roster, round_
 
+INT64 = st.integers(-(2**63), 2**63 - 1)
 SCALARS = st.one_of(
-    st.integers(-(2**63), 2**63 - 1),
+    INT64,
     st.floats(allow_nan=False, allow_infinity=False),
     st.booleans(),
     st.text(max_size=5),
@@ -22,8 +23,8 @@ SCALARS = st.one_of(
 )
 VALUES = st.one_of(
     SCALARS,
-    st.lists(st.integers(), max_size=3),
-    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    st.lists(INT64, max_size=3),
+    st.dictionaries(st.text(max_size=3), INT64, max_size=2),
 )
 EXTRA_KEYS = st.sampled_from(
     ["healingDone", "abilityUses", "skinKey", "items", "timeAlive", "farm"]

@@ -152,3 +152,18 @@ def test_recorded_samples_round_trip(tmp_path: Path, samples_dir: Path) -> None:
         pd.testing.assert_frame_equal(
             _sorted(back.tables[name], name), _sorted(frames.tables[name], name)
         )
+
+
+def test_rows_of_unknown_matches_only(tmp_path: Path) -> None:
+    """Every match-bound row in the null partition: nothing to infer the date type from."""
+    frames = to_frames({"data": [], "included": [{"type": "participant", "id": "p"}]})
+    frames.to_parquet(tmp_path / "out")
+    back = MatchFrames.read_parquet(tmp_path / "out")
+    assert list(back.participants["participant_id"]) == ["p"]
+    assert back.participants.dtypes.to_dict() == frames.participants.dtypes.to_dict()
+
+
+def test_an_existing_empty_folder_is_a_fine_target(tmp_path: Path, frames: MatchFrames) -> None:
+    (tmp_path / "out").mkdir()
+    frames.to_parquet(tmp_path / "out")
+    assert len(MatchFrames.read_parquet(tmp_path / "out")) == 3
