@@ -19,17 +19,14 @@ from matchkit.dataset import open_dataset
 from matchkit.normalize import to_frames
 from matchkit.service import running
 
-REPEATS = 3
+REPEATS = 5
 WARM_LIMIT = 2.0
 
 
-def _best(run: Callable[[], object], repeats: int = REPEATS) -> tuple[float, object]:
-    times, result = [], None
-    for _ in range(repeats):
-        started = time.perf_counter()
-        result = run()
-        times.append(time.perf_counter() - started)
-    return min(times), result
+def _timed(run: Callable[[], object]) -> tuple[float, object]:
+    started = time.perf_counter()
+    result = run()
+    return time.perf_counter() - started, result
 
 
 def main() -> None:
@@ -60,29 +57,36 @@ def main() -> None:
                     (bodies / f"page-{number:05d}.json").write_bytes(response.content)
                 files = sorted(bodies.iterdir())
 
-                before = len(service.requests)
-                warm_seconds, warm = _best(lambda: client.matches(start=start))
-                warm_requests = len(service.requests) - before
+                # Warm runs and the disk baseline are interleaved and the best of each kept,
+                # so that load from other processes weighs on both alike.
+                with Client(service.base_url, **options) as fresh:
+                    before = len(service.requests)
+                    warm_times, fresh_times, disk_times = [], [], []
+                    for _ in range(REPEATS):
+                        seconds, warm = _timed(lambda: client.matches(start=start))
+                        warm_times.append(seconds)
+                        seconds, fresh_frames = _timed(lambda: fresh.matches(start=start))
+                        fresh_times.append(seconds)
+                        seconds, from_disk = _timed(
+                            lambda: to_frames(path.read_bytes() for path in files)
+                        )
+                        disk_times.append(seconds)
+                    warm_requests = len(service.requests) - before
 
-            with Client(service.base_url, **options) as fresh:
-                before = len(service.requests)
-                fresh_seconds, fresh_frames = _best(lambda: fresh.matches(start=start))
-                fresh_requests = len(service.requests) - before
-
-        disk_seconds, from_disk = _best(lambda: to_frames(path.read_bytes() for path in files))
-
+    warm_seconds, fresh_seconds, disk_seconds = min(warm_times), min(fresh_times), min(disk_times)
     assert len(cold) == len(warm) == len(fresh_frames) == len(from_disk)  # type: ignore[arg-type]
     per_page = cold_seconds / pages * 1e3
     ratio = warm_seconds / disk_seconds
     fresh_ratio = fresh_seconds / disk_seconds
     print(f"matches fetched:              {len(cold):,} over {pages} pages (120 days, global)")
     print(f"cold fetch:                   {cold_seconds:.2f} s, {per_page:.1f} ms per page")
-    print(f"warm re-run, same client:     {warm_seconds:.2f} s, {warm_requests} network requests")
-    print(f"warm re-run, fresh client:    {fresh_seconds:.2f} s, {fresh_requests} network requests")
+    print(f"warm re-runs:                 {warm_requests} network requests")
+    print(f"warm re-run, same client:     {warm_seconds:.2f} s")
+    print(f"warm re-run, fresh client:    {fresh_seconds:.2f} s (a new session on the cache)")
     print(f"bodies from disk + normalize: {disk_seconds:.2f} s ({len(files)} files)")
     print(f"warm / disk:                  {ratio:.2f}x same client, {fresh_ratio:.2f}x fresh")
     print(f"  (limit {WARM_LIMIT:.1f}x; warm and disk times are the best of {REPEATS})")
-    verdict = warm_requests == 0 and fresh_requests == 0 and max(ratio, fresh_ratio) <= WARM_LIMIT
+    verdict = warm_requests == 0 and max(ratio, fresh_ratio) <= WARM_LIMIT
     print("PASS" if verdict else "FAIL")
     if not verdict:
         raise SystemExit(1)
