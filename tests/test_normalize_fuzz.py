@@ -9,7 +9,6 @@ bytes.
 from __future__ import annotations
 
 import copy
-import importlib.util
 from typing import Any
 
 import orjson
@@ -196,16 +195,6 @@ def test_regression_stats_nested_1000_deep_is_not_a_recursion_error():
     normalize(_with_deep_stats(1000))
 
 
-def _has_module(name: str) -> bool:
-    return importlib.util.find_spec(name) is not None
-
-
-@pytest.mark.xfail(
-    not _has_module("matchkit.parquet"),
-    strict=True,
-    raises=ModuleNotFoundError,
-    reason="MatchFrames.to_parquet imports matchkit.parquet, which does not exist yet",
-)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(document=mutated_documents())
 def test_frames_of_mutated_documents_round_trip_through_parquet(document, tmp_path_factory):
