@@ -1,7 +1,8 @@
 """Resources of one type, buffered and converted to Arrow arrays a chunk at a time.
 
 The walk over the documents only deduplicates and appends each resource to the buffer of its
-type. Every :data:`FLUSH_ROWS` resources the buffer converts the chunk. Dict-valued members
+type; every :data:`FLUSH_ROWS` resources of a type (and every few thousand resources overall,
+see :mod:`matchkit.normalize`) the buffer converts its chunk. Dict-valued members
 (``attributes``, its ``stats`` and ``tags``, ``relationships``) are grouped by key set: rows
 sharing the same keys (the common case, since one service writes every resource of a type alike)
 are held as tuples of values, so that a column is one ``itemgetter`` pass and one numpy or Arrow
@@ -21,14 +22,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from matchkit.columns import CONVERSION_ERRORS, fast_arrow, unify
+from matchkit.columns import CONVERSION_ERRORS, fast_arrow, text_value, unify
 from matchkit.errors import DocumentError
 from matchkit.jsonapi import relationship_keys
 
 __all__ = ["FLUSH_ROWS", "Links", "ResourceBuffer"]
 
 FLUSH_ROWS = 4096
-"""Resources a buffer holds as parsed dicts before converting them.
+"""Resources a buffer holds at most as parsed dicts before converting them.
 
 Small enough to bound the memory held in Python objects, large enough that the per-call
 overhead of the conversions does not matter.
@@ -187,8 +188,6 @@ class ResourceBuffer:
 
     def _identifier_text(self, name: str) -> pa.Array:
         """An unknown relationship's identifiers as JSON text per row (null when empty)."""
-        from matchkit.columns import text_value
-
         values = []
         for resource, document in zip(self.pending, self.documents, strict=True):
             keys = relationship_keys(resource, name, document_index=document)

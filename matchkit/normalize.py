@@ -53,6 +53,9 @@ _RESOURCE_TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
     "asset": ("assets", ()),
 }
 
+FLUSH_ALL_ROWS = 2048
+"""Resources walked (all types together) between two conversions of every buffer."""
+
 # How many references of one kind are listed one by one in the problems before a count.
 _LISTED_PER_KIND = 10
 
@@ -106,6 +109,7 @@ class _Walker:
         self.entries = {type_: (set(), buffer) for type_, buffer in self.buffers.items()}
         self.ignored: Counter[str] = Counter()
         self.problems: list[str] = []
+        self.pending = 0
 
     def consume(self, document: dict[str, Any], index: int) -> None:
         data = document["data"]
@@ -137,6 +141,14 @@ class _Walker:
                 buffer.documents.append(index)
                 if len(pending) >= FLUSH_ROWS:
                     buffer.flush()
+        # Convert what the last pages brought while it is still in the CPU caches: the
+        # chunks are small, and every type is flushed together (measured: several times
+        # faster than converting large chunks whose dicts have gone cold).
+        self.pending += len(data or ()) + len(document.get("included") or ())
+        if self.pending >= FLUSH_ALL_ROWS:
+            self.pending = 0
+            for buffer in self.buffers.values():
+                buffer.flush()
 
     def frames(self) -> MatchFrames:
         return _Builder(self.buffers, self.ignored, self.problems).frames()

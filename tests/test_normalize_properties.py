@@ -134,6 +134,7 @@ def test_chunk_size_does_not_change_the_result(monkeypatch: pytest.MonkeyPatch, 
     pages = [page(arena(f"m{i}", per_side=1 + i % 3)) for i in range(5)]
     reference = to_frames(pages)
     monkeypatch.setattr("matchkit.normalize.FLUSH_ROWS", chunk)
+    monkeypatch.setattr("matchkit.normalize.FLUSH_ALL_ROWS", chunk * 3)
     chunked = to_frames(pages)
     for name, frame in reference.tables.items():
         pd.testing.assert_frame_equal(chunked.tables[name], frame)
