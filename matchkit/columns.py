@@ -169,7 +169,9 @@ def unify(arrays: list[pa.Array]) -> list[pa.Array]:
         target = pa.float64()
     else:
         target = pa.string()
-    return [array if array.type == target else array.cast(target) for array in arrays]
+    # safe=False: integers beyond 2**53 among decimals round to the nearest float, the price
+    # of one float64 column (docs/model.md).
+    return [array if array.type == target else array.cast(target, safe=False) for array in arrays]
 
 
 def convert(array: pa.Array, kind: Kind | None, *, label: str, problems: list[str]) -> Any:
@@ -263,7 +265,7 @@ def integer_array(values: list[int | None]) -> pd.arrays.IntegerArray:
 def _to_float64(array: pa.Array, *, label: str, problems: list[str]) -> np.ndarray:
     arrow_type = array.type
     if pa.types.is_integer(arrow_type) or pa.types.is_floating(arrow_type):
-        return array.cast(pa.float64()).to_numpy(zero_copy_only=False)
+        return array.cast(pa.float64(), safe=False).to_numpy(zero_copy_only=False)
     if pa.types.is_null(arrow_type):
         return np.full(len(array), np.nan)
     values = _coerce_each(array, _float_or_none, "numbers", label=label, problems=problems)

@@ -111,3 +111,11 @@ def test_text_value_of_values_orjson_cannot_write() -> None:
     assert text.endswith("}" * 1001)
     big = 2**70
     assert text_value({"b": [big, 'x"y'], "a": None}) == f'{{"a":null,"b":[{big},"x\\"y"]}}'
+
+
+def test_integers_beyond_2_53_among_decimals_round_to_float() -> None:
+    from matchkit.columns import unify
+
+    merged = unify([pa.array([9007199254740993]), pa.array([1.5])])
+    assert [array.type for array in merged] == [pa.float64(), pa.float64()]
+    assert merged[0].to_pylist() == [9007199254740992.0]
