@@ -152,7 +152,10 @@ def fast_arrow(values: list[Any]) -> pa.Array:
         except (TypeError, OverflowError):
             return to_arrow(values)
     if kind is bool:
-        booleans = np.array(values)
+        try:
+            booleans = np.array(values)
+        except (ValueError, TypeError):  # nested lists of uneven lengths, for one
+            return to_arrow(values)
         if booleans.ndim == 1 and booleans.dtype.kind == "b":
             return pa.array(booleans)
     return to_arrow(values)

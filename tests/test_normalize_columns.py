@@ -119,3 +119,7 @@ def test_integers_beyond_2_53_among_decimals_round_to_float() -> None:
     merged = unify([pa.array([9007199254740993]), pa.array([1.5])])
     assert [array.type for array in merged] == [pa.float64(), pa.float64()]
     assert merged[0].to_pylist() == [9007199254740992.0]
+
+
+def test_fast_arrow_with_a_boolean_before_lists() -> None:
+    assert fast_arrow([True, [1, 2], [3]]).to_pylist() == ["true", "[1,2]", "[3]"]
