@@ -91,6 +91,12 @@ def default_cache_dir() -> Path:
 def resolve_cache_dir(cache_dir: str | os.PathLike[str] | None) -> Path:
     """Argument > ``MATCHKIT_CACHE_DIR`` > the platform's user cache folder."""
     if cache_dir is not None:
+        if not isinstance(cache_dir, str | os.PathLike) or isinstance(os.fspath(cache_dir), bytes):
+            raise InvalidArgumentError(
+                f"cache_dir must be a folder path (str or pathlib.Path), "
+                f"not {type(cache_dir).__name__}",
+                parameter="cache_dir",
+            )
         return Path(cache_dir)
     from_environment = os.environ.get("MATCHKIT_CACHE_DIR")
     if from_environment:

@@ -16,7 +16,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
+import math
 import os
+import urllib.parse
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -114,19 +116,20 @@ class Client:
         timeout: float = 30,
     ) -> None:
         self.shard = get_shard(shard).name
-        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
+        if (
+            isinstance(timeout, bool)
+            or not isinstance(timeout, int | float)
+            or not math.isfinite(timeout)
+            or timeout <= 0
+        ):
             raise InvalidArgumentError(
-                f"timeout={timeout!r} must be a positive number of seconds", parameter="timeout"
+                f"timeout={timeout!r} must be a positive, finite number of seconds",
+                parameter="timeout",
             )
         fixed_now = None if now is None else parse_time(now, parameter="now")
-        base_url = base_url or os.environ.get("MATCHKIT_BASE_URL") or None
-        api_key = api_key or os.environ.get("MATCHKIT_API_KEY") or None
+        base_url = _checked_base_url(base_url or os.environ.get("MATCHKIT_BASE_URL") or None)
+        api_key = _checked_api_key(api_key or os.environ.get("MATCHKIT_API_KEY") or None)
         self.embedded = base_url is None
-        if not self.embedded and not base_url.startswith(("http://", "https://")):
-            raise InvalidArgumentError(
-                f"base_url={base_url!r} must start with http:// or https://",
-                parameter="base_url",
-            )
         self.offline = bool(offline)
         self.progress = bool(progress)
         self.rate_limit = parse_rate_limit(rate_limit, remote=not self.embedded)
@@ -138,12 +141,20 @@ class Client:
             if self.embedded:
                 base_url, api_key, fixed_now, cache_origin = self._embedded(api_key, fixed_now)
             self._keys = CacheKeys(origin=cache_origin)
-            self._session = create_session(
-                self.cache_dir,
-                keys=self._keys,
-                offline=self.offline,
-                rate_limit=self.rate_limit,
-            )
+            try:
+                self._session = create_session(
+                    self.cache_dir,
+                    keys=self._keys,
+                    offline=self.offline,
+                    rate_limit=self.rate_limit,
+                )
+            except OSError as error:
+                raise InvalidArgumentError(
+                    f"cache_dir={str(self.cache_dir)!r} cannot hold the HTTP cache "
+                    f"({error.strerror or error}); pass a writable folder as cache_dir= or "
+                    "MATCHKIT_CACHE_DIR",
+                    parameter="cache_dir",
+                ) from None
         except BaseException:
             self._resources.close()  # stop an embedded service started above
             raise
@@ -445,3 +456,35 @@ def _check_max_matches(value: object) -> int | None:
             parameter="max_matches",
         )
     return value
+
+
+def _checked_base_url(base_url: object) -> str | None:
+    if base_url is None:
+        return None
+    if not isinstance(base_url, str):
+        raise InvalidArgumentError(
+            f"base_url must be a string such as 'https://api.example.com', "
+            f"not {type(base_url).__name__}",
+            parameter="base_url",
+        )
+    parts = urllib.parse.urlsplit(base_url)
+    if parts.scheme not in {"http", "https"} or not parts.hostname:
+        raise InvalidArgumentError(
+            f"base_url={base_url!r} must be an http:// or https:// URL with a host, "
+            "such as 'https://api.example.com'",
+            parameter="base_url",
+        )
+    return base_url
+
+
+def _checked_api_key(api_key: object) -> str | None:
+    # The message never shows the value: it may be a real key with a typo.
+    if api_key is None:
+        return None
+    if not isinstance(api_key, str) or not api_key.strip() or not api_key.isprintable():
+        raise InvalidArgumentError(
+            "api_key must be a non-empty string of printable characters on one line "
+            f"(got a {type(api_key).__name__}; its value is not shown)",
+            parameter="api_key",
+        )
+    return api_key
