@@ -1,7 +1,9 @@
 """matchkit: fetch, normalize and analyse multiplayer match records from JSON:API services.
 
-The one entry point per job: :class:`Client` fetches (cached, paged, rate-limited) and
-:func:`to_frames` normalizes documents into :class:`MatchFrames`.
+The one entry point per job: :class:`Client` fetches (cached, paged, rate-limited),
+:func:`to_frames` normalizes documents into :class:`MatchFrames`, and :func:`serve` /
+:func:`create_app` / :func:`running` run the reference service. The analysis, plots and widgets
+live in :mod:`matchkit.analysis`, :mod:`matchkit.plots` and :mod:`matchkit.widgets`.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from matchkit.normalize import to_frames
 
 if TYPE_CHECKING:
     from matchkit.client import Client
+    from matchkit.service import create_app, running, serve
 
 __all__ = [
     "AuthError",
@@ -35,14 +38,25 @@ __all__ = [
     "NotFoundError",
     "RateLimitError",
     "ServiceError",
+    "create_app",
+    "running",
+    "serve",
     "to_frames",
 ]
 
+# Loaded on first use: the client (requests-cache, the rate limiter, tqdm) and the service
+# (starlette, uvicorn) cost import time a notebook that only normalizes need not pay.
+_LAZY = {
+    "Client": "matchkit.client",
+    "create_app": "matchkit.service",
+    "running": "matchkit.service",
+    "serve": "matchkit.service",
+}
+
 
 def __getattr__(name: str) -> Any:
-    # The client (requests-cache, the rate limiter, tqdm) loads on first use.
-    if name == "Client":
-        from matchkit.client import Client
+    if name not in _LAZY:
+        raise AttributeError(f"module 'matchkit' has no attribute {name!r}")
+    import importlib
 
-        return Client
-    raise AttributeError(f"module 'matchkit' has no attribute {name!r}")
+    return getattr(importlib.import_module(_LAZY[name]), name)
