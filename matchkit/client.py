@@ -48,7 +48,7 @@ from matchkit.plan import (
 )
 from matchkit.query import MatchQuery, get_shard
 from matchkit.ratelimit import parse_rate_limit
-from matchkit.windows import format_time, parse_time
+from matchkit.windows import TimeWindow, format_time, parse_time
 
 if TYPE_CHECKING:
     from matchkit.frames import MatchFrames
@@ -256,11 +256,8 @@ class Client:
         Takes the arguments of :meth:`matches`. Reads the cache (to mark the requests it would
         answer) but sends nothing.
         """
-        arguments = dict(locals())  # the call's arguments, before any other local exists
-        max_matches = _check_max_matches(arguments.pop("max_matches"))
-        query = self._query(arguments)
-        now = self.now()
-        windows = plan_windows(query, now=now)
+        # The call's arguments, taken before any other local exists.
+        query, now, windows, max_matches = self._prepare(dict(locals()))
         requests = tuple(
             PlannedRequest(
                 window=window,
@@ -305,11 +302,8 @@ class Client:
         last page may hold more than ``max_matches`` asks for. Arguments are checked before the
         first request, not lazily at the first ``next()``.
         """
-        arguments = dict(locals())  # the call's arguments, before any other local exists
-        max_matches = _check_max_matches(arguments.pop("max_matches"))
-        query = self._query(arguments)
-        now = self.now()
-        windows = plan_windows(query, now=now)
+        # The call's arguments, taken before any other local exists.
+        query, now, windows, max_matches = self._prepare(dict(locals()))
         return self._pager().iter_documents(query, windows, now=now, max_matches=max_matches)
 
     def matches(
@@ -351,11 +345,8 @@ class Client:
                 retries; no partial result is returned.
             CacheMissError: offline, and a page is not in the cache.
         """
-        arguments = dict(locals())  # the call's arguments, before any other local exists
-        max_matches = _check_max_matches(arguments.pop("max_matches"))
-        query = self._query(arguments)
-        now = self.now()
-        windows = plan_windows(query, now=now)
+        # The call's arguments, taken before any other local exists.
+        query, now, windows, max_matches = self._prepare(dict(locals()))
         from matchkit.normalize import to_frames
 
         pager = self._pager()
@@ -423,6 +414,15 @@ class Client:
         return clear_cache(self._session, older_than)
 
     # -- internals ---------------------------------------------------------------------------
+
+    def _prepare(
+        self, arguments: dict[str, Any]
+    ) -> tuple[MatchQuery, datetime, list[TimeWindow], int | None]:
+        """Check a call's arguments (before any request) and plan its windows at now."""
+        max_matches = _check_max_matches(arguments.pop("max_matches"))
+        query = self._query(arguments)
+        now = self.now()
+        return query, now, plan_windows(query, now=now), max_matches
 
     def _query(self, arguments: dict[str, Any]) -> MatchQuery:
         arguments = {key: value for key, value in arguments.items() if key != "self"}
