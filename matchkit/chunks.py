@@ -1,28 +1,26 @@
-"""Resources of one type, buffered and converted to Arrow arrays a chunk at a time.
+"""Resources of one type, buffered, read a chunk at a time and converted a block at a time.
 
 The walk over the documents only deduplicates and appends each resource to the buffer of its
 type; every :data:`FLUSH_ROWS` resources of a type (and every few thousand resources overall,
-see :mod:`matchkit.normalize`) the buffer converts its chunk. Dict-valued members
-(``attributes``, its ``stats`` and ``tags``, ``relationships``) are grouped by key set: rows
-sharing the same keys (the common case, since one service writes every resource of a type alike)
-are held as tuples of values, so that a column is one ``itemgetter`` pass and one numpy or Arrow
-conversion, all in C. Relationship data become identifier arrays (:class:`Links`). Every shape
-is checked on the way, and malformed input raises the precise
-:class:`~matchkit.errors.DocumentError`.
+see :mod:`matchkit.normalize`) the buffer reads its chunk while the parsed dicts are still in the
+CPU caches: dict-valued members (``attributes``, its ``stats`` and ``tags``) become one plain
+value list per key (rows sharing one key order are transposed in C), and relationship data
+become identifier lists. Every shape is checked on the way, and malformed input raises the
+precise :class:`~matchkit.errors.DocumentError`. Every :data:`CONVERT_ROWS` rows the lists are
+converted to Arrow arrays (and :class:`Links`), one conversion per key: the fixed cost of the
+conversions, which dominated with small chunks, is paid a few times per table.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from matchkit.columns import CONVERSION_ERRORS, fast_arrow, text_value, unify
+from matchkit.columns import fast_arrow, text_value, unify
 from matchkit.errors import DocumentError
 from matchkit.jsonapi import relationship_keys
 
@@ -33,6 +31,15 @@ FLUSH_ROWS = 4096
 
 Small enough to bound the memory held in Python objects, large enough that the per-call
 overhead of the conversions does not matter.
+"""
+
+CONVERT_ROWS = 32768
+"""Rows of a type read into Python value lists before they are converted to Arrow arrays.
+
+The resources are read while they are still in the CPU caches (every :data:`FLUSH_ROWS`
+resources, or sooner, see :mod:`matchkit.normalize`); the values wait in plain lists so that
+each column is converted in few large calls rather than many small ones, whose fixed cost
+dominated.
 """
 
 _EMPTY: dict[str, Any] = {}  # stands in for a missing object; never mutated
@@ -81,7 +88,12 @@ class ResourceBuffer:
     """
 
     def __init__(
-        self, type_: str, *, relationships: Collection[str] = (), text_stats: bool = False
+        self,
+        type_: str,
+        *,
+        relationships: Collection[str] = (),
+        text_stats: bool = False,
+        convert_rows: int = CONVERT_ROWS,
     ) -> None:
         self.type = type_
         self.known_relationships = frozenset(relationships)
@@ -89,7 +101,12 @@ class ResourceBuffer:
         self.ids: list[str] = []
         self.pending: list[dict[str, Any]] = []
         self.documents: list[int] = []
+        self.convert_rows = convert_rows
         self._converted = 0
+        self._block: dict[str, dict[str, list[Any]]] = {}
+        # relationship name -> (identifiers per row, their types, their ids)
+        self._link_block: dict[str, tuple[list[int], list[Any], list[Any]]] = {}
+        self._block_rows = 0
         self._chunks: list[tuple[int, dict[str, dict[str, pa.Array]]]] = []
         self._links: dict[str, list[Links]] = {}
 
@@ -98,32 +115,27 @@ class ResourceBuffer:
         return len(self.ids)
 
     def flush(self) -> None:
-        """Convert the pending resources."""
+        """Read the pending resources into the block's value lists and identifier arrays."""
         resources = self.pending
         if not resources:
             return
-        start = self._converted
-        sections: dict[str, dict[str, pa.Array]] = {}
         attributes = self._objects([r.get("attributes") for r in resources], "attributes")
         # attributes hold a few keys: one pass per key beats grouping rows by key set.
         keys = set().union(*attributes)
-        sections["attributes"] = {
-            key: fast_arrow([a.get(key) for a in attributes])
-            for key in sorted(keys)
-            if key not in _SUBSECTIONS
-        }
+        for key in keys:
+            if key not in _SUBSECTIONS:
+                self._add("attributes", key, [a.get(key) for a in attributes])
         for name in _SUBSECTIONS:
             if name not in keys:
                 continue
             values = [a.get(name) for a in attributes]
             if name == "stats" and self.text_stats and str in set(map(type, values)):
-                sections["text"] = {
-                    "stats": fast_arrow([v if type(v) is str else None for v in values])
-                }
+                self._add("text", "stats", [v if type(v) is str else None for v in values])
                 values = [v if type(v) is dict else None for v in values]
             if set(map(type, values)) <= {_NONE}:
                 continue
-            sections[name] = _section(self._objects(values, f"attributes.{name}"))
+            for key, column in _columns(self._objects(values, f"attributes.{name}")).items():
+                self._add(name, key, column)
         del attributes
         relationships = self._objects([r.get("relationships") for r in resources], "relationships")
         for name in sorted(set().union(*relationships)):
@@ -132,13 +144,53 @@ class ResourceBuffer:
                 self._raise_for_relationship(name)
             data = [m.get("data") if m is not None else None for m in members]
             if name in self.known_relationships:
-                self._links.setdefault(name, []).append(self._identifiers(data, name, start))
+                self._identifiers(data, name)
             elif any(data):
-                sections.setdefault("relationships", {})[name] = self._identifier_text(name)
-        self._chunks.append((len(resources), sections))
+                self._add("relationships", name, self._identifier_text(name))
         self._converted += len(resources)
+        self._block_rows += len(resources)
         self.pending = []
         self.documents = []
+        if self._block_rows >= self.convert_rows:
+            self._convert_block()
+
+    def _add(self, section: str, key: str, values: Sequence[Any]) -> None:
+        """Append one chunk's values of a key to the block (None for the rows before it)."""
+        block = self._block.setdefault(section, {})
+        column = block.get(key)
+        if column is None:
+            block[key] = column = [None] * self._block_rows
+        elif len(column) < self._block_rows:
+            column += [None] * (self._block_rows - len(column))
+        column += values
+
+    def _convert_block(self) -> None:
+        """Convert the block's value lists to Arrow arrays, one conversion per key."""
+        rows = self._block_rows
+        if not rows:
+            return
+        start = self._converted - rows
+        for name, (counts, types, ids) in self._link_block.items():
+            if len(counts) < rows:
+                counts += [0] * (rows - len(counts))
+            self._links.setdefault(name, []).append(
+                Links(
+                    np.repeat(np.arange(start, start + rows, dtype=np.int64), counts),
+                    pa.array(types, type=pa.string()),
+                    pa.array(ids, type=pa.string()),
+                )
+            )
+        self._link_block = {}
+        sections: dict[str, dict[str, pa.Array]] = {}
+        for section, columns in self._block.items():
+            arrays = sections[section] = {}
+            for key, column in columns.items():
+                if len(column) < rows:
+                    column += [None] * (rows - len(column))
+                arrays[key] = fast_arrow(column)
+        self._chunks.append((rows, sections))
+        self._block = {}
+        self._block_rows = 0
 
     def _objects(self, values: list[Any], what: str) -> list[dict[str, Any]]:
         """Values that must be objects or missing: checked, with ``{}`` for missing ones."""
@@ -155,29 +207,36 @@ class ResourceBuffer:
                     )
         return [_EMPTY if value is None else value for value in values]
 
-    def _identifiers(self, data: list[Any], name: str, start: int) -> Links:
-        """The identifiers of one known relationship in this chunk, checked."""
+    def _identifiers(self, data: list[Any], name: str) -> None:
+        """Add the identifiers of one known relationship in this chunk to the block, checked."""
         kinds = set(map(type, data)) - {_NONE}
         if not kinds:
-            return Links.empty()
+            return
         try:
             if kinds == {list}:
                 counts = [len(value) if value is not None else 0 for value in data]
                 items = [item for value in data if value for item in value]
-                rows = np.repeat(np.arange(start, start + len(data), dtype=np.int64), counts)
             elif kinds == {dict}:
-                rows = np.flatnonzero([value is not None for value in data]) + start
+                counts = [0 if value is None else 1 for value in data]
                 items = [value for value in data if value is not None]
             else:
                 raise _MalformedError
-            types = pa.array([item["type"] for item in items], type=pa.string())
-            ids = pa.array([item["id"] for item in items], type=pa.string())
-            if types.null_count or ids.null_count or _has_empty(types) or _has_empty(ids):
-                raise _MalformedError
-        except (TypeError, KeyError, _MalformedError, *CONVERSION_ERRORS):
+            types = [item["type"] for item in items]
+            ids = [item["id"] for item in items]
+        except (TypeError, KeyError, _MalformedError):
             self._raise_for_relationship(name)
             raise  # not reached: the line above raises the precise error
-        return Links(rows.astype(np.int64, copy=False), types, ids)
+        if not (_all_text(types) and _all_text(ids)):
+            self._raise_for_relationship(name)
+        block = self._link_block.get(name)
+        if block is None:
+            block = self._link_block[name] = ([], [], [])
+        block_counts, block_types, block_ids = block
+        if len(block_counts) < self._block_rows:
+            block_counts += [0] * (self._block_rows - len(block_counts))
+        block_counts += counts
+        block_types += types
+        block_ids += ids
 
     def _raise_for_relationship(self, name: str, position: int | None = None) -> None:
         """Raise the precise error for a malformed relationship (found by the Python reader)."""
@@ -186,8 +245,8 @@ class ResourceBuffer:
             relationship_keys(self.pending[index], name, document_index=self.documents[index])
         raise DocumentError(f"relationship {name!r} of a {self.type} resource is malformed")
 
-    def _identifier_text(self, name: str) -> pa.Array:
-        """An unknown relationship's identifiers as JSON text per row (null when empty)."""
+    def _identifier_text(self, name: str) -> list[str | None]:
+        """An unknown relationship's identifiers as JSON text per row (None when empty)."""
         values = []
         for resource, document in zip(self.pending, self.documents, strict=True):
             keys = relationship_keys(resource, name, document_index=document)
@@ -197,11 +256,12 @@ class ResourceBuffer:
             items = [{"id": id_, "type": type_} for type_, id_ in keys]
             data = resource["relationships"][name]["data"]
             values.append(text_value(items[0] if isinstance(data, dict) else items))
-        return pa.array(values, type=pa.string())
+        return values
 
     def sections(self) -> dict[str, dict[str, pa.Array]]:
         """Every section's columns by wire key, full length (chunks are released)."""
         self.flush()
+        self._convert_block()
         names: dict[str, dict[str, None]] = {}
         for _, sections in self._chunks:
             for section, arrays in sections.items():
@@ -223,6 +283,7 @@ class ResourceBuffer:
     def links(self, name: str) -> Links:
         """The identifiers of a known relationship across every row."""
         self.flush()
+        self._convert_block()
         pieces = [piece for piece in self._links.get(name, []) if len(piece.rows)]
         if not pieces:
             return Links.empty()
@@ -235,78 +296,34 @@ class ResourceBuffer:
         )
 
 
-class _Grouped:
-    """A list of dicts held as value tuples grouped by key set, read column by column."""
-
-    __slots__ = ("groups", "keys", "rows")
-
-    def __init__(self, dicts: list[dict[str, Any]]) -> None:
-        groups: dict[tuple[str, ...], tuple[list[int], list[tuple[Any, ...]]]] = {}
-        for position, mapping in enumerate(dicts):
-            keys = tuple(mapping)
-            group = groups.get(keys)
-            if group is None:
-                group = groups[keys] = ([], [])
-            group[0].append(position)
-            group[1].append(tuple(mapping.values()))
-        self.rows = len(dicts)
-        self.groups = [
-            (keys, np.asarray(positions, dtype=np.int64), values)
-            for keys, (positions, values) in groups.items()
-        ]
-        seen: dict[str, None] = {}
-        for keys in groups:
-            seen.update(dict.fromkeys(keys))
-        self.keys = list(seen)
-
-    def _pieces(self, key: str) -> list[tuple[np.ndarray, list[Any]]]:
-        return [
-            (positions, list(map(itemgetter(keys.index(key)), values)))
-            for keys, positions, values in self.groups
-            if key in keys
-        ]
-
-    def column(self, key: str) -> list[Any]:
-        """The values of ``key`` in row order (None where a row lacks it)."""
-        pieces = self._pieces(key)
-        if len(pieces) == 1 and len(pieces[0][1]) == self.rows:
-            return pieces[0][1]  # one group holds every row, in order
-        column: list[Any] = [None] * self.rows
-        for positions, values in pieces:
-            for position, value in zip(positions.tolist(), values, strict=True):
-                column[position] = value
-        return column
-
-    def arrow(self, key: str) -> pa.Array:
-        """The values of ``key`` as an Arrow array (null where a row lacks it)."""
-        pieces = self._pieces(key)
-        if len(pieces) == 1 and len(pieces[0][1]) == self.rows:
-            return fast_arrow(pieces[0][1])
-        arrays = unify([fast_arrow(values) for _, values in pieces])
-        combined = pa.concat_arrays([*arrays, pa.nulls(1, type=arrays[0].type)])
-        take = np.full(self.rows, len(combined) - 1, dtype=np.int64)
-        offset = 0
-        for positions, values in pieces:
-            take[positions] = np.arange(offset, offset + len(values), dtype=np.int64)
-            offset += len(values)
-        return combined.take(pa.array(take))
-
-
 class _MalformedError(Exception):
     """Relationship data the fast path cannot read; the Python reader names the problem."""
 
 
-def _has_empty(text: pa.Array) -> bool:
-    return bool(len(text)) and pc.min(pc.utf8_length(text)).as_py() == 0
+def _all_text(values: list[Any]) -> bool:
+    """Whether every value is a non-empty string."""
+    return not values or (set(map(type, values)) == {str} and "" not in values)
 
 
-def _section(dicts: list[dict[str, Any]]) -> dict[str, pa.Array]:
-    """One array per key of a list of dicts (the section's columns)."""
+def _columns(dicts: list[dict[str, Any]]) -> dict[str, Sequence[Any]]:
+    """The values of every key of a list of dicts, in row order (None where a row lacks it)."""
     keys = set().union(*dicts)
     if len(keys) <= _FEW_KEYS:
-        return {key: fast_arrow([d.get(key) for d in dicts]) for key in sorted(keys)}
-    grouped = _Grouped(dicts)
-    return {key: grouped.arrow(key) for key in grouped.keys}
+        return {key: [d.get(key) for d in dicts] for key in keys}
+    # Each row becomes one tuple of values in a common key order, and the tuples are
+    # transposed in C: one pass over the dicts, while they are in the CPU caches.
+    shapes = set(map(tuple, dicts))
+    full = [shape for shape in shapes if len(shape) == len(keys)]
+    if len(shapes) == 1:
+        rows = list(map(tuple, map(dict.values, dicts)))
+    elif len(full) == 1:  # one complete key order; the other rows are read key by key
+        order = full[0]
+        count = len(order)
+        rows = [tuple(d.values()) if len(d) == count else tuple(map(d.get, order)) for d in dicts]
+    else:
+        order = tuple(keys)
+        rows = [tuple(map(d.get, order)) for d in dicts]
+    return dict(zip(full[0] if full else order, zip(*rows, strict=True), strict=True))
 
 
 def _or_nulls(array: pa.Array | None, length: int) -> pa.Array:

@@ -27,7 +27,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from matchkit.assemble import assemble
-from matchkit.chunks import FLUSH_ROWS, Links, ResourceBuffer
+from matchkit.chunks import CONVERT_ROWS, FLUSH_ROWS, Links, ResourceBuffer
 from matchkit.derive import (
     participant_kinds,
     roster_sides_from_participants,
@@ -103,7 +103,12 @@ class _Walker:
 
     def __init__(self) -> None:
         self.buffers = {
-            type_: ResourceBuffer(type_, relationships=names, text_stats=type_ == "match")
+            type_: ResourceBuffer(
+                type_,
+                relationships=names,
+                text_stats=type_ == "match",
+                convert_rows=CONVERT_ROWS,
+            )
             for type_, (_, names) in _RESOURCE_TABLES.items()
         }
         self.entries = {type_: (set(), buffer) for type_, buffer in self.buffers.items()}
@@ -185,17 +190,26 @@ class _Builder:
                 return owners.filter(matching), links.ids.filter(matching)
         return owners, links.ids
 
-    def parents(self, owner: str, name: str, child: str) -> tuple[pa.Array, pa.Array]:
-        """``(parent ids, child ids)`` of a to-many relationship; checked for missing children."""
+    def owners(self, owner: str, name: str, child: str) -> pa.Array:
+        """For each ``child`` resource, the id of the ``owner`` whose to-many relationship
+        ``name`` lists it first (null when none does); checked for missing and repeated
+        children."""
         parents, children = self.links(owner, name, child)
-        self.report_missing(owner, child, parents, children)
-        repeated = len(children) - (pc.count_distinct(children).as_py() if len(children) else 0)
-        if repeated:
-            self.problems.append(
-                f"{repeated} {child} identifier(s) are listed more than once in {owner} "
-                f"{name} relationships; the first listing was kept"
-            )
-        return parents, children
+        keys = self.ids[child]
+        if not len(children):
+            return pa.nulls(len(keys), type=pa.string())
+        positions = pc.index_in(keys, value_set=children)
+        # The ids are unique: when as many of them are listed as there are listings, every
+        # listed child exists and none is listed twice, and there is nothing to report.
+        if len(keys) - positions.null_count != len(children):
+            self.report_missing(owner, child, parents, children)
+            repeated = len(children) - pc.count_distinct(children).as_py()
+            if repeated:
+                self.problems.append(
+                    f"{repeated} {child} identifier(s) are listed more than once in {owner} "
+                    f"{name} relationships; the first listing was kept"
+                )
+        return parents.take(positions)
 
     def report_missing(
         self, owner: str, type_: str, owners: pa.Array, references: pa.Array
@@ -251,14 +265,12 @@ class _Builder:
 
     def frames(self) -> MatchFrames:
         problems = self.problems
-        match_of_roster = _lookup(*self.parents("match", "rosters", "roster"), self.ids["roster"])
-        match_of_round = _lookup(*self.parents("match", "rounds", "round"), self.ids["round"])
-        match_of_asset = _lookup(*self.parents("match", "assets", "asset"), self.ids["asset"])
-        roster_participants = self.parents("roster", "participants", "participant")
+        match_of_roster = self.owners("match", "rosters", "roster")
+        match_of_round = self.owners("match", "rounds", "round")
+        match_of_asset = self.owners("match", "assets", "asset")
+        roster_of_participant = self.owners("roster", "participants", "participant")
         built = {}
-        built["participants"] = self.participants(
-            _lookup(*roster_participants, self.ids["participant"]), match_of_roster
-        )
+        built["participants"] = self.participants(roster_of_participant, match_of_roster)
         built["rosters"] = self.rosters(match_of_roster, built["participants"])
         built["matches"] = self.matches()
         for name, type_, match_ids in (

@@ -394,6 +394,7 @@ def test_many_pages_with_mixed_shapes_in_one_call(monkeypatch: pytest.MonkeyPatc
     """Small chunks: types that differ between chunks still make one column."""
     monkeypatch.setattr("matchkit.normalize.FLUSH_ROWS", 3)
     monkeypatch.setattr("matchkit.normalize.FLUSH_ALL_ROWS", 10)
+    monkeypatch.setattr("matchkit.normalize.CONVERT_ROWS", 5)
     pages = []
     for number in range(6):
         resource, included = arena(f"m{number}")
