@@ -12,10 +12,7 @@ from __future__ import annotations
 import hmac
 import inspect
 import logging
-import os
 import socket
-import subprocess
-import sys
 from pathlib import Path
 
 import psutil
@@ -29,6 +26,7 @@ from matchkit.dataset import sample_data_path
 from matchkit.http import RetryPolicy
 from matchkit.service import auth, running, serve
 from matchkit.service.auth import ApiKeys
+from tests.serve_process import started_serve
 
 PLANTED = "PLANTED-k3y-9f8e7d6c5b4a-LEAKCHECK"
 OTHER = "another-valid-key-0000"
@@ -149,28 +147,9 @@ def test_a_session_caches_no_authorization_header(tmp_path):
 
 
 def test_matchkit_serve_logs_no_key(tmp_path):
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "matchkit",
-            "serve",
-            "--port",
-            "0",
-            "--rate-limit",
-            "2/minute",
-            "--api-key",
-            PLANTED,
-            "--faults",
-            "500=0.3,seed=1",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "MATCHKIT_CACHE_DIR": str(tmp_path / "cache")},
-    )
-    try:
-        base_url = process.stdout.readline().split()[-1]
+    arguments = ("--rate-limit", "2/minute", "--api-key", PLANTED, "--faults", "500=0.3,seed=1")
+    with started_serve(*arguments, cache_dir=tmp_path / "cache") as served:
+        base_url = served.base_url
         headers = {"Authorization": f"Bearer {PLANTED}"}
         for path in ("/shards/global/matches", "/shards/na/matches", "/shards/global/matches/x"):
             for _ in range(2):
@@ -179,11 +158,8 @@ def test_matchkit_serve_logs_no_key(tmp_path):
             base_url + "/shards/global/matches", headers={"Authorization": "x"}, timeout=30
         )
         requests.get(base_url + "/status", headers=headers, timeout=30)
-    finally:
-        process.terminate()
-        out, err = process.communicate(timeout=30)
-    assert "GET /shards/global/matches" in out  # uvicorn writes its access log to stdout
-    assert PLANTED not in out + err
+    assert "GET /shards/global/matches" in served.output  # uvicorn's access log (stdout)
+    assert PLANTED not in "".join(served.banner) + served.output
 
 
 # -- exposure --------------------------------------------------------------------------------

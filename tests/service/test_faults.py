@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import socket
-import subprocess
-import sys
 from collections import Counter
 
 import pytest
@@ -14,6 +11,7 @@ import requests
 from matchkit.errors import InvalidArgumentError
 from matchkit.service import create_app, running
 from matchkit.service.faults import FAULT_KINDS, NO_RESPONSE_STATUS, FaultInjector, Faults
+from tests.serve_process import run_serve, started_serve
 from tests.service.conftest import error_of
 
 LIST = "/shards/global/matches"
@@ -223,57 +221,18 @@ def test_same_seed_same_statuses_over_http(serve_with):
 
 
 def test_matchkit_serve_faults_option(dataset_dir, tmp_path):
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "matchkit",
-            "serve",
-            "--port",
-            "0",
-            "--data",
-            str(dataset_dir),
-            "--rate-limit",
-            "off",
-            "--faults",
-            "503=1,seed=3",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "MATCHKIT_CACHE_DIR": str(tmp_path / "cache")},
-    )
-    try:
-        base_url = process.stdout.readline().split()[-1]
-        key = process.stdout.readline().removeprefix("API key: ").strip()
-        process.stdout.readline()  # now and rate limit
-        assert process.stdout.readline().strip() == "injecting faults: 503=1,seed=3"
+    arguments = ("--data", str(dataset_dir), "--rate-limit", "off", "--faults", "503=1,seed=3")
+    with started_serve(*arguments, cache_dir=tmp_path / "cache") as served:
+        assert served.process.stdout.readline().strip() == "injecting faults: 503=1,seed=3"
         response = requests.get(
-            base_url + LIST, headers={"Authorization": f"Bearer {key}"}, timeout=30
+            served.base_url + LIST,
+            headers={"Authorization": f"Bearer {served.api_key}"},
+            timeout=30,
         )
         assert response.status_code == 503
-    finally:
-        process.terminate()
-        process.communicate(timeout=30)
 
 
 def test_matchkit_serve_rejects_a_bad_fault_spec(dataset_dir, tmp_path):
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "matchkit",
-            "serve",
-            "--faults",
-            "teapot=1",
-            "--data",
-            str(dataset_dir),
-        ],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "MATCHKIT_CACHE_DIR": str(tmp_path)},
-        timeout=60,
-        check=False,
-    )
+    result = run_serve("--faults", "teapot=1", "--data", str(dataset_dir), cache_dir=tmp_path)
     assert result.returncode == 2
     assert "unknown key 'teapot'" in result.stderr

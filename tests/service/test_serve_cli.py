@@ -2,41 +2,17 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import requests
 
+from tests.serve_process import run_serve, started_serve
 from tests.service.conftest import error_of
 
 
 def test_matchkit_serve_prints_url_and_key_and_serves(dataset_dir, tmp_path):
-    environment = {**os.environ, "MATCHKIT_CACHE_DIR": str(tmp_path / "cache")}
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "matchkit",
-            "serve",
-            "--port",
-            "0",
-            "--data",
-            str(dataset_dir),
-            "--rate-limit",
-            "2/minute",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=environment,
-    )
-    try:
-        url_line = process.stdout.readline()
-        key_line = process.stdout.readline()
-        assert url_line.startswith("matchkit service on http://127.0.0.1:"), url_line
-        base_url = url_line.split()[-1]
-        key = key_line.removeprefix("API key: ").strip()
+    arguments = ("--data", str(dataset_dir), "--rate-limit", "2/minute")
+    with started_serve(*arguments, cache_dir=tmp_path / "cache") as served:
+        assert served.banner[0].startswith("matchkit service on http://127.0.0.1:"), served.banner
+        base_url, key = served.base_url, served.api_key
         assert key
         assert requests.get(f"{base_url}/status", timeout=30).status_code == 200
         headers = {"Authorization": f"Bearer {key}"}
@@ -47,31 +23,11 @@ def test_matchkit_serve_prints_url_and_key_and_serves(dataset_dir, tmp_path):
         third = requests.get(f"{base_url}/shards/global/matches", headers=headers, timeout=30)
         assert third.status_code == 429
         assert error_of(third)["status"] == "429"
-    finally:
-        process.terminate()
-        rest, errors = process.communicate(timeout=30)
-    logged = rest + errors
-    assert key not in logged, "the key must not reach the log"
-    assert "GET /shards/global/matches" in logged  # the access log is on, without headers
+    assert key not in served.output, "the key must not reach the log"
+    assert "GET /shards/global/matches" in served.output  # the access log is on, without headers
 
 
 def test_matchkit_serve_rejects_a_bad_rate_limit(dataset_dir, tmp_path):
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "matchkit",
-            "serve",
-            "--rate-limit",
-            "fast",
-            "--data",
-            str(dataset_dir),
-        ],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "MATCHKIT_CACHE_DIR": str(tmp_path)},
-        timeout=60,
-        check=False,
-    )
+    result = run_serve("--rate-limit", "fast", "--data", str(dataset_dir), cache_dir=tmp_path)
     assert result.returncode == 2
     assert "rate_limit" in result.stderr
