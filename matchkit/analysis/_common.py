@@ -14,8 +14,10 @@ if TYPE_CHECKING:
     from matchkit.frames import MatchFrames
 
 __all__ = [
+    "LEVELS",
     "TIME_PERIODS",
     "arena_mask",
+    "check_level",
     "group_keys",
     "matchframes",
     "participant_table",
@@ -45,6 +47,17 @@ TIME_PERIODS: dict[str, Callable[[pd.Series], pd.Series]] = {
     "week": _week,
     "month": _month,
 }
+
+
+LEVELS = ("match", "round")
+
+
+def check_level(level: object) -> None:
+    """Raise unless ``level`` is "match" or "round" (the units an Arena analysis counts)."""
+    if level not in LEVELS:
+        raise InvalidArgumentError(
+            f"level={level!r} is not supported; use 'match' or 'round'", parameter="level"
+        )
 
 
 def group_keys(by: str | Sequence[str] | None) -> list[str]:

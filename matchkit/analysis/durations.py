@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING, Literal
 
 import pandas as pd
 
-from matchkit.analysis._common import group_keys, matchframes, with_group_columns
-from matchkit.errors import InvalidArgumentError
+from matchkit.analysis._common import check_level, group_keys, matchframes, with_group_columns
 
 if TYPE_CHECKING:
     from matchkit.frames import MatchFrames
@@ -49,10 +48,7 @@ def duration_summary(
     """
     frames = matchframes(frames)
     keys = group_keys(by)
-    if level not in ("match", "round"):
-        raise InvalidArgumentError(
-            f"level={level!r} is not supported; use 'match' or 'round'", parameter="level"
-        )
+    check_level(level)
     matches = with_group_columns(frames.matches, keys, source="the matches table")
     if level == "match":
         observations = matches[[*keys, "duration"]]

@@ -19,12 +19,12 @@ import pandas as pd
 
 from matchkit.analysis._common import (
     arena_mask,
+    check_level,
     group_keys,
     matchframes,
     wilson_columns,
     with_group_columns,
 )
-from matchkit.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
     from matchkit.frames import MatchFrames
@@ -72,10 +72,7 @@ def side_win_rates(
     """
     frames = matchframes(frames)
     keys = group_keys(by)
-    if level not in ("match", "round"):
-        raise InvalidArgumentError(
-            f"level={level!r} is not supported; use 'match' or 'round'", parameter="level"
-        )
+    check_level(level)
     matches = with_group_columns(frames.matches, keys, source="the matches table")
     arena = arena_mask(matches)
     excluded = {"royale_matches": int((~arena).sum())}
