@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 from matplotlib.figure import Figure
 
-from matchkit.analysis import COSMETIC_KINDS, duration_summary, side_win_rates
+from matchkit.analysis import COSMETIC_KINDS, duration_summary, side_win_rates, version_key
 from matchkit.errors import MatchkitError
 from matchkit.plots import (
     plot_cosmetic_heatmap,
@@ -97,7 +97,7 @@ class ExplorerPanel:
         self.date_range = _date_slider(matches["created_at"])
         self.server_type = _multi("Server type", matches["server_type"], layout)
         self.ranking_type = _multi("Ranking", matches["ranking_type"], layout)
-        self.patch_version = _multi("Patch", matches["patch_version"], layout, key=_version_key)
+        self.patch_version = _multi("Patch", matches["patch_version"], layout, key=version_key)
         self.region = _multi("Region", matches["region"], layout)
         self.character = widgets.SelectMultiple(
             options=[(self.labels.get(actor, actor), actor) for actor in _characters(frames)],
@@ -346,11 +346,6 @@ def _html_output(body: str) -> dict[str, Any]:
         "data": {"text/html": body, "text/plain": text},
         "metadata": {},
     }
-
-
-def _version_key(version: Any) -> tuple:
-    parts = str(version).split(".")
-    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in parts)
 
 
 def _multi(

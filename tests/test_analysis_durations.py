@@ -80,3 +80,15 @@ def test_bad_arguments(frames, arguments, parameter):
     with pytest.raises(InvalidArgumentError) as raised:
         duration_summary(frames, **arguments)
     assert raised.value.parameter == parameter
+
+
+def test_patch_versions_come_in_version_order_not_text_order():
+    frames = frames_of(
+        arena_match("P10", duration=100, patch_version="2.10"),
+        arena_match("P9", duration=200, patch_version="2.9"),
+        arena_match("P11", duration=300, patch_version="2.11"),
+        arena_match("P1", duration=400, patch_version="10.1"),
+    )
+    summary = duration_summary(frames, by="patch_version")
+    assert summary["patch_version"].astype(str).tolist() == ["2.9", "2.10", "2.11", "10.1"]
+    assert summary["mean"].tolist() == [200.0, 100.0, 300.0, 400.0]

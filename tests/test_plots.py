@@ -169,6 +169,20 @@ def test_side_win_rates_points_intervals_and_half_line(frames):
     assert "95%" in ax.get_ylabel()
 
 
+def test_side_win_rates_by_patch_are_in_patch_order(frames):
+    ax = plot_side_win_rates(frames, by="patch_version")
+    labels = [label.get_text() for label in ax.get_xticklabels()]
+    # Quick 2v2 matches A0-A2 (and both Quick 3v3) on 2.9, A3-A5 on 2.10.
+    assert labels == ["2.9\n6 matches", "2.10\n3 matches"]
+
+
+def test_side_win_rates_with_many_groups_use_short_counts(frames):
+    ax = plot_side_win_rates(frames, by=["date", "server_type"])
+    labels = [label.get_text() for label in ax.get_xticklabels()]
+    assert len(labels) > 4
+    assert all(label.split("\n")[1].startswith("n=") for label in labels)
+
+
 def test_side_win_rates_without_groups_from_frames(frames):
     ax = plot_side_win_rates(frames, by=None, level="round")
     labels = [label.get_text() for label in ax.get_xticklabels()]

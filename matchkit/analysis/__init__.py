@@ -11,7 +11,7 @@ Example:
 
 from __future__ import annotations
 
-from matchkit.analysis._common import TIME_PERIODS
+from matchkit.analysis._common import TIME_PERIODS, version_key
 from matchkit.analysis.cosmetics import (
     COSMETIC_KINDS,
     cosmetic_summary,
@@ -31,4 +31,5 @@ __all__ = [
     "cosmetic_win_rates",
     "duration_summary",
     "side_win_rates",
+    "version_key",
 ]

@@ -19,8 +19,10 @@ __all__ = [
     "arena_mask",
     "check_level",
     "group_keys",
+    "in_version_order",
     "matchframes",
     "participant_table",
+    "version_key",
     "wilson_columns",
     "with_group_columns",
 ]
@@ -50,6 +52,26 @@ TIME_PERIODS: dict[str, Callable[[pd.Series], pd.Series]] = {
 
 
 LEVELS = ("match", "round")
+
+
+def version_key(version: Any) -> tuple:
+    """Sort key of a patch version: numerically by part, so that 2.10 comes after 2.9."""
+    parts = str(version).split(".")
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in parts)
+
+
+def in_version_order(table: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
+    """``table`` with its groups in patch order when ``patch_version`` is a key (stable)."""
+    if "patch_version" not in keys:
+        return table
+    ordered = table.sort_values(
+        list(keys),
+        key=lambda column: (
+            column.map(version_key).astype(object) if column.name == "patch_version" else column
+        ),
+        kind="stable",
+    )
+    return ordered.reset_index(drop=True)
 
 
 def check_level(level: object) -> None:

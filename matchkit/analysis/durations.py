@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING, Literal
 
 import pandas as pd
 
-from matchkit.analysis._common import check_level, group_keys, matchframes, with_group_columns
+from matchkit.analysis._common import (
+    check_level,
+    group_keys,
+    in_version_order,
+    matchframes,
+    with_group_columns,
+)
 
 if TYPE_CHECKING:
     from matchkit.frames import MatchFrames
@@ -59,7 +65,7 @@ def duration_summary(
         )
     known = observations["duration"].notna()
     observations = observations.loc[known, [*keys, "duration"]].astype({"duration": "float64"})
-    table = _summarize(observations, keys)
+    table = in_version_order(_summarize(observations, keys), keys)
     table.attrs["excluded"] = {"missing_duration": int((~known).sum())}
     table.attrs["level"] = level
     return table

@@ -21,6 +21,7 @@ from matchkit.analysis._common import (
     arena_mask,
     check_level,
     group_keys,
+    in_version_order,
     matchframes,
     wilson_columns,
     with_group_columns,
@@ -90,6 +91,7 @@ def side_win_rates(
     table = table.assign(
         **wilson_columns(table["wins"], table[count_column], confidence=confidence)
     )
+    table = in_version_order(table, keys)
     table.attrs["excluded"] = excluded
     table.attrs["level"] = level
     return table

@@ -10,7 +10,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from matchkit.analysis import duration_summary
-from matchkit.analysis._common import with_group_columns
+from matchkit.analysis._common import version_key, with_group_columns
 from matchkit.errors import InvalidArgumentError
 from matchkit.plots._style import group_label, new_axes, server_type_color
 
@@ -24,11 +24,6 @@ SECONDS_PER_MINUTE = 60.0
 
 def _matches(data: MatchFrames | pd.DataFrame) -> pd.DataFrame:
     return data if isinstance(data, pd.DataFrame) else data.matches
-
-
-def _version_key(version: Any) -> tuple:
-    parts = str(version).split(".")
-    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in parts)
 
 
 def plot_duration_distribution(
@@ -126,7 +121,7 @@ def plot_duration_trend(
             for value in summary[over].dropna().unique()
         }
     else:
-        ordered = sorted(summary[over].dropna().unique(), key=_version_key)
+        ordered = sorted(summary[over].dropna().unique(), key=version_key)
         positions = {value: index for index, value in enumerate(ordered)}
         ax.set_xticks(list(positions.values()), [str(value) for value in positions])
     for group in sorted(summary[by].dropna().unique(), key=str):

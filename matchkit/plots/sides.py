@@ -29,6 +29,9 @@ _OFFSET = 0.15
 _REQUIRED = ("side", "wins", "win_rate", "ci_low", "ci_high")
 
 
+_FULL_COUNT_GROUPS = 4
+
+
 def plot_side_win_rates(
     data: MatchFrames | pd.DataFrame,
     *,
@@ -77,7 +80,11 @@ def plot_side_win_rates(
     for position, (values, rows) in enumerate(groups):
         label = " / ".join(group_label(value) for value in values) or "all matches"
         count = int(rows[count_column].max())
-        labels.append(f"{label}\n{count:,} {count_column}")
+        # Beyond a few groups the full "1,234 matches" would run into its neighbours.
+        counted = (
+            f"{count:,} {count_column}" if len(groups) <= _FULL_COUNT_GROUPS else f"n={count:,}"
+        )
+        labels.append(f"{label}\n{counted}")
         for side in SIDES:
             side_rows = rows.loc[rows["side"] == side]
             if side_rows.empty:
