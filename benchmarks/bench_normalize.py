@@ -5,7 +5,17 @@ deterministic generator, then measures in one run:
 
 (a) ``orjson.loads`` of every page alone, with the garbage collector paused: the floor;
 (b) ``matchkit.to_frames`` on the raw pages, end to end, as a user runs it (collector on);
-(c) a peer: ``pd.json_normalize`` per resource type plus merges to the same tables.
+(c) a peer: what a competent pandas user writes without matchkit to get the same tables:
+    ``pd.json_normalize`` per resource type, ``explode`` + merges for the relationships,
+    renames to the MatchFrames columns, the won and side rules, participant kinds, extra
+    columns, ``astype`` to the dtypes. The peer is told the schema (column order and dtypes,
+    categoricals as plain ``"category"``) from an untimed to_frames run, like a user who was
+    given docs/model.md; it calls none of matchkit's normalizer code.
+
+(a) and (b) are the best of 5 interleaved runs, (c) the best of 2. Outside the timed region the
+benchmark checks that the peer's nine tables equal to_frames' (``pd.testing.assert_frame_equal``
+on values, dtypes and column order, rows sorted by key) and prints that they matched, so the
+ratio c/b compares like with like; it stops with an error if they differ.
 
 It prints matches per second, the ratios b/a and c/b, and the peak memory of (b) beyond the raw
 pages, relative to the raw JSON size. Memory is the resident set size (RSS, psutil) sampled
@@ -33,10 +43,14 @@ from typing import Any
 import orjson
 import pandas as pd
 
+from benchmarks.pandas_peer import Dtypes, check_peer, peer, told_dtypes
+from matchkit import to_frames
+
 MATCHES = int(os.environ.get("MATCHKIT_BENCH_MATCHES", "20000"))
 PAGE_SIZE = 5
 SEED = 20171127
 REPEATS = 5
+PEER_REPEATS = 2
 
 _MAPS = [f"{i:032X}" for i in range(1, 12)]
 _REGIONS = ["eu", "na", "sa", "sea", "oc", "ru"]
@@ -253,8 +267,6 @@ def floor(pages: list[bytes]) -> Timing:
 
 def matchkit_run(pages: list[bytes]) -> Timing:
     """(b) Time for to_frames end to end, as a user runs it."""
-    from matchkit import to_frames
-
     started = _clock()
     frames = to_frames(pages)
     elapsed = _since(started)
@@ -263,65 +275,15 @@ def matchkit_run(pages: list[bytes]) -> Timing:
     return elapsed
 
 
-def peer(pages: list[bytes]) -> dict[str, pd.DataFrame]:
-    """(c) The straightforward pandas way: json_normalize per resource type, then merges."""
-    by_type: dict[str, list[dict[str, Any]]] = {}
-    for page in pages:
-        document = orjson.loads(page)
-        for resource in document["data"] + document.get("included", []):
-            by_type.setdefault(resource["type"], []).append(resource)
-    tables = {}
-    for type_, resources in by_type.items():
-        frame = pd.json_normalize(resources)
-        tables[type_] = frame.drop_duplicates(subset=["id"])
-    matches = tables["match"]
-
-    def links(frame: pd.DataFrame, column: str, child: str, parent: str) -> pd.DataFrame:
-        pairs = frame[["id", column]].explode(column).dropna()
-        pairs[child] = pairs[column].map(lambda identifier: identifier["id"])
-        return pairs.rename(columns={"id": parent})[[parent, child]]
-
-    roster_links = links(matches, "relationships.rosters.data", "roster_id", "match_id")
-    round_links = links(matches, "relationships.rounds.data", "round_id", "match_id")
-    asset_links = links(matches, "relationships.assets.data", "asset_id", "match_id")
-    rosters = tables["roster"].rename(columns={"id": "roster_id"})
-    rosters = rosters.merge(roster_links, on="roster_id", how="left")
-    rosters["won"] = rosters["attributes.won"].map({"true": True, "false": False})
-    participant_links = links(
-        tables["roster"], "relationships.participants.data", "participant_id", "roster_id"
-    )
-    participants = tables["participant"].rename(columns={"id": "participant_id"})
-    participants = participants.merge(participant_links, on="participant_id", how="left")
-    participants = participants.merge(
-        rosters[["roster_id", "match_id"]], on="roster_id", how="left"
-    )
-    rounds = tables["round"].rename(columns={"id": "round_id"})
-    rounds = rounds.merge(round_links, on="round_id", how="left")
-    assets = tables["asset"].rename(columns={"id": "asset_id"})
-    assets = assets.merge(asset_links, on="asset_id", how="left")
-    matches = matches.rename(columns={"id": "match_id"})
-    matches["attributes.createdAt"] = pd.to_datetime(matches["attributes.createdAt"], utc=True)
-    return {
-        "matches": matches,
-        "rosters": rosters,
-        "participants": participants,
-        "rounds": rounds,
-        "assets": assets,
-        "players": tables["player"],
-    }
-
-
-def peer_run(pages: list[bytes]) -> Timing:
+def peer_run(pages: list[bytes], dtypes: Dtypes) -> tuple[Timing, dict[str, pd.DataFrame]]:
     started = _clock()
-    peer(pages)
-    return _since(started)
+    tables = peer(pages, dtypes)
+    return _since(started), tables
 
 
 def measure_memory(pages_file: Path) -> tuple[int, int]:
     """In this (fresh) process: ``(raw bytes, peak RSS beyond the raw pages)`` of to_frames."""
     import psutil
-
-    from matchkit import to_frames
 
     pages = orjson.loads(pages_file.read_bytes())
     pages = [page.encode() for page in pages]
@@ -365,7 +327,17 @@ def main() -> None:
     for _ in range(REPEATS):
         floor_time = tuple(map(min, floor_time, floor(pages)))
         matchkit_time = tuple(map(min, matchkit_time, matchkit_run(pages)))
-    peer_time = peer_run(pages)
+    # The peer is told the schema (column order and dtypes) from one untimed to_frames run,
+    # and its output is checked against that run, outside the timed region.
+    reference = to_frames(pages)
+    dtypes = told_dtypes(reference)
+    peer_time = (float("inf"), float("inf"))
+    for _ in range(PEER_REPEATS):
+        tables = None  # the previous run's tables are not held during the next
+        elapsed, tables = peer_run(pages, dtypes)
+        peer_time = tuple(map(min, peer_time, elapsed))
+    check = check_peer(tables, reference)
+    del tables, reference
     print(f"{'':<40} {'wall':>8} {'cpu':>8}  {'matches/s (wall)':>16}")
     for label, (wall, cpu) in (
         ("(a) orjson.loads, gc paused (floor)", floor_time),
@@ -373,6 +345,7 @@ def main() -> None:
         ("(c) json_normalize + merges (peer)", peer_time),
     ):
         print(f"{label:<40} {wall:7.2f}s {cpu:7.2f}s  {MATCHES / wall:>16,.0f}")
+    print(check)
     for name, index in (("wall", 0), ("cpu", 1)):
         print(
             f"{name}: b/a = {matchkit_time[index] / floor_time[index]:.2f} (target <= 3), "
