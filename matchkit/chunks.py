@@ -1,49 +1,47 @@
-"""Resources of one type, buffered, read a chunk at a time and converted a block at a time.
+"""Resources of one type, buffered, read and converted to Arrow a chunk at a time.
 
 The walk over the documents only deduplicates and appends each resource to the buffer of its
 type; every :data:`FLUSH_ROWS` resources of a type (and every few thousand resources overall,
-see :mod:`matchkit.normalize`) the buffer reads its chunk while the parsed dicts are still in the
-CPU caches: dict-valued members (``attributes``, its ``stats`` and ``tags``) become one plain
-value list per key (rows sharing one key order are transposed in C), and relationship data
-become identifier lists. Every shape is checked on the way, and malformed input raises the
-precise :class:`~matchkit.errors.DocumentError`. Every :data:`CONVERT_ROWS` rows the lists are
-converted to Arrow arrays (and :class:`Links`), one conversion per key: the fixed cost of the
-conversions, which dominated with small chunks, is paid a few times per table.
+see :mod:`matchkit.normalize`) the buffer reads its chunk while the resources are still in the
+CPU caches and converts it to Arrow arrays at once, one array per key. Resources decoded by the
+fast path (:mod:`matchkit.wire`) are read a Struct level at a time (``astuple`` per row,
+transposed in C); parsed dicts are read per key, and every shape is checked on the way, so that
+malformed input raises the precise :class:`~matchkit.errors.DocumentError`. Relationship data
+become identifier arrays (:class:`Links`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
+from msgspec import Struct
+from msgspec.structs import astuple
 
 from matchkit.columns import fast_arrow, text_value, unify
 from matchkit.errors import DocumentError
 from matchkit.jsonapi import relationship_keys
+from matchkit.wire import UNSET, Identifier, ResourceShape
 
 __all__ = ["FLUSH_ROWS", "Links", "ResourceBuffer"]
 
 FLUSH_ROWS = 4096
-"""Resources a buffer holds at most as parsed dicts before converting them.
+"""Resources a buffer holds at most before reading and converting them.
 
-Small enough to bound the memory held in Python objects, large enough that the per-call
-overhead of the conversions does not matter.
-"""
-
-CONVERT_ROWS = 32768
-"""Rows of a type read into Python value lists before they are converted to Arrow arrays.
-
-The resources are read while they are still in the CPU caches (every :data:`FLUSH_ROWS`
-resources, or sooner, see :mod:`matchkit.normalize`); the values wait in plain lists so that
-each column is converted in few large calls rather than many small ones, whose fixed cost
-dominated.
+Small enough that they are still in the CPU caches when read and to bound the memory held in
+Python objects, large enough that the fixed cost of each conversion does not matter.
 """
 
 _EMPTY: dict[str, Any] = {}  # stands in for a missing object; never mutated
 _NONE = type(None)
+_UNSET = type(UNSET)
+_DATA = attrgetter("data")
+_TYPE = attrgetter("type")
+_ID = attrgetter("id")
 _SUBSECTIONS = ("stats", "tags")
 # Up to this many keys, reading a section key by key beats grouping its rows by key set.
 _FEW_KEYS = 6
@@ -79,12 +77,17 @@ class ResourceBuffer:
             others become extra columns holding their identifiers as JSON text.
         text_stats: whether ``attributes.stats`` may be a text value (the older variant's
             match) rather than an object.
+        shape: the type's declaration in the fast path (:mod:`matchkit.wire`), needed to read
+            typed resources.
 
     Attributes:
         ids: the resource ids, one per row; the walk appends to it directly.
-        pending: resources not converted yet; the walk appends to it directly and calls
+        pending: resources (dicts) not converted yet; the walk appends to it directly and calls
             :meth:`flush` when it holds :data:`FLUSH_ROWS`.
-        documents: the document index of each pending resource, for error messages.
+        typed: resources decoded as Structs (:mod:`matchkit.wire`) not converted yet, likewise.
+            Only one of ``pending`` and ``typed`` holds resources at a time: the walk flushes
+            the buffer before it switches, so rows keep the order first seen.
+        documents: the document index of each pending dict resource, for error messages.
     """
 
     def __init__(
@@ -93,20 +96,18 @@ class ResourceBuffer:
         *,
         relationships: Collection[str] = (),
         text_stats: bool = False,
-        convert_rows: int = CONVERT_ROWS,
+        shape: ResourceShape | None = None,
     ) -> None:
         self.type = type_
+        self.shape = shape
+        self.typed: list[Struct] = []
         self.known_relationships = frozenset(relationships)
         self.text_stats = text_stats
         self.ids: list[str] = []
         self.pending: list[dict[str, Any]] = []
         self.documents: list[int] = []
-        self.convert_rows = convert_rows
-        self._converted = 0
-        self._block: dict[str, dict[str, list[Any]]] = {}
-        # relationship name -> (identifiers per row, their types, their ids)
-        self._link_block: dict[str, tuple[list[int], list[Any], list[Any]]] = {}
-        self._block_rows = 0
+        self._flushed = 0  # rows read before the chunk being read
+        self._chunk: dict[str, dict[str, pa.Array]] = {}
         self._chunks: list[tuple[int, dict[str, dict[str, pa.Array]]]] = []
         self._links: dict[str, list[Links]] = {}
 
@@ -115,10 +116,25 @@ class ResourceBuffer:
         return len(self.ids)
 
     def flush(self) -> None:
-        """Read the pending resources into the block's value lists and identifier arrays."""
-        resources = self.pending
-        if not resources:
+        """Read the pending resources into Arrow arrays and identifier arrays."""
+        self._chunk = {}
+        if self.pending:
+            count = len(self.pending)
+            self._read_dicts(self.pending)
+        elif self.typed:
+            count = len(self.typed)
+            self._read_structs(self.typed)
+        else:
             return
+        self._chunks.append((count, self._chunk))
+        self._chunk = {}
+        self._flushed += count
+        self.pending = []
+        self.typed = []
+        self.documents = []
+
+    def _read_dicts(self, resources: list[dict[str, Any]]) -> None:
+        """Read parsed resources (dicts), checking every shape."""
         attributes = self._objects([r.get("attributes") for r in resources], "attributes")
         # attributes hold a few keys: one pass per key beats grouping rows by key set.
         keys = set().union(*attributes)
@@ -132,10 +148,7 @@ class ResourceBuffer:
             if name == "stats" and self.text_stats and str in set(map(type, values)):
                 self._add("text", "stats", [v if type(v) is str else None for v in values])
                 values = [v if type(v) is dict else None for v in values]
-            if set(map(type, values)) <= {_NONE}:
-                continue
-            for key, column in _columns(self._objects(values, f"attributes.{name}")).items():
-                self._add(name, key, column)
+            self._add_objects(name, values)
         del attributes
         relationships = self._objects([r.get("relationships") for r in resources], "relationships")
         for name in sorted(set().union(*relationships)):
@@ -147,50 +160,63 @@ class ResourceBuffer:
                 self._identifiers(data, name)
             elif any(data):
                 self._add("relationships", name, self._identifier_text(name))
-        self._converted += len(resources)
-        self._block_rows += len(resources)
-        self.pending = []
-        self.documents = []
-        if self._block_rows >= self.convert_rows:
-            self._convert_block()
+
+    def _read_structs(self, resources: list[Struct]) -> None:
+        """Read resources decoded by :class:`~matchkit.wire.ShapeDecoder` (checked there).
+
+        Each Struct level is read with one ``astuple`` per row and transposed in C.
+        """
+        shape = self.shape
+        if shape is None:
+            raise TypeError(f"the {self.type} buffer was not given a shape for typed resources")
+        _, attributes, relationships, *_ = _fields(resources)
+        fields = dict(zip(shape.attributes, _fields(attributes), strict=True))
+        del attributes
+        for name in _SUBSECTIONS:
+            values = fields.pop(name)
+            if not any(values):
+                continue
+            members = shape.sections[name]
+            if members is None:  # no members declared: an object, decoded as a dict
+                self._add_objects(name, values)
+                continue
+            if None in values:
+                empty = shape.empty_sections[name]
+                values = [empty if value is None else value for value in values]
+            self._add_fields(name, members, values)
+        self._add_columns("attributes", fields)
+        for name, members in zip(shape.relationships, _fields(relationships), strict=True):
+            data = list(map(_DATA, members))
+            if name in self.known_relationships:
+                self._identifiers(data, name, typed=True)
+            elif any(data):
+                self._add("relationships", name, list(map(_identifiers_text, data)))
+
+    def _add_fields(self, section: str, names: Sequence[str], structs: Sequence[Struct]) -> None:
+        """Add the fields of a section's Structs (one per row) as columns."""
+        self._add_columns(section, dict(zip(names, _fields(structs), strict=True)))
+
+    def _add_columns(self, section: str, columns: dict[str, Sequence[Any]]) -> None:
+        """Add typed columns; an extra member's UNSET (not carried) becomes None, and an extra
+        member no row carries adds nothing."""
+        extras = self.shape.extras if self.shape is not None else frozenset()
+        for key, values in columns.items():
+            if key in extras and UNSET in values:
+                if values.count(UNSET) == len(values):
+                    continue
+                values = [None if value is UNSET else value for value in values]
+            self._add(section, key, values)
+
+    def _add_objects(self, name: str, values: list[Any]) -> None:
+        """Add the members of a section whose values are objects (dicts) or missing."""
+        if not any(values):
+            return
+        for key, column in _columns(self._objects(values, f"attributes.{name}")).items():
+            self._add(name, key, column)
 
     def _add(self, section: str, key: str, values: Sequence[Any]) -> None:
-        """Append one chunk's values of a key to the block (None for the rows before it)."""
-        block = self._block.setdefault(section, {})
-        column = block.get(key)
-        if column is None:
-            block[key] = column = [None] * self._block_rows
-        elif len(column) < self._block_rows:
-            column += [None] * (self._block_rows - len(column))
-        column += values
-
-    def _convert_block(self) -> None:
-        """Convert the block's value lists to Arrow arrays, one conversion per key."""
-        rows = self._block_rows
-        if not rows:
-            return
-        start = self._converted - rows
-        for name, (counts, types, ids) in self._link_block.items():
-            if len(counts) < rows:
-                counts += [0] * (rows - len(counts))
-            self._links.setdefault(name, []).append(
-                Links(
-                    np.repeat(np.arange(start, start + rows, dtype=np.int64), counts),
-                    pa.array(types, type=pa.string()),
-                    pa.array(ids, type=pa.string()),
-                )
-            )
-        self._link_block = {}
-        sections: dict[str, dict[str, pa.Array]] = {}
-        for section, columns in self._block.items():
-            arrays = sections[section] = {}
-            for key, column in columns.items():
-                if len(column) < rows:
-                    column += [None] * (rows - len(column))
-                arrays[key] = fast_arrow(column)
-        self._chunks.append((rows, sections))
-        self._block = {}
-        self._block_rows = 0
+        """Add one column of the chunk (a value per row), converted to Arrow."""
+        self._chunk.setdefault(section, {})[key] = fast_arrow(values)
 
     def _objects(self, values: list[Any], what: str) -> list[dict[str, Any]]:
         """Values that must be objects or missing: checked, with ``{}`` for missing ones."""
@@ -203,12 +229,16 @@ class ResourceBuffer:
                     raise DocumentError(
                         f"'{what}' must be an object, not {type(value).__name__}",
                         document_index=self.documents[position],
-                        resource=(self.type, self.ids[self._converted + position]),
+                        resource=(self.type, self.ids[self._flushed + position]),
                     )
         return [_EMPTY if value is None else value for value in values]
 
-    def _identifiers(self, data: list[Any], name: str) -> None:
-        """Add the identifiers of one known relationship in this chunk to the block, checked."""
+    def _identifiers(self, data: list[Any], name: str, *, typed: bool = False) -> None:
+        """Add the identifiers of one known relationship in this chunk, checked.
+
+        ``typed``: the identifiers are :class:`~matchkit.wire.Identifier` Structs (checked when
+        decoded), else dicts.
+        """
         kinds = set(map(type, data)) - {_NONE}
         if not kinds:
             return
@@ -216,27 +246,30 @@ class ResourceBuffer:
             if kinds == {list}:
                 counts = [len(value) if value is not None else 0 for value in data]
                 items = [item for value in data if value for item in value]
-            elif kinds == {dict}:
+            elif kinds == {Identifier if typed else dict}:
                 counts = [0 if value is None else 1 for value in data]
                 items = [value for value in data if value is not None]
             else:
                 raise _MalformedError
-            types = [item["type"] for item in items]
-            ids = [item["id"] for item in items]
+            if typed:
+                types = list(map(_TYPE, items))
+                ids = list(map(_ID, items))
+            else:
+                types = [item["type"] for item in items]
+                ids = [item["id"] for item in items]
         except (TypeError, KeyError, _MalformedError):
             self._raise_for_relationship(name)
             raise  # not reached: the line above raises the precise error
-        if not (_all_text(types) and _all_text(ids)):
+        if not typed and not (_all_text(types) and _all_text(ids)):
             self._raise_for_relationship(name)
-        block = self._link_block.get(name)
-        if block is None:
-            block = self._link_block[name] = ([], [], [])
-        block_counts, block_types, block_ids = block
-        if len(block_counts) < self._block_rows:
-            block_counts += [0] * (self._block_rows - len(block_counts))
-        block_counts += counts
-        block_types += types
-        block_ids += ids
+        rows = np.arange(self._flushed, self._flushed + len(data), dtype=np.int64)
+        self._links.setdefault(name, []).append(
+            Links(
+                np.repeat(rows, counts),
+                pa.array(types, type=pa.string()),
+                pa.array(ids, type=pa.string()),
+            )
+        )
 
     def _raise_for_relationship(self, name: str, position: int | None = None) -> None:
         """Raise the precise error for a malformed relationship (found by the Python reader)."""
@@ -261,7 +294,6 @@ class ResourceBuffer:
     def sections(self) -> dict[str, dict[str, pa.Array]]:
         """Every section's columns by wire key, full length (chunks are released)."""
         self.flush()
-        self._convert_block()
         names: dict[str, dict[str, None]] = {}
         for _, sections in self._chunks:
             for section, arrays in sections.items():
@@ -283,7 +315,6 @@ class ResourceBuffer:
     def links(self, name: str) -> Links:
         """The identifiers of a known relationship across every row."""
         self.flush()
-        self._convert_block()
         pieces = [piece for piece in self._links.get(name, []) if len(piece.rows)]
         if not pieces:
             return Links.empty()
@@ -298,6 +329,20 @@ class ResourceBuffer:
 
 class _MalformedError(Exception):
     """Relationship data the fast path cannot read; the Python reader names the problem."""
+
+
+def _fields(structs: Sequence[Struct]) -> list[tuple[Any, ...]]:
+    """The fields of Structs of one type, one tuple of values per field (transposed in C)."""
+    return list(zip(*map(astuple, structs), strict=True))
+
+
+def _identifiers_text(data: Identifier | list[Identifier] | None) -> str | None:
+    """A typed relationship's identifiers as JSON text, as the dict reader writes them."""
+    if not data:
+        return None
+    if type(data) is list:
+        return text_value([{"id": item.id, "type": item.type} for item in data])
+    return text_value({"id": data.id, "type": data.type})
 
 
 def _all_text(values: list[Any]) -> bool:
@@ -315,6 +360,7 @@ def _columns(dicts: list[dict[str, Any]]) -> dict[str, Sequence[Any]]:
     shapes = set(map(tuple, dicts))
     full = [shape for shape in shapes if len(shape) == len(keys)]
     if len(shapes) == 1:
+        (order,) = shapes
         rows = list(map(tuple, map(dict.values, dicts)))
     elif len(full) == 1:  # one complete key order; the other rows are read key by key
         order = full[0]
@@ -323,7 +369,8 @@ def _columns(dicts: list[dict[str, Any]]) -> dict[str, Sequence[Any]]:
     else:
         order = tuple(keys)
         rows = [tuple(map(d.get, order)) for d in dicts]
-    return dict(zip(full[0] if full else order, zip(*rows, strict=True), strict=True))
+    # (Rows whose complete key orders differ are read key by key, in one order.)
+    return dict(zip(order, zip(*rows, strict=True), strict=True))
 
 
 def _or_nulls(array: pa.Array | None, length: int) -> pa.Array:

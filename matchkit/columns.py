@@ -14,7 +14,6 @@ other values as JSON text).
 
 from __future__ import annotations
 
-import array
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -47,9 +46,16 @@ CONVERSION_ERRORS = (
 
 
 def text_value(value: Any) -> str | None:
-    """A value as text: strings as they are, anything else as compact JSON (sorted keys)."""
+    """A value as text: strings as they are, anything else as compact JSON (sorted keys).
+
+    A decimal number is written in its shortest form, and one without a fraction as an integer
+    (``3.0`` as ``3``), so that its text is the same whether or not integers shared its chunk
+    (where it and they became decimals) before the column turned out to be text.
+    """
     if value is None or type(value) is str:
         return value
+    if type(value) is float:
+        return str(int(value)) if value.is_integer() and abs(value) < 2**53 else repr(value)
     try:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
     except orjson.JSONEncodeError:
@@ -126,43 +132,34 @@ def to_arrow(values: Sequence[Any]) -> pa.Array:
         return pa.array([text_value(value) for value in values], type=pa.string())
 
 
-def fast_arrow(values: list[Any]) -> pa.Array:
-    """:func:`to_arrow` with a fast path for the common columns: all integers, all floats,
-    all booleans or all strings, which numpy or Arrow convert without a Python type scan.
+# What Arrow's inference may be trusted with: it reads booleans among floats as numbers, so a
+# float column takes the typed path.
+_INFERRED_TYPES = frozenset({pa.int64(), pa.bool_(), pa.string(), pa.null()})
 
-    (numpy reads a boolean among integers as 0 or 1: the one coercion this path allows.)
+
+def fast_arrow(values: Sequence[Any]) -> pa.Array:
+    """:func:`to_arrow` in one pass for the common columns: Arrow infers the type, and when it
+    is integers, booleans or strings (with nulls), which is what :func:`to_arrow` would choose,
+    the array is taken as it is.
+
+    Anything else (floats, mixed kinds, nested values, integers beyond 64 bits) goes to
+    :func:`to_arrow`.
     """
-    first = next((value for value in values if value is not None), None)
-    kind = type(first)
-    if kind is str:
-        try:
-            return pa.array(values, type=pa.string())
-        except CONVERSION_ERRORS:
-            return to_arrow(values)
-    if kind is int or kind is float:
-        # array.array reads ints (and, for "d", floats) in C and refuses None, text and
-        # floats among "q" integers; booleans pass as 0 / 1, the one coercion allowed here.
-        try:
-            return pa.array(
-                np.frombuffer(
-                    array.array("q" if kind is int else "d", values),
-                    dtype=np.int64 if kind is int else np.float64,
-                )
-            )
-        except (TypeError, OverflowError):
-            return to_arrow(values)
-    if kind is bool:
-        try:
-            booleans = np.array(values)
-        except (ValueError, TypeError):  # nested lists of uneven lengths, for one
-            return to_arrow(values)
-        if booleans.ndim == 1 and booleans.dtype.kind == "b":
-            return pa.array(booleans)
+    try:
+        array = pa.array(values)
+    except CONVERSION_ERRORS:
+        return to_arrow(values)
+    if array.type in _INFERRED_TYPES:
+        return array
     return to_arrow(values)
 
 
 def unify(arrays: list[pa.Array]) -> list[pa.Array]:
-    """Cast arrays of one column to a common type: int+float -> float, other mixes -> text."""
+    """Cast arrays of one column to a common type: int+float -> float, other mixes -> text.
+
+    Text is written as :func:`to_arrow` writes a mixed column, so that where the chunks of a
+    column are cut does not change its values.
+    """
     types = {array.type for array in arrays} - {pa.null()}
     if not types:
         return arrays
@@ -174,7 +171,22 @@ def unify(arrays: list[pa.Array]) -> list[pa.Array]:
         target = pa.string()
     # safe=False: integers beyond 2**53 among decimals round to the nearest float, the price
     # of one float64 column (docs/model.md).
-    return [array if array.type == target else array.cast(target, safe=False) for array in arrays]
+    return [
+        array
+        if array.type == target
+        else _as_text(array)
+        if target == pa.string()
+        else array.cast(target, safe=False)
+        for array in arrays
+    ]
+
+
+def _as_text(array: pa.Array) -> pa.Array:
+    """A scalar array as :func:`text_value` writes it (Arrow's cast writes decimals its own
+    way)."""
+    if pa.types.is_floating(array.type):
+        return pa.array([text_value(value) for value in array.to_pylist()], type=pa.string())
+    return array.cast(pa.string())
 
 
 def convert(array: pa.Array, kind: Kind | None, *, label: str, problems: list[str]) -> Any:

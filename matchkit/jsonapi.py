@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-import orjson
+import msgspec
 
 from matchkit.errors import DocumentError
 
@@ -27,6 +27,7 @@ __all__ = [
     "ResourceKey",
     "describe_errors",
     "iter_documents",
+    "iter_inputs",
     "iter_resources",
     "load_document",
     "primary_resources",
@@ -46,12 +47,15 @@ ResourceKey = tuple[str, str]
 
 RAW_TYPES = (bytes, bytearray, memoryview, str)
 
+_DECODER = msgspec.json.Decoder()
+
 
 def load_document(document: RawDocument, *, document_index: int = 0) -> Document:
     """Parse (when raw) and check the top level of a JSON:API document.
 
     Args:
-        document: a dict, or raw JSON as bytes or str (parsed with orjson).
+        document: a dict, or raw JSON as bytes or str (parsed with msgspec, as the fast path of
+            :mod:`matchkit.wire` parses: integers of any size stay integers).
         document_index: position of the document in the caller's input, for error messages.
 
     Returns:
@@ -64,10 +68,15 @@ def load_document(document: RawDocument, *, document_index: int = 0) -> Document
     """
     if isinstance(document, RAW_TYPES):
         try:
-            document = orjson.loads(document)
-        except orjson.JSONDecodeError as error:
+            document = _DECODER.decode(document)
+        except msgspec.DecodeError as error:
             raise DocumentError(
                 f"not valid JSON ({error}); pass the response body of a JSON:API match request",
+                document_index=document_index,
+            ) from None
+        except RecursionError:
+            raise DocumentError(
+                "the JSON is nested too deeply to parse (deeper than Python's recursion limit)",
                 document_index=document_index,
             ) from None
     if not isinstance(document, dict):
@@ -130,8 +139,20 @@ def iter_documents(documents: RawDocument | Iterable[RawDocument]) -> Iterator[D
     (pages). Raises :class:`DocumentError` as :func:`load_document` does, with the document's
     position.
     """
+    for index, document in enumerate(iter_inputs(documents)):
+        yield load_document(document, document_index=index)
+
+
+def iter_inputs(documents: RawDocument | Iterable[RawDocument]) -> Iterator[RawDocument]:
+    """Yield each document of the input as it was given (a dict or raw JSON, not parsed).
+
+    A dict or raw JSON text is one document; anything else iterable is a sequence of them.
+
+    Raises:
+        DocumentError: the input is neither a document nor an iterable.
+    """
     if isinstance(documents, (dict, *RAW_TYPES)):
-        yield load_document(documents)
+        yield documents
         return
     try:
         iterator = iter(documents)
@@ -140,8 +161,7 @@ def iter_documents(documents: RawDocument | Iterable[RawDocument]) -> Iterator[D
             "expected a JSON:API document (dict, bytes or str) or an iterable of them, not "
             f"{type(documents).__name__}"
         ) from None
-    for index, document in enumerate(iterator):
-        yield load_document(document, document_index=index)
+    yield from iterator
 
 
 def primary_resources(document: Document) -> list[dict[str, Any]]:

@@ -19,15 +19,18 @@ import gc
 import logging
 from collections import Counter
 from collections.abc import Iterable
+from functools import cache
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+from msgspec import Struct
 
 from matchkit.assemble import assemble
-from matchkit.chunks import CONVERT_ROWS, FLUSH_ROWS, Links, ResourceBuffer
+from matchkit.chunks import FLUSH_ROWS, Links, ResourceBuffer
 from matchkit.derive import (
     participant_kinds,
     roster_sides_from_participants,
@@ -35,8 +38,9 @@ from matchkit.derive import (
     whole_match_game,
 )
 from matchkit.frames import MatchFrames
-from matchkit.jsonapi import RawDocument, iter_documents, resource_key
+from matchkit.jsonapi import RAW_TYPES, RawDocument, iter_inputs, load_document, resource_key
 from matchkit.schema import TABLES
+from matchkit.wire import ShapeDecoder
 
 __all__ = ["to_frames"]
 
@@ -55,6 +59,11 @@ _RESOURCE_TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
 
 FLUSH_ALL_ROWS = 2048
 """Resources walked (all types together) between two conversions of every buffer."""
+
+_ID = attrgetter("id")
+
+_TYPED_GIVE_UP = 16
+"""Pages the fast path may decline beyond those it decodes before it is no longer tried."""
 
 # How many references of one kind are listed one by one in the problems before a count.
 _LISTED_PER_KIND = 10
@@ -89,34 +98,102 @@ def to_frames(documents: RawDocument | Iterable[RawDocument]) -> MatchFrames:
     collector_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        walker = _Walker()
-        for index, document in enumerate(iter_documents(documents)):
-            walker.consume(document, index)
+        walker = _Walker(_shape_decoder())
+        for index, document in enumerate(iter_inputs(documents)):
+            walker.add(document, index)
         return walker.frames()
     finally:
         if collector_was_enabled:
             gc.enable()
 
 
-class _Walker:
-    """Walks resources into per-type buffers, then builds the tables."""
+@cache
+def _shape_decoder() -> ShapeDecoder:
+    """The fast path's decoder (its Structs are declared once per process)."""
+    return ShapeDecoder({type_: names for type_, (_, names) in _RESOURCE_TABLES.items()})
 
-    def __init__(self) -> None:
+
+class _Walker:
+    """Walks resources into per-type buffers, then builds the tables.
+
+    Raw pages are first decoded by the fast path (:mod:`matchkit.wire`); a page it declines,
+    and a document given as a dict, is read the general way. After :data:`_TYPED_GIVE_UP`
+    more declined pages than decoded ones, the input is taken not to be of the known shape and
+    the fast path is no longer tried (each try costs a partial parse).
+    """
+
+    def __init__(self, decoder: ShapeDecoder) -> None:
+        self.decoder = decoder
         self.buffers = {
             type_: ResourceBuffer(
                 type_,
                 relationships=names,
                 text_stats=type_ == "match",
-                convert_rows=CONVERT_ROWS,
+                shape=decoder.shapes[type_],
             )
             for type_, (_, names) in _RESOURCE_TABLES.items()
         }
         self.entries = {type_: (set(), buffer) for type_, buffer in self.buffers.items()}
+        self.typed_entries = {
+            decoder.shapes[type_].struct: entry for type_, entry in self.entries.items()
+        }
         self.ignored: Counter[str] = Counter()
         self.problems: list[str] = []
         self.pending = 0
+        self.declined = 0  # pages the fast path declined, less those it decoded
+
+    def add(self, document: RawDocument, index: int) -> None:
+        """Walk one document of the input (a dict or raw JSON)."""
+        if self.declined < _TYPED_GIVE_UP and isinstance(document, RAW_TYPES):
+            typed = self.decoder.decode(document)
+            if typed is not None:
+                self.declined = max(self.declined - 1, 0)
+                self.consume_typed(typed)
+                return
+            self.declined += 1
+        self.consume(load_document(document, document_index=index), index)
+
+    def consume_typed(self, document: Struct) -> None:
+        """Walk a page decoded by the fast path (its resources are checked Structs)."""
+        data = document.data
+        if type(data) is not list:
+            data = [] if data is None else [data]
+        included = document.included or ()
+        for buffer in self.buffers.values():
+            if buffer.pending:  # dict resources first, to keep the order first seen
+                buffer.flush()
+        groups: dict[type, list[Struct]] = {}
+        for resources in (data, included):
+            for resource in resources:
+                kind = type(resource)
+                group = groups.get(kind)
+                if group is None:
+                    groups[kind] = [resource]
+                else:
+                    group.append(resource)
+        entries = self.typed_entries
+        for kind, group in groups.items():
+            seen, buffer = entries[kind]
+            ids = list(map(_ID, group))
+            if seen.isdisjoint(ids) and len(set(ids)) == len(ids):  # no repeats: at once
+                seen.update(ids)
+                buffer.ids += ids
+                buffer.typed += group
+            else:
+                for id_, resource in zip(ids, group, strict=True):
+                    if id_ not in seen:
+                        seen.add(id_)
+                        buffer.ids.append(id_)
+                        buffer.typed.append(resource)
+            if len(buffer.typed) >= FLUSH_ROWS:
+                buffer.flush()
+        self._flush_every_few_pages(len(data) + len(included))
 
     def consume(self, document: dict[str, Any], index: int) -> None:
+        """Walk a parsed document, checking each resource's type and id."""
+        for buffer in self.buffers.values():
+            if buffer.typed:  # typed resources first, to keep the order first seen
+                buffer.flush()
         data = document["data"]
         if type(data) is dict:
             data = [data]
@@ -146,10 +223,13 @@ class _Walker:
                 buffer.documents.append(index)
                 if len(pending) >= FLUSH_ROWS:
                     buffer.flush()
+        self._flush_every_few_pages(len(data or ()) + len(document.get("included") or ()))
+
+    def _flush_every_few_pages(self, resources: int) -> None:
         # Convert what the last pages brought while it is still in the CPU caches: the
         # chunks are small, and every type is flushed together (measured: several times
         # faster than converting large chunks whose dicts have gone cold).
-        self.pending += len(data or ()) + len(document.get("included") or ())
+        self.pending += resources
         if self.pending >= FLUSH_ALL_ROWS:
             self.pending = 0
             for buffer in self.buffers.values():

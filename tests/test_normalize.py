@@ -394,7 +394,6 @@ def test_many_pages_with_mixed_shapes_in_one_call(monkeypatch: pytest.MonkeyPatc
     """Small chunks: types that differ between chunks still make one column."""
     monkeypatch.setattr("matchkit.normalize.FLUSH_ROWS", 3)
     monkeypatch.setattr("matchkit.normalize.FLUSH_ALL_ROWS", 10)
-    monkeypatch.setattr("matchkit.normalize.CONVERT_ROWS", 5)
     pages = []
     for number in range(6):
         resource, included = arena(f"m{number}")
@@ -425,3 +424,19 @@ def test_round_participant_pairs_and_asset_rows() -> None:
         ["r0", "p1"],
         ["r0", "p2"],
     ]
+
+
+def test_stats_with_the_same_keys_in_different_orders_keep_each_value_in_its_column() -> None:
+    # Regression: with more than a few keys and two complete key orders in one chunk, values
+    # were filed under the keys of the other order.
+    keys = ["attachment", "emote", "mount", "outfit", "side", "kills", "deaths", "score"]
+    first = {key: number for number, key in enumerate(keys, start=1)}
+    second = dict(reversed(list(first.items())))
+    resource, included = arena("m1", per_side=1)
+    participants = [r for r in included if r["type"] == "participant"]
+    participants[0]["attributes"]["stats"] = first
+    participants[1]["attributes"]["stats"] = second
+    frames = to_frames(page((resource, included)))
+    for key in keys:
+        column = {"side": "side"}.get(key, key)
+        assert frames.participants[column].tolist() == [first[key], first[key]], key

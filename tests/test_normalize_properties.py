@@ -135,7 +135,6 @@ def test_chunk_size_does_not_change_the_result(monkeypatch: pytest.MonkeyPatch, 
     reference = to_frames(pages)
     monkeypatch.setattr("matchkit.normalize.FLUSH_ROWS", chunk)
     monkeypatch.setattr("matchkit.normalize.FLUSH_ALL_ROWS", chunk * 3)
-    monkeypatch.setattr("matchkit.normalize.CONVERT_ROWS", chunk * 2)
     chunked = to_frames(pages)
     for name, frame in reference.tables.items():
         pd.testing.assert_frame_equal(chunked.tables[name], frame)
