@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from operator import attrgetter
 from typing import Any
 
@@ -40,8 +41,6 @@ _EMPTY: dict[str, Any] = {}  # stands in for a missing object; never mutated
 _NONE = type(None)
 _UNSET = type(UNSET)
 _DATA = attrgetter("data")
-_TYPE = attrgetter("type")
-_ID = attrgetter("id")
 _SUBSECTIONS = ("stats", "tags")
 # Up to this many keys, reading a section key by key beats grouping its rows by key set.
 _FEW_KEYS = 6
@@ -239,21 +238,24 @@ class ResourceBuffer:
         ``typed``: the identifiers are :class:`~matchkit.wire.Identifier` Structs (checked when
         decoded), else dicts.
         """
-        kinds = set(map(type, data)) - {_NONE}
-        if not kinds:
+        kinds = set(map(type, data))
+        if kinds <= {_NONE}:
             return
         try:
-            if kinds == {list}:
-                counts = [len(value) if value is not None else 0 for value in data]
-                items = [item for value in data if value for item in value]
-            elif kinds == {Identifier if typed else dict}:
+            if kinds <= {list, _NONE}:
+                if _NONE in kinds:
+                    data = [[] if value is None else value for value in data]
+                counts = list(map(len, data))
+                items = list(chain.from_iterable(data))
+            elif kinds <= {Identifier if typed else dict, _NONE}:
                 counts = [0 if value is None else 1 for value in data]
                 items = [value for value in data if value is not None]
             else:
                 raise _MalformedError
+            if not items:
+                return
             if typed:
-                types = list(map(_TYPE, items))
-                ids = list(map(_ID, items))
+                types, ids, _ = _fields(items)
             else:
                 types = [item["type"] for item in items]
                 ids = [item["id"] for item in items]
