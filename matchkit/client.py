@@ -39,7 +39,7 @@ from matchkit.cache import (
 )
 from matchkit.errors import InvalidArgumentError, ServiceError
 from matchkit.http import RetryPolicy, Transport
-from matchkit.paging import Pager, collector_paused, ordered_frames
+from matchkit.paging import Pager, ordered_frames
 from matchkit.plan import (
     FetchPlan,
     PlannedRequest,
@@ -304,7 +304,8 @@ class Client:
         """
         # The call's arguments, taken before any other local exists.
         query, now, windows, max_matches = self._prepare(dict(locals()))
-        return self._pager().iter_documents(query, windows, now=now, max_matches=max_matches)
+        pages = self._pager().iter_pages(query, windows, now=now, max_matches=max_matches)
+        return (page.document for page in pages)
 
     def matches(
         self,
@@ -349,10 +350,10 @@ class Client:
         query, now, windows, max_matches = self._prepare(dict(locals()))
         from matchkit.normalize import to_frames
 
-        pager = self._pager()
-        with collector_paused():
-            documents = list(pager.iter_documents(query, windows, now=now, max_matches=max_matches))
-            frames = to_frames(documents)
+        pages = self._pager().iter_pages(query, windows, now=now, max_matches=max_matches)
+        # The raw bodies, all fetched before any is normalized (a failed fetch yields nothing);
+        # to_frames decodes them on its fast path.
+        frames = to_frames([page.body for page in pages])
         return ordered_frames(frames, descending=query.descending, max_matches=max_matches)
 
     def get_match(self, match_id: str) -> MatchFrames:
@@ -374,7 +375,7 @@ class Client:
         )
         from matchkit.normalize import to_frames
 
-        return to_frames([fetched.document])
+        return to_frames([fetched.body])
 
     def status(self) -> ServiceStatus:
         """The service's status resource (never cached)."""

@@ -20,6 +20,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any, Literal
 from urllib.parse import urlencode
 
+import msgspec
 import orjson
 import requests
 from requests_cache import CachedSession, ExpirationTime
@@ -171,19 +172,50 @@ def _describe(errors: list[dict[str, Any]]) -> str:
 
 @dataclass(frozen=True)
 class Fetched:
-    """A successful response, parsed.
+    """A successful response: its body, checked to be a JSON object, and what paging reads.
 
     Attributes:
-        document: the JSON body (``None`` for a list request answered 404, i.e. empty).
+        body: the raw JSON body (``None`` for a list request answered 404, i.e. empty);
+            :func:`matchkit.to_frames` reads it as it is, on its fast path.
+        head: the body's ``data`` and ``links`` (``None`` when ``body`` is).
         url: the request URL.
         status: the HTTP status.
         from_cache: whether the cache answered.
     """
 
-    document: dict[str, Any] | None
+    body: bytes | None
+    head: dict[str, Any] | None
     url: str
     status: int
     from_cache: bool
+
+    @property
+    def document(self) -> dict[str, Any] | None:
+        """The whole body, parsed (``None`` for an empty list)."""
+        return None if self.body is None else orjson.loads(self.body)
+
+
+class _Head(msgspec.Struct):
+    data: Any = None
+    links: Any = None
+
+
+_HEAD = msgspec.json.Decoder(_Head)
+
+
+def read_head(body: bytes) -> dict[str, Any] | None:
+    """A body's ``data`` and ``links``, or ``None`` when the body is not a JSON object.
+
+    Only these two members are built; the others are skipped, their syntax checked (and the
+    body's UTF-8, which the skipping does not check). Parsing the whole page here, and again to
+    normalize it, cost a warm re-run a third of its time (benchmarks/bench_client.py).
+    """
+    try:
+        head = _HEAD.decode(body)
+        body.decode("utf-8")
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        return None
+    return {"data": head.data, "links": head.links}
 
 
 class Transport:
@@ -228,7 +260,7 @@ class Transport:
         kind: RequestKind,
         expire_after: ExpirationTime,
     ) -> Fetched:
-        """GET ``base_url + path`` and parse the JSON body.
+        """GET ``base_url + path``; the body must be a JSON object.
 
         Raises:
             CacheMissError: offline and the cache does not hold the request.
@@ -289,12 +321,10 @@ class Transport:
                     url=shown,
                 )
             if status == 200:
-                try:
-                    document = orjson.loads(response.content)
-                except orjson.JSONDecodeError:
-                    document = None
-                if isinstance(document, dict):
-                    return Fetched(document, shown, status, from_cache)
+                body = response.content
+                head = read_head(body)
+                if head is not None:
+                    return Fetched(body, head, shown, status, from_cache)
                 self._forget(response)
                 faults += 1
                 if faults >= self.retry.attempts or from_cache:
@@ -308,7 +338,7 @@ class Transport:
                 continue
             if status == 404 and kind == "list":
                 # The real Vainglory service answered an empty list with 404.
-                return Fetched(None, shown, status, from_cache)
+                return Fetched(None, None, shown, status, from_cache)
             if status == 429:
                 refusals += 1
                 wait = rate_limit_wait(response.headers, wall_clock=self.retry.wall_clock())
@@ -342,17 +372,15 @@ class Transport:
         response = cached_response(self.session, key, allow_stale=self.offline)
         if response is None:
             return None
-        try:
-            document = orjson.loads(response.content)
-        except orjson.JSONDecodeError:
-            document = None
-        if not isinstance(document, dict):
+        body = response.content
+        head = read_head(body)
+        if head is None:
             self.session.cache.delete(key)  # unreadable: fetch it again
             return None
         self.cache_hits += 1
         shown = _display_url(url, params)
         logger.debug("GET %s -> %s (cache)", shown, response.status_code)
-        return Fetched(document, shown, response.status_code, True)
+        return Fetched(body, head, shown, response.status_code, True)
 
     def _count(self, from_cache: bool) -> None:
         if from_cache:

@@ -2,14 +2,12 @@
 
 :class:`Pager` pages each window with the query's limit from offset 0, moving on by
 :func:`~matchkit.plan.next_offset` until a page comes back shorter than the limit; a 404 on a
-list is an empty window. It yields the documents as the service sent them, with a progress bar
-over the windows.
+list is an empty window. It yields the pages as the service sent them (:class:`Fetched`: the raw
+body and its data and links), with a progress bar over the windows.
 """
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import logging
 import time
 from collections.abc import Iterator
@@ -21,7 +19,7 @@ from tqdm.auto import tqdm
 
 from matchkit.cache import page_expiry
 from matchkit.errors import ServiceError
-from matchkit.http import Transport
+from matchkit.http import Fetched, Transport
 from matchkit.plan import link_offset, list_path, next_offset
 from matchkit.query import MatchQuery
 from matchkit.windows import TimeWindow
@@ -29,7 +27,7 @@ from matchkit.windows import TimeWindow
 if TYPE_CHECKING:
     from matchkit.frames import MatchFrames
 
-__all__ = ["Pager", "collector_paused", "ordered_frames", "primary_resources"]
+__all__ = ["Pager", "ordered_frames", "primary_resources"]
 
 logger = logging.getLogger(__name__)
 
@@ -48,14 +46,14 @@ class Pager:
         self.shard = shard
         self.progress = progress
 
-    def iter_documents(
+    def iter_pages(
         self,
         query: MatchQuery,
         windows: list[TimeWindow],
         *,
         now: datetime,
         max_matches: int | None,
-    ) -> Iterator[dict[str, Any]]:
+    ) -> Iterator[Fetched]:
         """Yield every page of ``windows`` (walked in the given order) for ``query``.
 
         Stops after the page on which ``max_matches`` distinct matches have been seen.
@@ -75,12 +73,12 @@ class Pager:
         started = time.perf_counter()
         try:
             for window in windows:
-                for document in self._iter_window(query, window, now=now):
+                for page in self._iter_window(query, window, now=now):
                     pages += 1
-                    for resource in primary_resources(document):
+                    for resource in primary_resources(page.head or {}):
                         seen.add(resource.get("id"))
                     bar.set_postfix(pages=pages, matches=len(seen), refresh=False)
-                    yield document
+                    yield page
                     if max_matches is not None and len(seen) >= max_matches:
                         logger.info("stopped at max_matches=%d", max_matches)
                         return
@@ -97,7 +95,7 @@ class Pager:
 
     def _iter_window(
         self, query: MatchQuery, window: TimeWindow, *, now: datetime
-    ) -> Iterator[dict[str, Any]]:
+    ) -> Iterator[Fetched]:
         path = list_path(query.shard)
         expire_after = page_expiry(window.end, now=now)
         offset = 0
@@ -105,9 +103,9 @@ class Pager:
         while True:
             params = query.with_window(window).with_offset(offset).to_params()
             fetched = self.transport.get(path, params, kind="list", expire_after=expire_after)
-            if fetched.document is None:
+            document = fetched.head
+            if document is None:
                 return
-            document = fetched.document
             resources = primary_resources(document, url=fetched.url)
             ids = [resource.get("id") for resource in resources]
             if ids and ids == previous:
@@ -118,7 +116,7 @@ class Pager:
                     url=fetched.url,
                 )
             previous = ids
-            yield document
+            yield fetched
             links = document.get("links") if isinstance(document.get("links"), dict) else {}
             next_link = links.get("next") if isinstance(links.get("next"), str) else None
             following = next_offset(
@@ -130,23 +128,6 @@ class Pager:
             if hinted is not None and hinted != following:
                 logger.debug("links.next offset %d disagrees; using offset %d", hinted, following)
             offset = following
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while pages pile up.
-
-    Parsed pages are millions of small containers that all stay alive until they are
-    normalized; the collector would scan them again and again for nothing (it doubled the
-    time of a warm 120-day fetch, see benchmarks/bench_client.py). Nothing here makes cycles.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def primary_resources(document: dict[str, Any], *, url: str | None = None) -> list[dict[str, Any]]:

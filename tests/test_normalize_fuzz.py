@@ -190,8 +190,9 @@ def test_deeply_nested_stats(depth):
 def test_regression_stats_nested_1000_deep_is_not_a_recursion_error():
     # Found by this file's fuzzing: text_value fell back to str(value) for a value orjson could
     # not encode (nested more than 255 deep), and repr overflowed the recursion limit at ~1000
-    # levels. orjson parses up to 1024 levels, so such a page gets past parsing; to_frames must
-    # then keep the value (or report it) rather than crash.
+    # levels. Such a page either fails to parse (a DocumentError: deeper than the parser's
+    # recursion limit) or gets past parsing; to_frames must then keep the value (or report
+    # it) rather than crash.
     normalize(_with_deep_stats(1000))
 
 
@@ -207,3 +208,10 @@ def test_frames_of_mutated_documents_round_trip_through_parquet(document, tmp_pa
     again = MatchFrames.read_parquet(folder)
     assert len(again) == len(frames)
     assert sorted(again.matches["match_id"]) == sorted(frames.matches["match_id"])
+
+
+def test_a_value_nested_600_deep_is_kept_as_text() -> None:
+    frames = to_frames(_with_deep_stats(600))
+    kills = frames.participants["kills"]
+    assert kills.dtype == "Int64"  # the known column keeps its dtype; the value is reported
+    assert any("kills" in problem for problem in frames.problems)

@@ -423,3 +423,27 @@ def test_the_progress_bar_counts_windows_and_can_be_turned_off(
         assert "3/3" in shown
     else:
         assert shown == ""
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"data": [], "included": [1,, 2]}',  # malformed where paging does not look
+        b'{"data": [], "included": ["\xff"]}',  # not UTF-8 where paging does not look
+        b"[]",  # not an object
+    ],
+    ids=["malformed", "not-utf-8", "a-list"],
+)
+def test_a_200_whose_body_is_not_a_json_object_is_retried_then_refused(
+    httpserver: HTTPServer, make_client: Callable[..., Client], tmp_path: Path, body: bytes
+) -> None:
+    bad = Response(body, content_type="application/vnd.api+json")
+    httpserver.expect_request(LIST).respond_with_handler(
+        _sequence(lambda r: bad, lambda r: _page())
+    )
+    assert _fetch(make_client()) == [json.loads(EMPTY_PAGE)]
+    assert len(httpserver.log) == 2
+    httpserver.clear()
+    httpserver.expect_request(LIST).respond_with_handler(lambda r: bad)
+    with pytest.raises(ServiceError, match="not a JSON object"):
+        _fetch(make_client(cache_dir=tmp_path / "another-cache"))
