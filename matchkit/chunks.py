@@ -198,13 +198,15 @@ class ResourceBuffer:
     def _add_columns(self, section: str, columns: dict[str, Sequence[Any]]) -> None:
         """Add typed columns; an extra member's UNSET (not carried) becomes None, and an extra
         member no row carries adds nothing."""
-        extras = self.shape.extras if self.shape is not None else frozenset()
+        if self.shape is None:
+            raise TypeError(f"the {self.type} buffer was not given a shape for typed resources")
+        extras, arrow_types = self.shape.extras, self.shape.arrow_types
         for key, values in columns.items():
             if key in extras and UNSET in values:
                 if values.count(UNSET) == len(values):
                     continue
                 values = [None if value is UNSET else value for value in values]
-            self._add(section, key, values)
+            self._add(section, key, values, arrow_types.get((section, key)))
 
     def _add_objects(self, name: str, values: list[Any]) -> None:
         """Add the members of a section whose values are objects (dicts) or missing."""
@@ -213,9 +215,12 @@ class ResourceBuffer:
         for key, column in _columns(self._objects(values, f"attributes.{name}")).items():
             self._add(name, key, column)
 
-    def _add(self, section: str, key: str, values: Sequence[Any]) -> None:
-        """Add one column of the chunk (a value per row), converted to Arrow."""
-        self._chunk.setdefault(section, {})[key] = fast_arrow(values)
+    def _add(
+        self, section: str, key: str, values: Sequence[Any], arrow_type: pa.DataType | None = None
+    ) -> None:
+        """Add one column of the chunk (a value per row), converted to Arrow (to
+        ``arrow_type`` when the values were checked to be of its kind)."""
+        self._chunk.setdefault(section, {})[key] = fast_arrow(values, arrow_type)
 
     def _objects(self, values: list[Any], what: str) -> list[dict[str, Any]]:
         """Values that must be objects or missing: checked, with ``{}`` for missing ones."""

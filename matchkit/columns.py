@@ -137,18 +137,21 @@ def to_arrow(values: Sequence[Any]) -> pa.Array:
 _INFERRED_TYPES = frozenset({pa.int64(), pa.bool_(), pa.string(), pa.null()})
 
 
-def fast_arrow(values: Sequence[Any]) -> pa.Array:
-    """:func:`to_arrow` in one pass for the common columns: Arrow infers the type, and when it
-    is integers, booleans or strings (with nulls), which is what :func:`to_arrow` would choose,
-    the array is taken as it is.
+def fast_arrow(values: Sequence[Any], arrow_type: pa.DataType | None = None) -> pa.Array:
+    """:func:`to_arrow` in one pass for the common columns.
 
-    Anything else (floats, mixed kinds, nested values, integers beyond 64 bits) goes to
-    :func:`to_arrow`.
+    With ``arrow_type`` (the caller checked that the values are of its kind, or None), the
+    values are converted to it. Otherwise Arrow infers the type, and when it is integers,
+    booleans or strings (with nulls), which is what :func:`to_arrow` would choose, the array is
+    taken as it is. Anything else (floats, mixed kinds, nested values, integers beyond 64 bits)
+    goes to :func:`to_arrow`.
     """
     try:
-        array = pa.array(values)
+        array = pa.array(values, type=arrow_type)
     except CONVERSION_ERRORS:
         return to_arrow(values)
+    if array.null_count == len(array):
+        return pa.nulls(len(array))  # as inferred: nothing says what type the column has
     if array.type in _INFERRED_TYPES:
         return array
     return to_arrow(values)

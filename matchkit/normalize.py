@@ -1,7 +1,9 @@
 """JSON:API match documents -> :class:`~matchkit.frames.MatchFrames`.
 
-One pass over the resources of every document deduplicates them and appends each to the
-:class:`~matchkit.chunks.ResourceBuffer` of its type, which converts them to Arrow arrays a chunk
+Each raw page is decoded by the fast path into typed records (:mod:`matchkit.wire`) when it has
+the known global shape, and parsed into dicts otherwise. One pass over the resources of every
+document deduplicates them and appends each to the :class:`~matchkit.chunks.ResourceBuffer` of
+its type, which converts them to Arrow arrays a chunk
 at a time. Then each table is assembled once, with its dtypes; foreign keys come from the
 relationships' identifier arrays, joined by (type, id) in Arrow. A resource seen again (same type
 and id, on any page) is skipped: the first one wins. References to resources that no document
@@ -74,9 +76,11 @@ def to_frames(documents: RawDocument | Iterable[RawDocument]) -> MatchFrames:
 
     Args:
         documents: one document or an iterable of them (pages), each a dict or raw JSON
-            (bytes or str, parsed with orjson). Both shapes are read: the global shape and the
-            older ``na`` variant; ``data`` may be a list or a single object. A document whose
-            data holds no match (an empty page, a status document) adds nothing.
+            (bytes or str). Both shapes are read: the global shape and the older ``na``
+            variant; ``data`` may be a list or a single object. A document whose data holds no
+            match (an empty page, a status document) adds nothing. Raw pages of the known
+            global shape take a fast path (:mod:`matchkit.wire`): pass response bodies as they
+            are rather than parsing them first.
 
     Returns:
         The tables, with ``problems`` listing what could not be resolved (references to
@@ -228,7 +232,7 @@ class _Walker:
     def _flush_every_few_pages(self, resources: int) -> None:
         # Convert what the last pages brought while it is still in the CPU caches: the
         # chunks are small, and every type is flushed together (measured: several times
-        # faster than converting large chunks whose dicts have gone cold).
+        # faster than converting large chunks whose resources have gone cold).
         self.pending += resources
         if self.pending >= FLUSH_ALL_ROWS:
             self.pending = 0

@@ -2,8 +2,9 @@
 
 Most pages a user normalizes have the global shape of the service's interface. Decoding such a
 page straight into msgspec Structs declared from the model (:data:`matchkit.schema.TABLES`, plus
-the members the recorded global shape carries beyond the model's columns) skips building a dict
-per JSON object, and a buffer then reads a column with one attribute getter over its rows.
+the members the global shape carries beyond the model's columns) skips building a dict per JSON
+object, and a buffer then reads a chunk of rows a Struct level at a time, transposed in C
+(:mod:`matchkit.chunks`).
 
 The declaration is strict: a page with anything it does not cover (a member it does not name,
 an object where a value is expected, another resource type, the older variant's text stats, an
@@ -12,8 +13,9 @@ normalizer then reads that page the general way (:func:`matchkit.jsonapi.load_do
 dict reader of :mod:`matchkit.chunks`), which keeps every extra member as a column and names
 every malformed part. Both paths give identical tables (``tests/test_wire.py``).
 
-Leaf values are typed ``Any``: they decode exactly as in the general path, and the column's type
-is inferred later, as there.
+A member's value has the wire type its column kind implies (an integer, or text), or any type
+where the wire varies (booleans, decimals, ``userID``); values of any type decode exactly as in
+the general path.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Union
 
 import msgspec
+import pyarrow as pa
 from msgspec import UNSET, Struct
 
 from matchkit.jsonapi import RawDocument
@@ -41,32 +44,6 @@ _OPTIONS = {"forbid_unknown_fields": True, "gc": False}
 # gc=False: decoded pages hold no reference cycles, and the collector need not track them.
 
 _SUBSECTIONS = ("stats", "tags")
-
-# Members the global shape carries beyond the model's known columns: in the recorded responses
-# (../shared/samples/battlerite), the interface (stats.game) and the sample data set (Royale
-# rosters' placement), so that such pages take the fast path. A member not named here sends its
-# page down the general path, which is only slower.
-_GLOBAL_SHAPE_EXTRAS: dict[str, dict[str, tuple[str, ...]]] = {
-    "match": {"attributes": ("game",), "stats": ("game",)},
-    "roster": {"stats": ("placement", "side")},
-    "participant": {
-        "stats": (
-            "abilityUses",
-            "damageDone",
-            "damageReceived",
-            "disablesDone",
-            "disablesReceived",
-            "energyGained",
-            "energyUsed",
-            "healingDone",
-            "healingReceived",
-            "side",
-            "timeAlive",
-            "userID",
-        )
-    },
-    "player": {"relationships": ("assets",)},
-}
 
 NonEmptyText = Annotated[str, msgspec.Meta(min_length=1)]
 
@@ -91,6 +68,41 @@ NO_RELATIONSHIP = Relationship()
 """Stands in for a relationship a resource does not carry (read as no identifiers)."""
 
 
+# Members the global shape carries beyond the model's known columns, with their wire types: in
+# the recorded responses (../shared/samples/battlerite), the interface (stats.game) and the
+# sample data set (Royale rosters' placement), so that such pages take the fast path. A member
+# not named here, or a value of another type, sends its page down the general path, which is
+# only slower.
+_GLOBAL_SHAPE_EXTRAS: dict[str, dict[str, dict[str, Any]]] = {
+    "match": {"attributes": {"game": str}, "stats": {"game": str}},
+    "roster": {"stats": {"placement": int, "side": int}},
+    "participant": {
+        "stats": {
+            "abilityUses": int,
+            "damageDone": int,
+            "damageReceived": int,
+            "disablesDone": int,
+            "disablesReceived": int,
+            "energyGained": int,
+            "energyUsed": int,
+            "healingDone": int,
+            "healingReceived": int,
+            "side": int,
+            "timeAlive": int,
+        }
+    },
+    "player": {"relationships": {"assets": Relationship}},
+}
+
+# The wire type of the model's members, by column kind: a value of another type sends its page
+# down the general path, and a column of one type is converted without Arrow's type inference.
+# Booleans (``won``: "true" / "false" or JSON booleans) and decimals are read as they come.
+_WIRE_TYPES: dict[str, Any] = {"Int64": int, "string": str, "category": str, "datetime": str}
+# Members whose wire type varies: userID is an integer or text.
+_ANY_TYPE = {("participant", "stats", "userID")}
+_ARROW_TYPES = {int: pa.int64(), str: pa.string()}
+
+
 @dataclass(frozen=True)
 class ResourceShape:
     """What the fast path declares for one resource type.
@@ -113,6 +125,8 @@ class ResourceShape:
         extras: members declared beyond the model's columns. A resource that does not carry
             one has :data:`msgspec.UNSET` (a member of the model: ``None``), so that a member
             no resource carries adds no column, as in the general path.
+        arrow_types: the Arrow type of each ``(section, member)`` whose wire type is declared
+            (an integer or text, checked when decoded), converted without type inference.
     """
 
     type: str
@@ -122,6 +136,7 @@ class ResourceShape:
     empty_sections: Mapping[str, Struct]
     relationships: tuple[str, ...]
     extras: frozenset[str]
+    arrow_types: Mapping[tuple[str, str], pa.DataType]
 
 
 class ShapeDecoder:
@@ -150,7 +165,6 @@ class ShapeDecoder:
             **_OPTIONS,
         )
         self._decoder = msgspec.json.Decoder(document)
-        self.shape_of = {shape.struct: shape for shape in self.shapes.values()}
 
     def decode(self, raw: RawDocument) -> Struct | None:
         """The page decoded into Structs, or ``None`` when it is not of the declared shape.
@@ -165,23 +179,29 @@ class ShapeDecoder:
 
 
 def _shape(
-    type_: str, relationships: tuple[str, ...], extras: Mapping[str, tuple[str, ...]]
+    type_: str, relationships: tuple[str, ...], extras: Mapping[str, Mapping[str, Any]]
 ) -> ResourceShape:
     """The declaration of one resource type: the model's members plus the extras."""
     table = next(schema for schema in TABLES.values() if schema.resource_type == type_)
-    members: dict[str, list[str]] = {section: [] for section in ("attributes", *_SUBSECTIONS)}
+    # section -> member -> wire type
+    members: dict[str, dict[str, Any]] = {section: {} for section in ("attributes", *_SUBSECTIONS)}
     for column in table.columns:
         if column.section in members and column.key not in members[column.section]:
-            members[column.section].append(column.key)
+            loose = (type_, column.section, column.key) in _ANY_TYPE
+            wire_type = Any if loose else _WIRE_TYPES.get(column.kind, Any)
+            members[column.section][column.key] = wire_type
     extra_members = set()
-    for section, names in extras.items():
+    for section, declared in extras.items():
         if section in members:
-            added = [name for name in names if name not in members[section]]
-            members[section] += added
+            added = {name: wire for name, wire in declared.items() if name not in members[section]}
+            members[section].update(added)
             extra_members.update(added)
 
     def leaves(section: str) -> list[tuple[str, Any, Any]]:
-        return [(name, Any, UNSET if name in extra_members else None) for name in members[section]]
+        return [
+            (name, Any if wire is Any else wire | None, UNSET if name in extra_members else None)
+            for name, wire in members[section].items()
+        ]
 
     title = type_.title()
     fields: list[tuple[Any, ...]] = leaves("attributes")
@@ -197,7 +217,7 @@ def _shape(
             sections[section] = None
             fields.append((section, dict[str, Any] | None, None))
     attributes = msgspec.defstruct(f"{title}Attributes", fields, **_OPTIONS)
-    names = (*relationships, *extras.get("relationships", ()))
+    names = (*relationships, *extras.get("relationships", {}))
     relationship_struct = msgspec.defstruct(
         f"{title}Relationships",
         [(name, Relationship, NO_RELATIONSHIP) for name in names],
@@ -228,4 +248,10 @@ def _shape(
         empty_sections=empty_sections,
         relationships=names,
         extras=frozenset(extra_members),
+        arrow_types={
+            (section, name): _ARROW_TYPES[wire]
+            for section, declared in members.items()
+            for name, wire in declared.items()
+            if wire in _ARROW_TYPES
+        },
     )
