@@ -271,11 +271,7 @@ class ResourceBuffer:
             self._raise_for_relationship(name)
         rows = np.arange(self._flushed, self._flushed + len(data), dtype=np.int64)
         self._links.setdefault(name, []).append(
-            Links(
-                np.repeat(rows, counts),
-                pa.array(types, type=pa.string()),
-                pa.array(ids, type=pa.string()),
-            )
+            Links(np.repeat(rows, counts), _text_array(types), pa.array(ids, type=pa.string()))
         )
 
     def _raise_for_relationship(self, name: str, position: int | None = None) -> None:
@@ -341,6 +337,14 @@ class _MalformedError(Exception):
 def _fields(structs: Sequence[Struct]) -> list[tuple[Any, ...]]:
     """The fields of Structs of one type, one tuple of values per field (transposed in C)."""
     return list(zip(*map(astuple, structs), strict=True))
+
+
+def _text_array(values: Sequence[str]) -> pa.Array:
+    """Strings (at least one) as an Arrow array; one value repeated, as the identifiers of a
+    relationship mostly have one type, is written once."""
+    if values.count(values[0]) == len(values):
+        return pa.repeat(pa.scalar(values[0], pa.string()), len(values))
+    return pa.array(values, type=pa.string())
 
 
 def _identifiers_text(data: Identifier | list[Identifier] | None) -> str | None:

@@ -47,21 +47,24 @@ _SUBSECTIONS = ("stats", "tags")
 
 NonEmptyText = Annotated[str, msgspec.Meta(min_length=1)]
 
+Unread = msgspec.Raw
+"""Members no table reads (``links``, ``meta``, ``jsonapi``): checked JSON, kept unparsed."""
+
 
 class Identifier(Struct, **_OPTIONS):
     """A resource identifier in a relationship."""
 
     type: NonEmptyText
     id: NonEmptyText
-    meta: Any = UNSET
+    meta: Unread = UNSET
 
 
 class Relationship(Struct, frozen=True, **_OPTIONS):
     """A relationship member: its data (an identifier, a list of them or null)."""
 
     data: Identifier | list[Identifier] | None = None
-    links: Any = UNSET
-    meta: Any = UNSET
+    links: Unread = UNSET
+    meta: Unread = UNSET
 
 
 NO_RELATIONSHIP = Relationship()
@@ -158,9 +161,9 @@ class ShapeDecoder:
             [
                 ("data", list[resource] | resource | None),
                 ("included", list[resource] | None, None),
-                ("links", Any, UNSET),
-                ("meta", Any, UNSET),
-                ("jsonapi", Any, UNSET),
+                ("links", Unread, UNSET),
+                ("meta", Unread, UNSET),
+                ("jsonapi", Unread, UNSET),
             ],
             **_OPTIONS,
         )
@@ -233,8 +236,8 @@ def _shape(
                 relationship_struct,
                 msgspec.field(default_factory=relationship_struct),
             ),
-            ("links", Any, UNSET),
-            ("meta", Any, UNSET),
+            ("links", Unread, UNSET),
+            ("meta", Unread, UNSET),
         ],
         tag_field="type",
         tag=type_,
