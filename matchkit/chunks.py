@@ -26,7 +26,7 @@ from msgspec.structs import astuple
 from matchkit.columns import fast_arrow, text_value, unify
 from matchkit.errors import DocumentError
 from matchkit.jsonapi import relationship_keys
-from matchkit.wire import UNSET, Identifier, ResourceShape
+from matchkit.wire import SUBSECTIONS, UNSET, Identifier, ResourceShape
 
 __all__ = ["FLUSH_ROWS", "Links", "ResourceBuffer"]
 
@@ -39,9 +39,7 @@ Python objects, large enough that the fixed cost of each conversion does not mat
 
 _EMPTY: dict[str, Any] = {}  # stands in for a missing object; never mutated
 _NONE = type(None)
-_UNSET = type(UNSET)
 _DATA = attrgetter("data")
-_SUBSECTIONS = ("stats", "tags")
 # Up to this many keys, reading a section key by key beats grouping its rows by key set.
 _FEW_KEYS = 6
 
@@ -138,9 +136,9 @@ class ResourceBuffer:
         # attributes hold a few keys: one pass per key beats grouping rows by key set.
         keys = set().union(*attributes)
         for key in keys:
-            if key not in _SUBSECTIONS:
+            if key not in SUBSECTIONS:
                 self._add("attributes", key, [a.get(key) for a in attributes])
-        for name in _SUBSECTIONS:
+        for name in SUBSECTIONS:
             if name not in keys:
                 continue
             values = [a.get(name) for a in attributes]
@@ -171,7 +169,7 @@ class ResourceBuffer:
         _, attributes, relationships, *_ = _fields(resources)
         fields = dict(zip(shape.attributes, _fields(attributes), strict=True))
         del attributes
-        for name in _SUBSECTIONS:
+        for name in SUBSECTIONS:
             values = fields.pop(name)
             if not any(values):
                 continue
@@ -182,8 +180,8 @@ class ResourceBuffer:
             if None in values:
                 empty = shape.empty_sections[name]
                 values = [empty if value is None else value for value in values]
-            self._add_fields(name, members, values)
-        self._add_columns("attributes", fields)
+            self._add_columns(shape, name, dict(zip(members, _fields(values), strict=True)))
+        self._add_columns(shape, "attributes", fields)
         for name, members in zip(shape.relationships, _fields(relationships), strict=True):
             data = list(map(_DATA, members))
             if name in self.known_relationships:
@@ -191,16 +189,12 @@ class ResourceBuffer:
             elif any(data):
                 self._add("relationships", name, list(map(_identifiers_text, data)))
 
-    def _add_fields(self, section: str, names: Sequence[str], structs: Sequence[Struct]) -> None:
-        """Add the fields of a section's Structs (one per row) as columns."""
-        self._add_columns(section, dict(zip(names, _fields(structs), strict=True)))
-
-    def _add_columns(self, section: str, columns: dict[str, Sequence[Any]]) -> None:
+    def _add_columns(
+        self, shape: ResourceShape, section: str, columns: dict[str, Sequence[Any]]
+    ) -> None:
         """Add typed columns; an extra member's UNSET (not carried) becomes None, and an extra
         member no row carries adds nothing."""
-        if self.shape is None:
-            raise TypeError(f"the {self.type} buffer was not given a shape for typed resources")
-        extras, arrow_types = self.shape.extras, self.shape.arrow_types
+        extras, arrow_types = shape.extras, shape.arrow_types
         for key, values in columns.items():
             if key in extras and UNSET in values:
                 if values.count(UNSET) == len(values):
@@ -289,9 +283,8 @@ class ResourceBuffer:
             if not keys:
                 values.append(None)
                 continue
-            items = [{"id": id_, "type": type_} for type_, id_ in keys]
             data = resource["relationships"][name]["data"]
-            values.append(text_value(items[0] if isinstance(data, dict) else items))
+            values.append(_keys_text(keys, single=isinstance(data, dict)))
         return values
 
     def sections(self) -> dict[str, dict[str, pa.Array]]:
@@ -348,12 +341,17 @@ def _text_array(values: Sequence[str]) -> pa.Array:
 
 
 def _identifiers_text(data: Identifier | list[Identifier] | None) -> str | None:
-    """A typed relationship's identifiers as JSON text, as the dict reader writes them."""
+    """A typed relationship's identifiers as JSON text (None when empty)."""
     if not data:
         return None
-    if type(data) is list:
-        return text_value([{"id": item.id, "type": item.type} for item in data])
-    return text_value({"id": data.id, "type": data.type})
+    items = data if type(data) is list else [data]
+    return _keys_text([(item.type, item.id) for item in items], single=type(data) is not list)
+
+
+def _keys_text(keys: Sequence[tuple[str, str]], *, single: bool) -> str:
+    """Identifiers ``(type, id)`` as JSON text: one object (a to-one relationship) or a list."""
+    items = [{"id": id_, "type": type_} for type_, id_ in keys]
+    return text_value(items[0] if single else items)
 
 
 def _all_text(values: list[Any]) -> bool:

@@ -33,6 +33,7 @@ from matchkit.schema import TABLES
 
 __all__ = [
     "NO_RELATIONSHIP",
+    "SUBSECTIONS",
     "UNSET",
     "Identifier",
     "Relationship",
@@ -43,7 +44,8 @@ __all__ = [
 _OPTIONS = {"forbid_unknown_fields": True, "gc": False}
 # gc=False: decoded pages hold no reference cycles, and the collector need not track them.
 
-_SUBSECTIONS = ("stats", "tags")
+SUBSECTIONS = ("stats", "tags")
+"""The attribute members that hold objects of members (read as sections of their own)."""
 
 NonEmptyText = Annotated[str, msgspec.Meta(min_length=1)]
 
@@ -187,7 +189,7 @@ def _shape(
     """The declaration of one resource type: the model's members plus the extras."""
     table = next(schema for schema in TABLES.values() if schema.resource_type == type_)
     # section -> member -> wire type
-    members: dict[str, dict[str, Any]] = {section: {} for section in ("attributes", *_SUBSECTIONS)}
+    members: dict[str, dict[str, Any]] = {section: {} for section in ("attributes", *SUBSECTIONS)}
     for column in table.columns:
         if column.section in members and column.key not in members[column.section]:
             loose = (type_, column.section, column.key) in _ANY_TYPE
@@ -210,7 +212,7 @@ def _shape(
     fields: list[tuple[Any, ...]] = leaves("attributes")
     sections: dict[str, tuple[str, ...] | None] = {}
     empty_sections: dict[str, Struct] = {}
-    for section in _SUBSECTIONS:
+    for section in SUBSECTIONS:
         if members[section]:
             struct = msgspec.defstruct(f"{title}{section.title()}", leaves(section), **_OPTIONS)
             sections[section] = tuple(members[section])
