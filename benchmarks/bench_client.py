@@ -14,10 +14,10 @@ from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
-from matchkit.client import Client
-from matchkit.dataset import open_dataset
-from matchkit.normalize import to_frames
+from matchkit.client.client import Client
+from matchkit.normalize.pipeline import to_frames
 from matchkit.service import running
+from matchkit.synth.dataset import open_dataset
 
 REPEATS = 5
 WARM_LIMIT = 2.0

@@ -54,7 +54,7 @@ def serve(store_dir: str) -> None:
     import uvicorn
     from starlette.routing import Route
 
-    from matchkit.query import MatchQuery
+    from matchkit.rules.query import MatchQuery
     from matchkit.service import create_app
     from matchkit.service.app import _AsgiEndpoint
     from matchkit.service.documents import list_body, page_links

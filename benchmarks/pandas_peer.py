@@ -6,7 +6,7 @@ column names, ``pd.to_datetime(..., utc=True)``, the won "true"/"false" map, the
 (stats.side, text sides mapped, else the side its participants share), participant kinds, extra
 columns (snake_case, prefixed by their section when the name is taken; lists and mixed values as
 JSON text) and ``astype`` to the dtypes. The peer is told the schema (column order and dtypes)
-and reads ``matchkit.schema`` for the known columns' order; it calls none of matchkit's
+and reads ``matchkit.model.schema`` for the known columns' order; it calls none of matchkit's
 normalizer code. A baseline, kept plain on purpose: no tricks to make it faster or slower.
 
 Limits (not exercised by the benchmark's global-shape input, which :func:`check_peer` verifies
@@ -27,7 +27,7 @@ from typing import Any
 import orjson
 import pandas as pd
 
-from matchkit.schema import TABLES
+from matchkit.model.schema import TABLES
 
 __all__ = ["Dtypes", "check_peer", "peer", "told_dtypes"]
 

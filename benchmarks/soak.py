@@ -66,7 +66,7 @@ def _client(
     """One client process: requests until ``seconds`` pass or ``max_requests`` are sent."""
     import requests
 
-    from matchkit.windows import format_time, parse_time
+    from matchkit.rules.windows import format_time, parse_time
 
     chooser = random.Random(seed)
     session = requests.Session()
@@ -168,8 +168,8 @@ def _rss() -> int:
 
 def run(*, seconds: float, greedy: int, paced: int, max_requests: int) -> int:
     """Run the soak; print the figures; return the exit status (0 when every check holds)."""
-    from matchkit.dataset import open_dataset
     from matchkit.service import running
+    from matchkit.synth.dataset import open_dataset
 
     dataset = open_dataset()
     match_ids = [document["data"]["id"] for document in dataset.iter_documents("global")][:2000]

@@ -20,11 +20,11 @@ from matchkit.errors import (
     RateLimitError,
     ServiceError,
 )
-from matchkit.frames import MatchFrames
-from matchkit.normalize import to_frames
+from matchkit.model.frames import MatchFrames
+from matchkit.normalize.pipeline import to_frames
 
 if TYPE_CHECKING:
-    from matchkit.client import Client
+    from matchkit.client.client import Client
     from matchkit.service import create_app, running, serve
 
 __all__ = [

@@ -164,7 +164,7 @@ def _synth(args: argparse.Namespace) -> int:
 
 
 def _fetch(args: argparse.Namespace) -> int:
-    from matchkit.client import Client
+    from matchkit.client.client import Client
 
     filters = {}
     for key in (

@@ -42,7 +42,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     ) from error
 
 if TYPE_CHECKING:
-    from matchkit.frames import MatchFrames
+    from matchkit.model.frames import MatchFrames
 
 __all__ = ["ExplorerPanel", "explore"]
 

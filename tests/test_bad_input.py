@@ -27,10 +27,10 @@ from matchkit.analysis import (
     duration_summary,
     side_win_rates,
 )
-from matchkit.client import Client
-from matchkit.dataset import open_dataset
-from matchkit.query import MatchQuery, get_shard
-from matchkit.windows import TimeWindow, parse_time, resolve_window, split_window
+from matchkit.client.client import Client
+from matchkit.rules.query import MatchQuery, get_shard
+from matchkit.rules.windows import TimeWindow, parse_time, resolve_window, split_window
+from matchkit.synth.dataset import open_dataset
 from tests.documents import arena_match, player, royale_match
 
 SETTINGS = settings(

@@ -95,7 +95,9 @@ def test_the_key_never_reaches_the_report(tmp_path, monkeypatch) -> None:
         assert service.requests.count() > 0
     page = (index.parent / "secret.html").read_text()
     assert "AuthError" in page
-    assert "DEBUG:matchkit.http:GET" in page  # the requests were logged, without the key
+    assert (
+        "DEBUG:matchkit.client.transport:GET" in page
+    )  # the requests were logged, without the key
     for written in index.parent.iterdir():
         assert PLANTED_KEY not in written.read_text(), written.name
     assert PLANTED_KEY.encode() not in b"".join(

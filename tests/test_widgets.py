@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from matchkit.widgets import TABS, ExplorerPanel, explore
-from tests.analysis_helpers import frames_of
+from tests.analysis.helpers import frames_of
 from tests.documents import arena_match, player, royale_match
 
 

@@ -11,7 +11,7 @@ from scipy.stats import binomtest
 from matchkit.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
-    from matchkit.frames import MatchFrames
+    from matchkit.model.frames import MatchFrames
 
 __all__ = [
     "LEVELS",
@@ -153,7 +153,7 @@ def matchframes(data: Any) -> MatchFrames:
     Raises:
         InvalidArgumentError: it is not.
     """
-    from matchkit.frames import MatchFrames
+    from matchkit.model.frames import MatchFrames
 
     if not isinstance(data, MatchFrames):
         raise InvalidArgumentError(

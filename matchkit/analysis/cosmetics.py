@@ -32,7 +32,7 @@ from matchkit.analysis._common import (
 from matchkit.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
-    from matchkit.frames import MatchFrames
+    from matchkit.model.frames import MatchFrames
 
 __all__ = [
     "COSMETIC_KINDS",

@@ -16,7 +16,7 @@ from matchkit.analysis._common import (
 )
 
 if TYPE_CHECKING:
-    from matchkit.frames import MatchFrames
+    from matchkit.model.frames import MatchFrames
 
 __all__ = ["DURATION_STATISTICS", "duration_summary"]
 

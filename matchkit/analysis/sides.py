@@ -28,7 +28,7 @@ from matchkit.analysis._common import (
 )
 
 if TYPE_CHECKING:
-    from matchkit.frames import MatchFrames
+    from matchkit.model.frames import MatchFrames
 
 __all__ = ["SIDES", "side_win_rates"]
 

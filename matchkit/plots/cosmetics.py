@@ -15,7 +15,7 @@ from matchkit.errors import InvalidArgumentError
 from matchkit.plots._style import new_axes, percent_axis
 
 if TYPE_CHECKING:
-    from matchkit.frames import MatchFrames
+    from matchkit.model.frames import MatchFrames
 
 __all__ = ["plot_cosmetic_heatmap", "plot_cosmetic_summary_heatmap", "plot_cosmetic_usage"]
 

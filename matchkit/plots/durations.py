@@ -15,7 +15,7 @@ from matchkit.errors import InvalidArgumentError
 from matchkit.plots._style import group_label, new_axes, server_type_color
 
 if TYPE_CHECKING:
-    from matchkit.frames import MatchFrames
+    from matchkit.model.frames import MatchFrames
 
 __all__ = ["plot_duration_distribution", "plot_duration_trend"]
 

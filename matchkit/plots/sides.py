@@ -21,7 +21,7 @@ from matchkit.plots._style import (
 )
 
 if TYPE_CHECKING:
-    from matchkit.frames import MatchFrames
+    from matchkit.model.frames import MatchFrames
 
 __all__ = ["plot_side_win_rates"]
 

@@ -21,7 +21,8 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from matchkit.errors import InvalidArgumentError
-from matchkit.query import SHARDS, MatchQuery
+from matchkit.rules.query import SHARDS, MatchQuery
+from matchkit.rules.windows import RETENTION, TimeWindow, parse_time
 from matchkit.service.auth import ApiKeys, generate_api_key
 from matchkit.service.documents import (
     error_body,
@@ -42,7 +43,6 @@ from matchkit.service.responses import (
     respond,
 )
 from matchkit.service.store import MatchStore
-from matchkit.windows import RETENTION, TimeWindow, parse_time
 
 __all__ = ["SERVICE_NAME", "Service", "create_app"]
 

@@ -13,8 +13,8 @@ from urllib.parse import quote
 
 import orjson
 
+from matchkit.rules.windows import format_time
 from matchkit.service.store import BASE_URL_MARKER, StoredMatch
-from matchkit.windows import format_time
 
 __all__ = [
     "error_body",

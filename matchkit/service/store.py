@@ -1,7 +1,7 @@
 """The service's SQLite store: match documents indexed for every filter and for createdAt order.
 
-The store is built once from a data set folder (``matchkit.dataset`` format) or from a folder of
-arbitrary JSON:API documents (``*.json``, ``*.json.gz``, ``*.jsonl.gz``, e.g. pages a fetch
+The store is built once from a data set folder (``matchkit.synth.dataset`` format) or from a folder
+of arbitrary JSON:API documents (``*.json``, ``*.json.gz``, ``*.jsonl.gz``, e.g. pages a fetch
 wrote), into a cache folder, keyed by a fingerprint of the source; it is rebuilt when the source
 changes. Each match keeps its resource and its included resources as serialized JSON bytes, so a
 response is assembled by concatenating stored bytes.
@@ -29,10 +29,10 @@ from typing import Any
 
 import orjson
 
-from matchkit.dataset import MANIFEST, open_dataset, sample_data_path
 from matchkit.errors import MatchkitError
-from matchkit.query import SHARDS, MatchQuery
-from matchkit.windows import TimeWindow, format_time, parse_time
+from matchkit.rules.query import SHARDS, MatchQuery
+from matchkit.rules.windows import TimeWindow, format_time, parse_time
+from matchkit.synth.dataset import MANIFEST, open_dataset, sample_data_path
 
 __all__ = ["BASE_URL_MARKER", "MATCH_OWN_TYPES", "MatchStore", "StoredMatch", "default_store_dir"]
 
@@ -252,7 +252,7 @@ def _read_source(source: Path | None):
         digest.update(f"{path.relative_to(source)}:{stat.st_size}:{stat.st_mtime_ns}".encode())
 
     def folder_documents() -> Iterator[tuple[str, dict[str, Any]]]:
-        from matchkit.jsonapi import split_by_match
+        from matchkit.rules.jsonapi import split_by_match
 
         for path in files:
             for document in _iter_file_documents(path):

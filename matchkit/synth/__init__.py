@@ -22,9 +22,10 @@ from typing import Any, Literal
 
 import orjson
 
-from matchkit.dataset import FORMAT, MANIFEST, write_shard_file
 from matchkit.errors import InvalidArgumentError
+from matchkit.rules.windows import RETENTION, format_time, parse_time
 from matchkit.synth.catalogue import build_catalogue
+from matchkit.synth.dataset import FORMAT, MANIFEST, write_shard_file
 from matchkit.synth.global_shard import iter_global_documents
 from matchkit.synth.na_shard import iter_na_documents
 from matchkit.synth.parameters import (
@@ -35,7 +36,6 @@ from matchkit.synth.parameters import (
     GLOBAL_MATCHES,
     parameters_record,
 )
-from matchkit.windows import RETENTION, format_time, parse_time
 
 __all__ = [
     "DAYS",

@@ -9,9 +9,9 @@ from __future__ import annotations
 from datetime import timedelta
 from fractions import Fraction
 
+from matchkit.rules.windows import format_time, parse_time
 from matchkit.synth import parameters as p
 from matchkit.synth.catalogue import build_catalogue, patch_schedule
-from matchkit.windows import format_time, parse_time
 
 __all__ = ["README_BEGIN", "README_END", "parameter_tables"]
 

@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 from pytest_httpserver import HTTPServer
 
-from matchkit.client import Client
-from matchkit.frames import MatchFrames
-from matchkit.http import RetryPolicy
+from matchkit.client.client import Client
+from matchkit.client.transport import RetryPolicy
+from matchkit.model.frames import MatchFrames
 
 NOW = "2026-10-31T00:00:00Z"
 API_KEY = "planted-key-7f3a9c1e5b2d4f60"

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from pytest_httpserver import HTTPServer
 from requests_cache import DO_NOT_CACHE, NEVER_EXPIRE
 
-from matchkit.cache import (
+from matchkit.client.cache import (
     CACHE_FILE,
     GRACE,
     PAGE_RETENTION,

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from matchkit.cli import main
-from matchkit.client import Client
-from matchkit.frames import MatchFrames
+from matchkit.client.client import Client
+from matchkit.model.frames import MatchFrames
 from matchkit.service import RunningService, running
 from tests.client.conftest import assert_same_frames
 

@@ -26,14 +26,14 @@ import pandas as pd
 import pytest
 
 from matchkit import MatchFrames, RateLimitError, ServiceError, to_frames
-from matchkit.cache import create_session
-from matchkit.client import Client
-from matchkit.dataset import open_dataset
-from matchkit.http import RetryPolicy
-from matchkit.ratelimit import RateLimit
-from matchkit.schema import TABLE_NAMES, TABLES
+from matchkit.client.cache import create_session
+from matchkit.client.client import Client
+from matchkit.client.session import RateLimit
+from matchkit.client.transport import RetryPolicy
+from matchkit.model.schema import TABLE_NAMES, TABLES
 from matchkit.service import running
 from matchkit.service.faults import FaultInjector
+from matchkit.synth.dataset import open_dataset
 from tests.client.conftest import FakeClock
 
 START, END = "2026-07-03T00:00:00Z", "2026-10-31T00:00:00Z"  # the sample set's 120 days
@@ -111,7 +111,7 @@ def test_fetch_under_faults_equals_the_data_set(tmp_path, expected, seed):
 _FETCH_SCRIPT = textwrap.dedent(
     """
     import os, sys
-    from matchkit.client import Client
+    from matchkit.client.client import Client
     with Client(sys.argv[1], api_key=os.environ["MATCHKIT_API_KEY"], cache_dir=sys.argv[2],
                 rate_limit="off", now=sys.argv[4], progress=False) as client:
         client.matches(sys.argv[3], sys.argv[4])

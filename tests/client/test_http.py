@@ -14,7 +14,8 @@ import requests
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from matchkit.client import Client
+from matchkit.client.client import Client
+from matchkit.client.transport import error_objects, rate_limit_wait
 from matchkit.errors import (
     AuthError,
     CacheMissError,
@@ -24,7 +25,6 @@ from matchkit.errors import (
     RateLimitError,
     ServiceError,
 )
-from matchkit.http import error_objects, rate_limit_wait
 from tests.client.conftest import API_KEY, FakeClock
 
 LIST = "/shards/global/matches"
@@ -306,7 +306,7 @@ def test_request_logs_at_debug_never_hold_the_key(
     with caplog.at_level(logging.DEBUG):
         _fetch(client)
         _fetch(client)
-    requests_logged = [r for r in caplog.records if r.name == "matchkit.http"]
+    requests_logged = [r for r in caplog.records if r.name == "matchkit.client.transport"]
     assert any("-> 200" in r.getMessage() for r in requests_logged)
     assert any("(cache)" in r.getMessage() for r in requests_logged)
     assert all(API_KEY not in record.getMessage() for record in caplog.records)

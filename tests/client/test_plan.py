@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from matchkit.client.plan import link_offset, next_offset, plan_windows
 from matchkit.errors import InvalidArgumentError
-from matchkit.plan import link_offset, next_offset, plan_windows
-from matchkit.query import MatchQuery
+from matchkit.rules.query import MatchQuery
 
 NOW = datetime(2026, 10, 31, tzinfo=UTC)
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from pytest_httpserver import HTTPServer
 
-from matchkit.cache import create_session
+from matchkit.client.cache import create_session
+from matchkit.client.session import RateLimit, parse_rate_limit
 from matchkit.errors import InvalidArgumentError
-from matchkit.ratelimit import RateLimit, parse_rate_limit
 from tests.client.conftest import FakeClock
 
 

@@ -13,13 +13,13 @@ import pandas as pd
 import pytest
 import requests
 
-from matchkit.client import Client
-from matchkit.dataset import Dataset, open_dataset
+from matchkit.client.client import Client
 from matchkit.errors import CacheMissError, NotFoundError
-from matchkit.frames import MatchFrames
-from matchkit.normalize import to_frames
+from matchkit.model.frames import MatchFrames
+from matchkit.normalize.pipeline import to_frames
+from matchkit.rules.windows import TimeWindow, parse_time, split_window
 from matchkit.service import RunningService, running
-from matchkit.windows import TimeWindow, parse_time, split_window
+from matchkit.synth.dataset import Dataset, open_dataset
 from tests.client.conftest import FakeClock, assert_same_frames
 
 

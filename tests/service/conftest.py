@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 import requests
 
-from matchkit.dataset import open_dataset
+from matchkit.rules.windows import parse_time
 from matchkit.service import RunningService, running
-from matchkit.windows import parse_time
+from matchkit.synth.dataset import open_dataset
 from tests.service.factory import AS_OF, build_dataset
 
 NOW = parse_time(AS_OF)

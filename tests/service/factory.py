@@ -1,4 +1,5 @@
-"""A small, deterministic data set for service tests, in the ``matchkit.dataset`` folder format.
+"""A small, deterministic data set for service tests, in the ``matchkit.synth.dataset`` folder
+format.
 
 It mixes the shapes the service must serve: Arena and Royale matches on ``global`` (registered,
 anonymous and bot participants, rosters entered as teams, rounds, a telemetry asset) and the
@@ -19,8 +20,8 @@ from typing import Any
 
 import orjson
 
-from matchkit.dataset import FORMAT, MANIFEST, write_shard_file
-from matchkit.windows import format_time, parse_time
+from matchkit.rules.windows import format_time, parse_time
+from matchkit.synth.dataset import FORMAT, MANIFEST, write_shard_file
 
 __all__ = ["AS_OF", "NA_PLAYER_NAMES", "PLAYER_IDS", "TEAM_NAMES", "build_dataset"]
 

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from matchkit.windows import format_time
+from matchkit.rules.windows import format_time
 from tests.service.conftest import NOW, error_of
 from tests.service.factory import NA_PLAYER_NAMES, PLAYER_IDS, TEAM_NAMES
 

@@ -8,8 +8,8 @@ from datetime import timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matchkit.query import RANKING_TYPES, SERVER_TYPES
-from matchkit.windows import format_time
+from matchkit.rules.query import RANKING_TYPES, SERVER_TYPES
+from matchkit.rules.windows import format_time
 from tests.service.conftest import NOW
 from tests.service.factory import NA_PLAYER_NAMES, PLAYER_IDS, TEAM_NAMES
 

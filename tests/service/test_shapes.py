@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import timedelta
 
-from matchkit.windows import format_time
+from matchkit.rules.windows import format_time
 from tests.service.conftest import NOW
 
 NA_PARAMS = {"filter[createdAt-start]": format_time(NOW - timedelta(days=2))}

@@ -8,9 +8,9 @@ import orjson
 import pytest
 import requests
 
-from matchkit.dataset import open_dataset
+from matchkit.rules.windows import format_time
 from matchkit.service import running
-from matchkit.windows import format_time
+from matchkit.synth.dataset import open_dataset
 from tests.conftest import shared_path
 
 

@@ -10,9 +10,9 @@ import orjson
 import pytest
 
 from matchkit.errors import MatchkitError
-from matchkit.query import MatchQuery
+from matchkit.rules.query import MatchQuery
+from matchkit.rules.windows import TimeWindow
 from matchkit.service.store import MatchStore, default_store_dir
-from matchkit.windows import TimeWindow
 from tests.service.conftest import NOW
 from tests.service.factory import build_dataset
 

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from matchkit.windows import format_time
+from matchkit.rules.windows import format_time
 from tests.service.conftest import NOW, error_of
 
 DAY = timedelta(days=1)

@@ -1,0 +1,302 @@
+"""The client's HTTP cache: requests-cache on SQLite, its expiry policy, and its housekeeping.
+
+Policy (pure functions, ``now`` injected) is kept apart from storage:
+
+- a single match never expires (records are read-only): :data:`MATCH_EXPIRY`;
+- a list page whose window ended more than :data:`GRACE` before now is immutable and kept for
+  the retention period; a page whose window reaches into that last hour expires after a
+  minute: :func:`page_expiry`;
+- the status resource is never cached: :data:`STATUS_EXPIRY`.
+
+The API key travels in the ``Authorization`` header, which requests-cache leaves out of the
+cache key and redacts from the stored request (its ``ignored_parameters``); nothing else the
+client sends holds it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+import platformdirs
+from requests import PreparedRequest, Session
+from requests_cache import (
+    DO_NOT_CACHE,
+    NEVER_EXPIRE,
+    CachedResponse,
+    CachedSession,
+    CacheMixin,
+    SQLiteCache,
+)
+from requests_cache.cache_keys import get_matched_headers, normalize_headers
+from requests_cache.policy.settings import DEFAULT_IGNORED_PARAMS
+
+from matchkit.client.session import RateLimit, ThrottleMixin
+from matchkit.errors import InvalidArgumentError
+from matchkit.rules.windows import RETENTION, parse_time
+
+__all__ = [
+    "CACHE_FILE",
+    "GRACE",
+    "MATCH_EXPIRY",
+    "PAGE_RETENTION",
+    "RECENT_PAGE_EXPIRY",
+    "STATUS_EXPIRY",
+    "CacheInfo",
+    "CacheKeys",
+    "cache_info",
+    "cached_response",
+    "clear_cache",
+    "create_session",
+    "default_cache_dir",
+    "page_expiry",
+    "resolve_cache_dir",
+]
+
+CACHE_FILE = "http_cache.sqlite"
+GRACE = timedelta(hours=1)
+"""How long after a window's end late records may still appear in it."""
+RECENT_PAGE_EXPIRY = timedelta(minutes=1)
+PAGE_RETENTION = RETENTION
+MATCH_EXPIRY = NEVER_EXPIRE
+STATUS_EXPIRY = DO_NOT_CACHE
+
+
+def page_expiry(window_end: str | datetime, *, now: str | datetime) -> timedelta:
+    """How long a list page of the window ending at ``window_end`` stays fresh.
+
+    Example:
+        >>> page_expiry("2026-10-01T00:00:00Z", now="2026-10-31T00:00:00Z").days
+        120
+        >>> page_expiry("2026-10-30T23:30:00Z", now="2026-10-31T00:00:00Z").seconds
+        60
+    """
+    end = parse_time(window_end, parameter="window_end")
+    if end <= parse_time(now, parameter="now") - GRACE:
+        return PAGE_RETENTION
+    return RECENT_PAGE_EXPIRY
+
+
+def default_cache_dir() -> Path:
+    """The platform's user cache folder for matchkit."""
+    return Path(platformdirs.user_cache_dir("matchkit"))
+
+
+def resolve_cache_dir(cache_dir: str | os.PathLike[str] | None) -> Path:
+    """Argument > ``MATCHKIT_CACHE_DIR`` > the platform's user cache folder."""
+    if cache_dir is not None:
+        if not isinstance(cache_dir, str | os.PathLike) or isinstance(os.fspath(cache_dir), bytes):
+            raise InvalidArgumentError(
+                f"cache_dir must be a folder path (str or pathlib.Path), "
+                f"not {type(cache_dir).__name__}",
+                parameter="cache_dir",
+            )
+        return Path(cache_dir)
+    from_environment = os.environ.get("MATCHKIT_CACHE_DIR")
+    if from_environment:
+        return Path(from_environment)
+    return default_cache_dir()
+
+
+class _ThrottledCachedSession(CacheMixin, ThrottleMixin, Session):
+    """Cache first, then the limiter: a cache hit never takes a token."""
+
+
+@dataclass(frozen=True)
+class CacheKeys:
+    """How requests are keyed in the cache; the same key for a live and a stored request.
+
+    A key digests the method, the URL without its query, the query's (name, value) pairs in
+    sorted order, the body and, where a response's ``Vary`` asks, those request headers. It
+    never includes an ignored parameter (requests-cache's ``ignored_parameters``: the
+    ``Authorization`` header and ``api_key``-like query values). Unlike requests-cache's own
+    key it does not normalize the URL (which costs more than reading a cached response): the
+    client builds every URL itself.
+
+    Attributes:
+        origin: a stable name that replaces the scheme and address in keys, or ``None`` to key
+            by the address itself. The embedded service listens on a new port each time; keying
+            its responses by the data set it serves lets a later session reuse them.
+    """
+
+    origin: str | None = None
+
+    def key(
+        self,
+        method: str,
+        url: str,
+        params: Iterable[tuple[str, str]] = (),
+        *,
+        body: bytes | str | None = None,
+        headers: Iterable[str] = (),
+        ignored: Iterable[str] = DEFAULT_IGNORED_PARAMS,
+    ) -> str:
+        """The key of ``method url?params`` (``url`` may carry a query of its own)."""
+        parts = urlsplit(url)
+        skip = {name.lower() for name in ignored}
+        pairs = [*parse_qsl(parts.query, keep_blank_values=True), *params]
+        query = sorted((name, value) for name, value in pairs if name.lower() not in skip)
+        where = self.origin or f"{parts.scheme.lower()}://{parts.netloc.lower()}"
+        digest = hashlib.blake2b(digest_size=8)
+        for part in (
+            method.upper(),
+            where + unquote(parts.path),
+            *(f"{name}={value}" for name, value in query),
+            body or "",
+            *headers,
+        ):
+            digest.update(part if isinstance(part, bytes) else str(part).encode())
+            digest.update(b"\0")
+        return digest.hexdigest()
+
+    def for_request(
+        self,
+        request: PreparedRequest,
+        ignored_parameters: Iterable[str] | None = None,
+        match_headers: Iterable[str] | bool | None = None,
+        **kwargs: Any,
+    ) -> str:
+        """The key of a prepared (or stored) request: requests-cache's ``key_fn``."""
+        ignored = tuple(ignored_parameters or ())
+        headers: list[str] = []
+        if match_headers:
+            names = list(request.headers) if match_headers is True else list(match_headers)
+            skip = {name.lower() for name in ignored}
+            kept = normalize_headers(request.headers, ignored)
+            headers = get_matched_headers(kept, [n for n in names if n.lower() not in skip])
+        return self.key(
+            request.method or "GET",
+            request.url or "",
+            body=request.body,
+            headers=headers,
+            ignored=ignored,
+        )
+
+
+def cached_response(
+    session: CachedSession, key: str, *, allow_stale: bool = False
+) -> CachedResponse | None:
+    """The stored response under ``key`` if it is fresh (or ``allow_stale``), else ``None``.
+
+    The client's fast path for a cache hit: requests-cache's full path (preparing the request,
+    cache directives, ``Vary`` checks) costs several times what reading the entry does, and a
+    fresh entry needs none of it. Anything else (a miss, a stale entry) goes through the session.
+    """
+    response = session.cache.get_response(key)
+    if response is None or (response.is_expired and not allow_stale):
+        return None
+    return response
+
+
+def create_session(
+    cache_dir: Path,
+    *,
+    keys: CacheKeys | None = None,
+    offline: bool = False,
+    rate_limit: RateLimit | None = None,
+    clock: Callable[[], float] | None = None,
+    sleep: Callable[[float], None] | None = None,
+) -> CachedSession | _ThrottledCachedSession:
+    """A cached (and, with ``rate_limit``, throttled) session on ``cache_dir/http_cache.sqlite``.
+
+    Args:
+        cache_dir: the folder of the SQLite file (created if missing).
+        keys: how requests are keyed (default: by their own address).
+        offline: answer only from the cache, stale entries included (a miss is a 504 response).
+        rate_limit: client-side rate, or ``None`` for none.
+        clock, sleep: the limiter's monotonic clock and sleep function (injected in tests).
+    """
+    keys = keys or CacheKeys()
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    # WAL with synchronous=NORMAL: a commit per page without an fsync each; a crash can lose
+    # the last pages written, never corrupt the file (it is a cache).
+    backend = SQLiteCache(cache_dir / CACHE_FILE, wal=True)
+    options: dict[str, Any] = {
+        "backend": backend,
+        "expire_after": DO_NOT_CACHE,  # every request states its own expiry
+        "allowable_codes": (200,),
+        "allowable_methods": ("GET",),
+        "ignored_parameters": DEFAULT_IGNORED_PARAMS,
+        "match_headers": False,
+        "only_if_cached": offline,
+        "stale_if_error": offline,
+    }
+    options["key_fn"] = keys.for_request
+    if rate_limit is None:
+        return CachedSession(**options)
+    limiter_options: dict[str, Any] = {"per_minute": rate_limit.per_minute, "per_host": True}
+    if clock is not None:
+        limiter_options["time_function"] = clock
+    if sleep is not None:
+        limiter_options["sleep"] = sleep
+    return _ThrottledCachedSession(**options, **limiter_options)
+
+
+@dataclass(frozen=True)
+class CacheInfo:
+    """What the cache holds.
+
+    Attributes:
+        path: the SQLite file.
+        responses: number of cached responses.
+        size_bytes: the file's size.
+        oldest, newest: when the oldest and newest responses were stored (UTC), or ``None``.
+    """
+
+    path: Path
+    responses: int
+    size_bytes: int
+    oldest: datetime | None
+    newest: datetime | None
+
+    def __str__(self) -> str:
+        span = ""
+        if self.oldest is not None and self.newest is not None:
+            span = f", stored {self.oldest:%Y-%m-%d %H:%M} to {self.newest:%Y-%m-%d %H:%M} UTC"
+        return f"{self.responses} responses, {self.size_bytes / 1e6:.1f} MB in {self.path}{span}"
+
+
+def cache_info(session: CachedSession) -> CacheInfo:
+    """Count the cached responses of ``session`` and find the oldest and newest."""
+    backend = session.cache
+    path = Path(backend.db_path)
+    created = [
+        parse_time(response.created_at, parameter="created_at")
+        for response in backend.filter(valid=True, expired=True)
+    ]
+    return CacheInfo(
+        path=path,
+        responses=len(created),
+        size_bytes=path.stat().st_size if path.exists() else 0,
+        oldest=min(created, default=None),
+        newest=max(created, default=None),
+    )
+
+
+def clear_cache(session: CachedSession, older_than: timedelta | None = None) -> int:
+    """Remove cached responses: all of them, or those stored more than ``older_than`` ago.
+
+    Returns:
+        The number of responses removed.
+
+    Raises:
+        InvalidArgumentError: ``older_than`` is not a non-negative timedelta.
+    """
+    backend = session.cache
+    before = len(backend.responses)
+    if older_than is None:
+        backend.clear()
+    else:
+        if not isinstance(older_than, timedelta) or older_than < timedelta(0):
+            raise InvalidArgumentError(
+                f"older_than={older_than!r} must be a timedelta >= 0, or None to clear everything",
+                parameter="older_than",
+            )
+        backend.delete(older_than=older_than)
+    return before - len(backend.responses)

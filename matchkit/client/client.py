@@ -1,0 +1,491 @@
+"""The client: fetch match records from a match-data service and return MatchFrames.
+
+:class:`Client` is the one entry point. It applies the time rules itself, splits a range into
+windows of at most 28 days, pages each window with the largest page the shard allows, and
+reads everything through a cached, rate-limited session (:mod:`matchkit.client.cache`,
+:mod:`matchkit.client.transport`). With no base URL configured it serves the committed sample data
+set from an embedded reference service on loopback.
+
+Example:
+    >>> with Client(progress=False) as client:  # doctest: +SKIP
+    ...     frames = client.matches("2026-07-03", "2026-10-31")
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import math
+import os
+import urllib.parse
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from matchkit.client.cache import (
+    MATCH_EXPIRY,
+    STATUS_EXPIRY,
+    CacheInfo,
+    CacheKeys,
+    cache_info,
+    cached_response,
+    clear_cache,
+    create_session,
+    resolve_cache_dir,
+)
+from matchkit.client.pager import Pager, ordered_frames
+from matchkit.client.plan import (
+    FetchPlan,
+    PlannedRequest,
+    list_path,
+    plan_windows,
+)
+from matchkit.client.session import parse_rate_limit
+from matchkit.client.transport import RetryPolicy, Transport
+from matchkit.errors import InvalidArgumentError, ServiceError
+from matchkit.rules.query import MatchQuery, get_shard
+from matchkit.rules.windows import TimeWindow, format_time, parse_time
+
+if TYPE_CHECKING:
+    from matchkit.model.frames import MatchFrames
+
+__all__ = ["Client", "ServiceStatus"]
+
+logger = logging.getLogger(__name__)
+
+# The embedded service listens on a new port each run; an offline client never starts it and
+# addresses it by this placeholder (its cache keys name the data set, not the address).
+_EMBEDDED_PLACEHOLDER = "http://embedded.matchkit.invalid"
+
+
+@dataclass(frozen=True)
+class ServiceStatus:
+    """The service's status resource.
+
+    Attributes:
+        name: the resource id (the service's name).
+        version: the service version, when given.
+        released_at: when that version was released, when given.
+        attributes: every attribute as delivered.
+    """
+
+    name: str | None
+    version: str | None
+    released_at: datetime | None
+    attributes: dict[str, Any]
+
+
+class Client:
+    """Fetches match records, cached, paged, windowed and rate-limited, as MatchFrames.
+
+    Args:
+        base_url: the service, e.g. ``"https://api.example.com"``; default ``MATCHKIT_BASE_URL``,
+            else an embedded reference service on the sample data set (logged once at INFO).
+        api_key: default ``MATCHKIT_API_KEY``; sent as ``Authorization: Bearer``, never logged,
+            cached or shown.
+        shard: ``"global"`` or ``"na"`` (the older variant).
+        cache_dir: folder of the HTTP cache; default ``MATCHKIT_CACHE_DIR``, else the platform's
+            user cache folder.
+        offline: answer only from the cache; a miss raises :class:`~matchkit.errors.CacheMissError`.
+        rate_limit: ``None`` (10 a minute for a remote service, off for the embedded one),
+            ``"off"``, ``"N/minute"`` or a number of requests a minute.
+        now: the present moment for the time rules (datetime or ISO 8601); default: the embedded
+            service's now, else the clock at each call.
+        progress: show a progress bar over windows and pages.
+        timeout: seconds to wait for the service on each request.
+
+    Raises:
+        InvalidArgumentError: an argument is invalid (before any request is made).
+    """
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        *,
+        api_key: str | None = None,
+        shard: str = "global",
+        cache_dir: str | os.PathLike[str] | None = None,
+        offline: bool = False,
+        rate_limit: str | float | None = None,
+        now: str | datetime | None = None,
+        progress: bool = True,
+        timeout: float = 30,
+    ) -> None:
+        self.shard = get_shard(shard).name
+        if (
+            isinstance(timeout, bool)
+            or not isinstance(timeout, int | float)
+            or not math.isfinite(timeout)
+            or timeout <= 0
+        ):
+            raise InvalidArgumentError(
+                f"timeout={timeout!r} must be a positive, finite number of seconds",
+                parameter="timeout",
+            )
+        fixed_now = None if now is None else parse_time(now, parameter="now")
+        base_url = _checked_base_url(base_url or os.environ.get("MATCHKIT_BASE_URL") or None)
+        api_key = _checked_api_key(api_key or os.environ.get("MATCHKIT_API_KEY") or None)
+        self.embedded = base_url is None
+        self.offline = bool(offline)
+        self.progress = bool(progress)
+        self.rate_limit = parse_rate_limit(rate_limit, remote=not self.embedded)
+        self.cache_dir = resolve_cache_dir(cache_dir)
+        self.service: Any = None
+        self._resources = contextlib.ExitStack()
+        cache_origin = None
+        try:
+            if self.embedded:
+                base_url, api_key, fixed_now, cache_origin = self._embedded(api_key, fixed_now)
+            self._keys = CacheKeys(origin=cache_origin)
+            try:
+                self._session = create_session(
+                    self.cache_dir,
+                    keys=self._keys,
+                    offline=self.offline,
+                    rate_limit=self.rate_limit,
+                )
+            except OSError as error:
+                raise InvalidArgumentError(
+                    f"cache_dir={str(self.cache_dir)!r} cannot hold the HTTP cache "
+                    f"({error.strerror or error}); pass a writable folder as cache_dir= or "
+                    "MATCHKIT_CACHE_DIR",
+                    parameter="cache_dir",
+                ) from None
+        except BaseException:
+            self._resources.close()  # stop an embedded service started above
+            raise
+        self.base_url = base_url.rstrip("/")
+        self._fixed_now = fixed_now
+        self._resources.callback(self._session.close)
+        if self.embedded:
+            # Loopback: no proxy from the environment applies (and looking one up per request
+            # costs more than a cache hit).
+            self._session.trust_env = False
+        self.transport = Transport(
+            self._session,
+            base_url=self.base_url,
+            api_key=api_key,
+            timeout=float(timeout),
+            offline=self.offline,
+            keys=self._keys,
+        )
+
+    def _embedded(
+        self, api_key: str | None, fixed_now: datetime | None
+    ) -> tuple[str, str | None, datetime | None, str]:
+        from matchkit.synth.dataset import open_dataset
+
+        dataset = open_dataset()
+        manifest = orjson.dumps(dataset.manifest, option=orjson.OPT_SORT_KEYS)
+        origin = f"http://embedded-{hashlib.sha256(manifest).hexdigest()[:16]}"
+        if self.offline:
+            return _EMBEDDED_PLACEHOLDER, api_key, fixed_now or dataset.as_of, origin
+        from matchkit.service import running
+
+        options: dict[str, Any] = {} if fixed_now is None else {"now": fixed_now}
+        self.service = self._resources.enter_context(running(**options))
+        service_now = self.service.now  # None when the service follows the wall clock
+        logger.info(
+            "no base URL configured (MATCHKIT_BASE_URL): serving the sample data set from an "
+            "embedded reference service at %s, now = %s",
+            self.service.base_url,
+            "the clock" if service_now is None else format_time(service_now),
+        )
+        return self.service.base_url, self.service.api_key, fixed_now or service_now, origin
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the session and stop the embedded service, if this client started one."""
+        self._resources.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        where = "embedded" if self.embedded else self.base_url
+        rate = "off" if self.rate_limit is None else str(self.rate_limit)
+        return (
+            f"Client({where!r}, shard={self.shard!r}, offline={self.offline}, "
+            f"rate_limit={rate!r}, cache_dir={str(self.cache_dir)!r})"
+        )
+
+    @property
+    def retry_policy(self) -> RetryPolicy:
+        """How requests are retried; assign a new :class:`RetryPolicy` to change it."""
+        return self.transport.retry
+
+    @retry_policy.setter
+    def retry_policy(self, policy: RetryPolicy) -> None:
+        self.transport.retry = policy
+
+    def now(self) -> datetime:
+        """The present moment the time rules use: pinned, or the clock to the second."""
+        if self._fixed_now is not None:
+            return self._fixed_now
+        # Whole seconds, so that repeated calls send the same window bounds (cache keys).
+        return datetime.now(UTC).replace(microsecond=0)
+
+    # -- calls -------------------------------------------------------------------------------
+
+    def plan(
+        self,
+        start: str | datetime | None = None,
+        end: str | datetime | None = None,
+        *,
+        player_ids: Iterable[str] | str | None = None,
+        patch_versions: Iterable[str] | str | None = None,
+        server_types: Iterable[str] | str | None = None,
+        ranking_type: str | None = None,
+        player_names: Iterable[str] | str | None = None,
+        team_names: Iterable[str] | str | None = None,
+        game_modes: Iterable[str] | str | None = None,
+        sort: str = "createdAt",
+        max_matches: int | None = None,
+        page_limit: int | None = None,
+    ) -> FetchPlan:
+        """The windows and first requests :meth:`matches` would make, without making them.
+
+        Takes the arguments of :meth:`matches`. Reads the cache (to mark the requests it would
+        answer) but sends nothing.
+        """
+        # The call's arguments, taken before any other local exists.
+        query, now, windows, max_matches = self._prepare(dict(locals()))
+        requests = tuple(
+            PlannedRequest(
+                window=window,
+                path=list_path(self.shard),
+                params=(params := query.with_window(window).to_params()),
+                cached=self._is_cached(list_path(self.shard), params),
+            )
+            for window in windows
+        )
+        return FetchPlan(
+            shard=self.shard,
+            windows=tuple(windows),
+            requests=requests,
+            page_limit=query.limit,
+            max_matches=max_matches,
+            rate_limit=self.rate_limit,
+            seconds_per_page=0.0
+            if self.rate_limit is None
+            else self.rate_limit.seconds_per_request,
+        )
+
+    def iter_pages(
+        self,
+        start: str | datetime | None = None,
+        end: str | datetime | None = None,
+        *,
+        player_ids: Iterable[str] | str | None = None,
+        patch_versions: Iterable[str] | str | None = None,
+        server_types: Iterable[str] | str | None = None,
+        ranking_type: str | None = None,
+        player_names: Iterable[str] | str | None = None,
+        team_names: Iterable[str] | str | None = None,
+        game_modes: Iterable[str] | str | None = None,
+        sort: str = "createdAt",
+        max_matches: int | None = None,
+        page_limit: int | None = None,
+    ) -> Iterator[dict[str, Any]]:
+        """Yield the raw list documents of the plan, page by page, in fetch order.
+
+        Takes the arguments of :meth:`matches`. Pages come as the service sent them: a match on
+        the boundary of two windows may appear twice (:meth:`matches` deduplicates), and the
+        last page may hold more than ``max_matches`` asks for. Arguments are checked before the
+        first request, not lazily at the first ``next()``.
+        """
+        # The call's arguments, taken before any other local exists.
+        query, now, windows, max_matches = self._prepare(dict(locals()))
+        pages = self._pager().iter_pages(query, windows, now=now, max_matches=max_matches)
+        return (page.document for page in pages)
+
+    def matches(
+        self,
+        start: str | datetime | None = None,
+        end: str | datetime | None = None,
+        *,
+        player_ids: Iterable[str] | str | None = None,
+        patch_versions: Iterable[str] | str | None = None,
+        server_types: Iterable[str] | str | None = None,
+        ranking_type: str | None = None,
+        player_names: Iterable[str] | str | None = None,
+        team_names: Iterable[str] | str | None = None,
+        game_modes: Iterable[str] | str | None = None,
+        sort: str = "createdAt",
+        max_matches: int | None = None,
+        page_limit: int | None = None,
+    ) -> MatchFrames:
+        """Fetch the matches created in ``[start, end)`` that pass the filters.
+
+        Args:
+            start: inclusive start (datetime or ISO 8601); default 28 days before now on
+                ``global``, 3 hours before the end on ``na``. Clamped to the 120-day retention.
+            end: exclusive end; default now. Clamped to now.
+            player_ids, patch_versions, server_types, ranking_type: ``global`` (and
+                ``player_ids`` on ``na``) filters; lists match any of their values.
+            player_names, team_names, game_modes: ``na`` filters.
+            sort: ``"createdAt"`` (ascending) or ``"-createdAt"`` (descending).
+            max_matches: stop after this many matches (in sort order); a deliberate cap.
+            page_limit: matches per page; default (and maximum) the shard's largest page.
+
+        Returns:
+            The matches, each once, ordered as ``sort`` asks, with their rosters, participants,
+            rounds, players, teams and assets.
+
+        Raises:
+            InvalidArgumentError: an argument is invalid (before any request).
+            AuthError, RateLimitError, ServiceError: the service refused or failed, after
+                retries; no partial result is returned.
+            CacheMissError: offline, and a page is not in the cache.
+        """
+        # The call's arguments, taken before any other local exists.
+        query, now, windows, max_matches = self._prepare(dict(locals()))
+        from matchkit.normalize.pipeline import to_frames
+
+        pages = self._pager().iter_pages(query, windows, now=now, max_matches=max_matches)
+        # The raw bodies, all fetched before any is normalized (a failed fetch yields nothing);
+        # to_frames decodes them on its fast path.
+        frames = to_frames([page.body for page in pages])
+        return ordered_frames(frames, descending=query.descending, max_matches=max_matches)
+
+    def get_match(self, match_id: str) -> MatchFrames:
+        """Fetch one match (never expires in the cache).
+
+        Raises:
+            InvalidArgumentError: ``match_id`` is not a non-empty string.
+            NotFoundError: the service has no such match.
+        """
+        if not isinstance(match_id, str) or not match_id.strip() or "/" in match_id:
+            raise InvalidArgumentError(
+                f"match_id={match_id!r} must be a non-empty string without '/'",
+                parameter="match_id",
+            )
+        fetched = self.transport.get(
+            f"{list_path(self.shard)}/{match_id.strip()}",
+            kind="match",
+            expire_after=MATCH_EXPIRY,
+        )
+        from matchkit.normalize.pipeline import to_frames
+
+        return to_frames([fetched.body])
+
+    def status(self) -> ServiceStatus:
+        """The service's status resource (never cached)."""
+        fetched = self.transport.get("/status", kind="status", expire_after=STATUS_EXPIRY)
+        data = (fetched.document or {}).get("data")
+        if isinstance(data, list):
+            data = data[0] if data else None
+        if not isinstance(data, dict):
+            raise ServiceError(
+                f"GET {fetched.url} answered without a status resource",
+                status=fetched.status,
+                url=fetched.url,
+            )
+        attributes = data.get("attributes") or {}
+        released = attributes.get("releasedAt")
+        try:
+            released_at = None if released is None else parse_time(released)
+        except InvalidArgumentError:
+            released_at = None
+        return ServiceStatus(
+            name=data.get("id"),
+            version=attributes.get("version"),
+            released_at=released_at,
+            attributes=dict(attributes),
+        )
+
+    def cache_info(self) -> CacheInfo:
+        """How many responses the cache holds, its size, and the oldest and newest."""
+        return cache_info(self._session)
+
+    def clear_cache(self, older_than: timedelta | None = None) -> int:
+        """Remove all cached responses, or those stored more than ``older_than`` ago.
+
+        Returns:
+            The number of responses removed.
+        """
+        return clear_cache(self._session, older_than)
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _prepare(
+        self, arguments: dict[str, Any]
+    ) -> tuple[MatchQuery, datetime, list[TimeWindow], int | None]:
+        """Check a call's arguments (before any request) and plan its windows at now."""
+        max_matches = _check_max_matches(arguments.pop("max_matches"))
+        query = self._query(arguments)
+        now = self.now()
+        return query, now, plan_windows(query, now=now), max_matches
+
+    def _query(self, arguments: dict[str, Any]) -> MatchQuery:
+        arguments = {key: value for key, value in arguments.items() if key != "self"}
+        arguments["limit"] = arguments.pop("page_limit")
+        # Filters the caller left out are not passed, so that a shard's unknown filter is only
+        # an error when it is used.
+        try:
+            return MatchQuery.create(
+                self.shard,
+                **{key: value for key, value in arguments.items() if value is not None},
+            )
+        except InvalidArgumentError as error:
+            if error.parameter != "limit":
+                raise
+            raise InvalidArgumentError(f"page_{error}", parameter="page_limit") from None
+
+    def _pager(self) -> Pager:
+        return Pager(self.transport, shard=self.shard, progress=self.progress)
+
+    def _is_cached(self, path: str, params: dict[str, str]) -> bool:
+        key = self._keys.key("GET", self.base_url + path, params.items())
+        return cached_response(self._session, key, allow_stale=self.offline) is not None
+
+
+def _check_max_matches(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidArgumentError(
+            f"max_matches={value!r} must be a whole number >= 1, or None for all",
+            parameter="max_matches",
+        )
+    return value
+
+
+def _checked_base_url(base_url: object) -> str | None:
+    if base_url is None:
+        return None
+    if not isinstance(base_url, str):
+        raise InvalidArgumentError(
+            f"base_url must be a string such as 'https://api.example.com', "
+            f"not {type(base_url).__name__}",
+            parameter="base_url",
+        )
+    parts = urllib.parse.urlsplit(base_url)
+    if parts.scheme not in {"http", "https"} or not parts.hostname:
+        raise InvalidArgumentError(
+            f"base_url={base_url!r} must be an http:// or https:// URL with a host, "
+            "such as 'https://api.example.com'",
+            parameter="base_url",
+        )
+    return base_url
+
+
+def _checked_api_key(api_key: object) -> str | None:
+    # The message never shows the value: it may be a real key with a typo.
+    if api_key is None:
+        return None
+    if not isinstance(api_key, str) or not api_key.strip() or not api_key.isprintable():
+        raise InvalidArgumentError(
+            "api_key must be a non-empty string of printable characters on one line "
+            f"(got a {type(api_key).__name__}; its value is not shown)",
+            parameter="api_key",
+        )
+    return api_key

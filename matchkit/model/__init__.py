@@ -1,0 +1,1 @@
+"""The normalized model: the tables and their columns (schema), MatchFrames, and Parquet."""

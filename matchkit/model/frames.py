@@ -1,0 +1,286 @@
+"""MatchFrames: the normalized tables of match records, and what analyses do with them.
+
+``docs/model.md`` describes every table and column. Build one with :func:`matchkit.to_frames`;
+combine several with :meth:`MatchFrames.concat` or :meth:`MatchFrames.merge`, narrow with
+:meth:`MatchFrames.filter`, start analyses from :meth:`MatchFrames.participant_view`, and store
+with :meth:`MatchFrames.to_parquet` / :meth:`MatchFrames.read_parquet`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from matchkit.errors import InvalidArgumentError
+from matchkit.model.schema import TABLE_NAMES, TABLES, coerce_frame, empty_frame
+
+__all__ = ["MatchFrames"]
+
+MatchPredicate = pd.Series | np.ndarray | list[bool] | Callable[[pd.DataFrame], Any]
+
+# The roster and match columns participant_view() adds to each participant row.
+_ROSTER_COLUMNS = {
+    "side": "side",
+    "side_label": "side_label",
+    "won": "won",
+    "score": "roster_score",
+    "team_id": "team_id",
+}
+_MATCH_COLUMNS = (
+    "created_at",
+    "duration",
+    "game",
+    "game_mode",
+    "server_type",
+    "ranking_type",
+    "patch_version",
+    "region",
+    "match_type",
+    "is_royale",
+)
+
+
+@dataclass(frozen=True, eq=False)
+class MatchFrames:
+    """The tables of a set of matches; see docs/model.md for every column.
+
+    Attributes:
+        matches: one row per match (key ``match_id``).
+        rosters: one row per roster (key ``roster_id``; ``match_id``, ``team_id``).
+        participants: one row per participant (key ``participant_id``; ``match_id``,
+            ``roster_id``, ``player_id``).
+        rounds: one row per round (key ``round_id``; ``match_id``).
+        round_participants: ``(round_id, participant_id)`` pairs, with ``match_id``.
+        players: one row per player (key ``player_id``).
+        teams: one row per team (key ``team_id``).
+        assets: one row per asset (key ``asset_id``; ``match_id``).
+        spectators: ``(match_id, spectator_type, spectator_id)`` rows.
+        problems: what the normalizer could not resolve (missing referenced resources, values
+            that do not fit their column, resource types outside the model).
+    """
+
+    matches: pd.DataFrame
+    rosters: pd.DataFrame
+    participants: pd.DataFrame
+    rounds: pd.DataFrame
+    round_participants: pd.DataFrame
+    players: pd.DataFrame
+    teams: pd.DataFrame
+    assets: pd.DataFrame
+    spectators: pd.DataFrame
+    problems: tuple[str, ...] = ()
+
+    @property
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """Every table by name, in model order."""
+        return {name: getattr(self, name) for name in TABLE_NAMES}
+
+    @classmethod
+    def empty(cls) -> MatchFrames:
+        """Frames with every table's known columns and no rows."""
+        return cls(**{name: empty_frame(TABLES[name]) for name in TABLE_NAMES})
+
+    def __len__(self) -> int:
+        return len(self.matches)
+
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{name}={len(frame)}" for name, frame in self.tables.items())
+        return f"MatchFrames({counts}, problems={len(self.problems)})"
+
+    def summary(self) -> str:
+        """A few lines: rows per table, the time span of the matches, the number of problems."""
+        width = max(map(len, TABLE_NAMES))
+        lines = [f"{name:<{width}}  {len(frame):>9,} rows" for name, frame in self.tables.items()]
+        created = self.matches["created_at"].dropna()
+        if len(created):
+            lines.append(
+                f"matches from {created.min():%Y-%m-%d %H:%M} to {created.max():%Y-%m-%d %H:%M} UTC"
+            )
+        lines.append(f"problems: {len(self.problems)}")
+        lines.extend(f"  - {problem}" for problem in self.problems[:5])
+        if len(self.problems) > 5:
+            lines.append(f"  ... and {len(self.problems) - 5} more (see .problems)")
+        return "\n".join(lines)
+
+    def participant_view(self) -> pd.DataFrame:
+        """One row per participant with its roster's and match's columns: where analyses start.
+
+        Columns: every participant column, then from the roster ``side`` (the roster's side,
+        else the participant's own), ``side_label``, ``won``, ``roster_score``, ``team_id``,
+        then from the match ``created_at``, ``duration``, ``game``, ``game_mode``,
+        ``server_type``, ``ranking_type``, ``patch_version``, ``region``, ``match_type``,
+        ``is_royale``. A name a participant extra already uses gets a ``roster_`` or
+        ``match_`` prefix.
+        """
+        view = self.participants.copy()
+        own_side = view.pop("side")
+        taken = set(view.columns)
+        rosters = self.rosters.set_index("roster_id")
+        rosters = rosters[~rosters.index.duplicated()]
+        positions = rosters.index.get_indexer(view["roster_id"])
+        for source, target in _ROSTER_COLUMNS.items():
+            name = target if target not in taken else f"roster_{source}"
+            view[name] = _take(rosters[source], positions)
+            taken.add(name)
+        view["side"] = view["side"].fillna(own_side)
+        matches = self.matches.set_index("match_id")
+        matches = matches[~matches.index.duplicated()]
+        positions = matches.index.get_indexer(view["match_id"])
+        for source in _MATCH_COLUMNS:
+            name = source if source not in taken else f"match_{source}"
+            view[name] = _take(matches[source], positions)
+            taken.add(name)
+        return view
+
+    @classmethod
+    def concat(cls, frames: Iterable[MatchFrames]) -> MatchFrames:
+        """Combine frames from several fetches; rows repeated across them are kept once.
+
+        A row is the same when its key is (``match_id`` for matches, ``(round_id,
+        participant_id)`` for round_participants, ...); the first one wins. Extra columns are
+        the union; dtypes of known columns are re-applied.
+        """
+        frames = list(frames)
+        if not frames:
+            return cls.empty()
+        tables = {}
+        for name in TABLE_NAMES:
+            schema = TABLES[name]
+            parts = [frame.tables[name] for frame in frames]
+            combined = _concat_aligned(parts)
+            combined = combined.drop_duplicates(subset=list(schema.key), keep="first")
+            tables[name] = coerce_frame(combined.reset_index(drop=True), schema)
+        problems = tuple(dict.fromkeys(p for frame in frames for p in frame.problems))
+        return cls(**tables, problems=problems)
+
+    def merge(self, other: MatchFrames) -> MatchFrames:
+        """These frames and ``other`` combined, deduplicated (see :meth:`concat`)."""
+        return type(self).concat([self, other])
+
+    def filter(self, predicate: MatchPredicate) -> MatchFrames:
+        """Keep the matches a predicate selects, and only the rows of other tables they own.
+
+        Args:
+            predicate: a boolean mask over ``matches`` (Series, array or list; <NA> counts as
+                False) or a callable that takes ``matches`` and returns one.
+
+        Players and teams are kept when a kept participant or roster refers to them.
+
+        Example:
+            >>> frames.filter(lambda m: m["server_type"] == "QUICK3V3")  # doctest: +SKIP
+        """
+        mask = predicate(self.matches) if callable(predicate) else predicate
+        keep = _boolean_mask(mask, self.matches)
+        matches = self.matches[keep].reset_index(drop=True)
+        kept_ids = set(matches["match_id"].dropna())
+
+        def owned(frame: pd.DataFrame) -> pd.DataFrame:
+            return frame[frame["match_id"].isin(kept_ids).to_numpy()].reset_index(drop=True)
+
+        participants = owned(self.participants)
+        rosters = owned(self.rosters)
+        players = self.players[self.players["player_id"].isin(participants["player_id"].dropna())]
+        teams = self.teams[self.teams["team_id"].isin(rosters["team_id"].dropna())]
+        return type(self)(
+            matches=matches,
+            rosters=rosters,
+            participants=participants,
+            rounds=owned(self.rounds),
+            round_participants=owned(self.round_participants),
+            players=players.reset_index(drop=True),
+            teams=teams.reset_index(drop=True),
+            assets=owned(self.assets),
+            spectators=owned(self.spectators),
+            problems=self.problems,
+        )
+
+    def to_parquet(self, path: str | os.PathLike[str], *, overwrite: bool = False) -> None:
+        """Write every table as a Parquet data set under ``path``, atomically.
+
+        Match-bound tables are Hive-partitioned by match date (``date=YYYY-MM-DD``); players and
+        teams are not partitioned. See :mod:`matchkit.model.parquet`.
+        """
+        from matchkit.model.parquet import write_frames
+
+        write_frames(self, path, overwrite=overwrite)
+
+    @classmethod
+    def read_parquet(cls, path: str | os.PathLike[str]) -> MatchFrames:
+        """Read what :meth:`to_parquet` wrote, with identical dtypes."""
+        from matchkit.model.parquet import read_frames
+
+        return read_frames(path)
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if field.name == "problems":
+                if not isinstance(value, tuple):
+                    object.__setattr__(self, "problems", tuple(value))
+            elif not isinstance(value, pd.DataFrame):
+                raise InvalidArgumentError(
+                    f"MatchFrames.{field.name} must be a pandas DataFrame, not "
+                    f"{type(value).__name__}",
+                    parameter=field.name,
+                )
+
+
+def _take(series: pd.Series, positions: np.ndarray) -> pd.Series:
+    """``series`` values at ``positions`` (-1: missing), as a fresh positional array."""
+    found = positions >= 0
+    if found.all():
+        return series.take(positions).reset_index(drop=True)
+    if series.empty:
+        return pd.Series([None] * len(positions), dtype=series.dtype)
+    taken = series.take(np.where(found, positions, 0)).reset_index(drop=True)
+    return taken.where(found)
+
+
+def _concat_aligned(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """Concatenate tables whose extra columns differ, giving absent columns the right dtype."""
+    dtypes: dict[str, Any] = {}
+    for part in parts:
+        for name, dtype in part.dtypes.items():
+            dtypes.setdefault(name, dtype)
+    aligned = []
+    for part in parts:
+        if len(part.columns) != len(dtypes) or list(part.columns) != list(dtypes):
+            part = part.copy()
+            for name, dtype in dtypes.items():
+                if name not in part:
+                    part[name] = pd.Series(None, index=part.index, dtype=_nullable(dtype))
+            part = part[list(dtypes)]
+        aligned.append(part)
+    return pd.concat(aligned, ignore_index=True)
+
+
+def _nullable(dtype: Any) -> Any:
+    """A dtype that can hold missing values (plain numpy ints and bools cannot)."""
+    if isinstance(dtype, np.dtype) and dtype.kind in "iub":
+        return "float64" if dtype.kind in "iu" else "boolean"
+    return dtype
+
+
+def _boolean_mask(mask: Any, matches: pd.DataFrame) -> np.ndarray:
+    if isinstance(mask, pd.Series):
+        if not mask.index.equals(matches.index):
+            raise InvalidArgumentError(
+                "the mask's index does not match the matches table's; build it from "
+                "frames.matches (e.g. frames.matches['region'] == 'eu')",
+                parameter="predicate",
+            )
+        mask = mask.array
+    values = pd.array(mask, dtype="boolean") if not isinstance(mask, np.ndarray) else mask
+    if len(values) != len(matches):
+        raise InvalidArgumentError(
+            f"the mask has {len(values)} values for {len(matches)} matches",
+            parameter="predicate",
+        )
+    if isinstance(values, np.ndarray) and values.dtype == bool:
+        return values
+    return np.asarray(pd.array(values, dtype="boolean").fillna(False), dtype=bool)

@@ -1,0 +1,399 @@
+"""Columns from JSON values: buffering rows, inferring types, converting to pandas dtypes.
+
+The normalizer appends one row per resource. Dict-valued sections (attributes, stats, tags) are
+buffered by :class:`SectionBuffer` as tuples grouped by their key set, so that the per-value work
+happens in C (``tuple(mapping.values())``, pyarrow's type inference) rather than in a Python loop
+per key. :func:`convert` turns an Arrow array into the pandas array of a column kind and reports
+values that do not fit instead of failing.
+
+Value forms (see docs/model.md): a column whose values are all integers is ``Int64``, integers
+and floats ``float64``, booleans ``boolean``, strings ``string``; nested objects and lists become
+compact JSON text with sorted keys; a column that mixes kinds becomes text (strings as they are,
+other values as JSON text).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import orjson
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from matchkit.model.schema import DATETIME_DTYPE, Kind, category_dtype
+
+__all__ = [
+    "CONVERSION_ERRORS",
+    "convert",
+    "fast_arrow",
+    "int_or_none",
+    "integer_array",
+    "text_value",
+    "to_arrow",
+    "unify",
+]
+
+CONVERSION_ERRORS = (
+    pa.ArrowInvalid,
+    pa.ArrowTypeError,
+    pa.ArrowNotImplementedError,
+    OverflowError,
+)
+
+
+def text_value(value: Any) -> str | None:
+    """A value as text: strings as they are, anything else as compact JSON (sorted keys).
+
+    A decimal number is written in its shortest form, and one without a fraction as an integer
+    (``3.0`` as ``3``), so that its text is the same whether or not integers shared its chunk
+    (where it and they became decimals) before the column turned out to be text.
+    """
+    if value is None or type(value) is str:
+        return value
+    if type(value) is float:
+        return str(int(value)) if value.is_integer() and abs(value) < 2**53 else repr(value)
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    except orjson.JSONEncodeError:
+        # Integers beyond 64 bits, or nesting deeper than orjson's 255 levels.
+        return _json_text(value)
+
+
+def _json_text(value: Any) -> str:
+    """Compact JSON with sorted keys, written without recursion (any depth, any integer)."""
+    parts: list[str] = []
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _Literal):
+            parts.append(item.text)
+        elif isinstance(item, dict):
+            parts.append("{")
+            pending: list[Any] = []
+            for index, key in enumerate(sorted(item, key=str)):
+                pending += [
+                    _Literal(("," if index else "") + json.dumps(str(key)) + ":"),
+                    item[key],
+                ]
+            pending.append(_Literal("}"))
+            stack.extend(reversed(pending))
+        elif isinstance(item, list | tuple):
+            parts.append("[")
+            pending = []
+            for index, element in enumerate(item):
+                pending += ([_Literal(",")] if index else []) + [element]
+            pending.append(_Literal("]"))
+            stack.extend(reversed(pending))
+        else:
+            parts.append(json.dumps(item))
+    return "".join(parts)
+
+
+class _Literal:
+    """A piece of JSON text waiting on the stack of :func:`_json_text`."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+_NONE = type(None)
+_ARROW_TYPES = {
+    frozenset({int}): pa.int64(),
+    frozenset({int, _NONE}): pa.int64(),
+    frozenset({float}): pa.float64(),
+    frozenset({float, _NONE}): pa.float64(),
+    frozenset({int, float}): pa.float64(),
+    frozenset({int, float, _NONE}): pa.float64(),
+    frozenset({bool}): pa.bool_(),
+    frozenset({bool, _NONE}): pa.bool_(),
+    frozenset({str}): pa.string(),
+    frozenset({str, _NONE}): pa.string(),
+    frozenset({_NONE}): pa.null(),
+    frozenset(): pa.null(),
+}
+
+
+def to_arrow(values: Sequence[Any]) -> pa.Array:
+    """An Arrow array of JSON values: scalar types inferred, nested values and mixes as text."""
+    # Python's own type scan is several times faster than pyarrow's inference on ints.
+    arrow_type = _ARROW_TYPES.get(frozenset(map(type, values)))
+    if arrow_type is None:
+        return pa.array([text_value(value) for value in values], type=pa.string())
+    try:
+        return pa.array(values, type=arrow_type)
+    except CONVERSION_ERRORS:
+        # Integers beyond 64 bits, for one: keep their digits as text.
+        return pa.array([text_value(value) for value in values], type=pa.string())
+
+
+# What Arrow's inference may be trusted with: it reads booleans among floats as numbers, so a
+# float column takes the typed path.
+_INFERRED_TYPES = frozenset({pa.int64(), pa.bool_(), pa.string(), pa.null()})
+
+
+def fast_arrow(values: Sequence[Any], arrow_type: pa.DataType | None = None) -> pa.Array:
+    """:func:`to_arrow` in one pass for the common columns.
+
+    With ``arrow_type`` (the caller checked that the values are of its kind, or None), the
+    values are converted to it. Otherwise Arrow infers the type, and when it is integers,
+    booleans or strings (with nulls), which is what :func:`to_arrow` would choose, the array is
+    taken as it is. Anything else (floats, mixed kinds, nested values, integers beyond 64 bits)
+    goes to :func:`to_arrow`.
+    """
+    if arrow_type == pa.int64():
+        try:  # numpy reads checked integers in half the time; None or a huge one stops it
+            return pa.array(np.fromiter(values, dtype=np.int64, count=len(values)))
+        except (TypeError, OverflowError):
+            pass
+    try:
+        array = pa.array(values, type=arrow_type)
+    except CONVERSION_ERRORS:
+        return to_arrow(values)
+    if array.null_count == len(array):
+        return pa.nulls(len(array))  # as inferred: nothing says what type the column has
+    if array.type in _INFERRED_TYPES:
+        return array
+    return to_arrow(values)
+
+
+def unify(arrays: list[pa.Array]) -> list[pa.Array]:
+    """Cast arrays of one column to a common type: int+float -> float, other mixes -> text.
+
+    Text is written as :func:`to_arrow` writes a mixed column, so that where the chunks of a
+    column are cut does not change its values.
+    """
+    types = {array.type for array in arrays} - {pa.null()}
+    if not types:
+        return arrays
+    if len(types) == 1:
+        target = types.pop()
+    elif types <= {pa.int64(), pa.float64()}:
+        target = pa.float64()
+    else:
+        target = pa.string()
+    # safe=False: integers beyond 2**53 among decimals round to the nearest float, the price
+    # of one float64 column (docs/model.md).
+    return [
+        array
+        if array.type == target
+        else _as_text(array)
+        if target == pa.string()
+        else array.cast(target, safe=False)
+        for array in arrays
+    ]
+
+
+def _as_text(array: pa.Array) -> pa.Array:
+    """A scalar array as :func:`text_value` writes it (Arrow's cast writes decimals its own
+    way)."""
+    if pa.types.is_floating(array.type):
+        return pa.array([text_value(value) for value in array.to_pylist()], type=pa.string())
+    return array.cast(pa.string())
+
+
+def convert(array: pa.Array, kind: Kind | None, *, label: str, problems: list[str]) -> Any:
+    """The pandas array of a column of ``kind`` (``None``: inferred from the Arrow type).
+
+    Values that do not fit the kind become missing and are reported in ``problems``, naming
+    ``label`` (``"table.column"``).
+    """
+    if kind is None:
+        kind = _inferred_kind(array.type)
+    if kind == "Int64":
+        return _to_int64(array, label=label, problems=problems)
+    if kind == "float64":
+        return _to_float64(array, label=label, problems=problems)
+    if kind == "boolean":
+        return _to_boolean(array, label=label, problems=problems)
+    if kind == "datetime":
+        return _to_datetime(array, label=label, problems=problems)
+    text = _to_string(array)
+    if kind == "category":
+        return _dictionary_to_categorical(text)
+    return pd.arrays.ArrowStringArray(text)
+
+
+def _inferred_kind(arrow_type: pa.DataType) -> Kind:
+    if pa.types.is_integer(arrow_type):
+        return "Int64"
+    if pa.types.is_floating(arrow_type):
+        return "float64"
+    if pa.types.is_boolean(arrow_type):
+        return "boolean"
+    return "string"
+
+
+def _to_string(array: pa.Array) -> pa.Array:
+    if pa.types.is_string(array.type):
+        return array
+    if pa.types.is_large_string(array.type):
+        return array.cast(pa.string())
+    if pa.types.is_null(array.type):
+        return pa.nulls(len(array), type=pa.string())
+    try:
+        return array.cast(pa.string())
+    except CONVERSION_ERRORS:
+        return pa.array([text_value(value) for value in array.to_pylist()], type=pa.string())
+
+
+def _dictionary_to_categorical(text: pa.Array) -> pd.Categorical:
+    encoded = text.dictionary_encode()
+    categories = encoded.dictionary.to_pylist()
+    codes = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int32)
+    order = sorted(range(len(categories)), key=categories.__getitem__)
+    recode = np.empty(len(categories) + 1, dtype=np.int32)
+    recode[order] = np.arange(len(categories), dtype=np.int32)
+    recode[-1] = -1  # code -1 (missing) indexes the last slot
+    return pd.Categorical.from_codes(
+        recode[codes], dtype=category_dtype(categories[i] for i in order)
+    )
+
+
+def _mask(array: pa.Array) -> np.ndarray:
+    return array.is_null().to_numpy(zero_copy_only=False)
+
+
+def _to_int64(array: pa.Array, *, label: str, problems: list[str]) -> pd.arrays.IntegerArray:
+    arrow_type = array.type
+    if pa.types.is_null(arrow_type):
+        return pd.array([None] * len(array), dtype="Int64")
+    if pa.types.is_floating(arrow_type) or pa.types.is_integer(arrow_type):
+        try:  # exact only: a fraction or a value beyond int64 goes the careful way below
+            whole = array.cast(pa.int64())
+        except CONVERSION_ERRORS:
+            pass
+        else:
+            values = whole.fill_null(0).to_numpy(zero_copy_only=False)
+            return pd.arrays.IntegerArray(values, _mask(whole))
+    return integer_array(
+        _coerce_each(array, int_or_none, "integers", label=label, problems=problems)
+    )
+
+
+def integer_array(values: list[int | None]) -> pd.arrays.IntegerArray:
+    """An Int64 array of ints (within int64) and Nones, exactly (never through float64)."""
+    mask = np.fromiter((value is None for value in values), dtype=bool, count=len(values))
+    data = np.fromiter(
+        (0 if value is None else value for value in values), dtype=np.int64, count=len(values)
+    )
+    return pd.arrays.IntegerArray(data, mask)
+
+
+def _to_float64(array: pa.Array, *, label: str, problems: list[str]) -> np.ndarray:
+    arrow_type = array.type
+    if pa.types.is_integer(arrow_type) or pa.types.is_floating(arrow_type):
+        return array.cast(pa.float64(), safe=False).to_numpy(zero_copy_only=False)
+    if pa.types.is_null(arrow_type):
+        return np.full(len(array), np.nan)
+    values = _coerce_each(array, _float_or_none, "numbers", label=label, problems=problems)
+    return np.array([np.nan if value is None else value for value in values], dtype=np.float64)
+
+
+_BOOLEAN_WORDS = {"true": True, "false": False}
+
+
+def _to_boolean(array: pa.Array, *, label: str, problems: list[str]) -> pd.arrays.BooleanArray:
+    arrow_type = array.type
+    if pa.types.is_null(arrow_type):
+        return pd.array([None] * len(array), dtype="boolean")
+    if pa.types.is_string(arrow_type):
+        # The wire's "true" / "false" words, read in Arrow.
+        words = pc.utf8_lower(pc.utf8_trim_whitespace(array))
+        true = pc.fill_null(pc.equal(words, "true"), False)
+        known = pc.or_(true, pc.fill_null(pc.equal(words, "false"), False))
+        unreadable = pc.and_(array.is_valid(), pc.invert(known))
+        count = pc.sum(unreadable).as_py() or 0
+        if count:
+            example = array.filter(unreadable)[0].as_py()
+            problems.append(
+                f"{label}: {count} value(s) are not booleans (e.g. {example!r}); they are <NA>"
+            )
+        return pd.arrays.BooleanArray(
+            true.to_numpy(zero_copy_only=False), ~known.to_numpy(zero_copy_only=False)
+        )
+    if not pa.types.is_boolean(arrow_type):
+        return pd.array(
+            _coerce_each(array, _bool_or_none, "booleans", label=label, problems=problems),
+            dtype="boolean",
+        )
+    values = array.fill_null(False).to_numpy(zero_copy_only=False)
+    return pd.arrays.BooleanArray(values, _mask(array))
+
+
+def _to_datetime(array: pa.Array, *, label: str, problems: list[str]) -> pd.arrays.DatetimeArray:
+    text = _to_string(array)
+    present = ~_mask(text)
+    parsed = pd.to_datetime(
+        pd.Series(pd.arrays.ArrowStringArray(text)), format="ISO8601", utc=True, errors="coerce"
+    )
+    unreadable = int((present & parsed.isna().to_numpy()).sum())
+    if unreadable:
+        example = text.filter(pa.array(present & parsed.isna().to_numpy()))[0].as_py()
+        problems.append(
+            f"{label}: {unreadable} value(s) are not ISO 8601 times (e.g. {example!r}); "
+            "they are NaT"
+        )
+    return parsed.astype(DATETIME_DTYPE).array
+
+
+def _coerce_each(
+    array: pa.Array, reader: Any, what: str, *, label: str, problems: list[str]
+) -> list:
+    """Read each value with ``reader`` (None when it cannot); report the failures."""
+    result = []
+    failures = 0
+    example = None
+    for value in array.to_pylist():
+        read = reader(value)
+        if read is None and value is not None:
+            failures += 1
+            example = value if example is None else example
+        result.append(read)
+    if failures:
+        problems.append(
+            f"{label}: {failures} value(s) are not {what} (e.g. {example!r}); they are <NA>"
+        )
+    return result
+
+
+def int_or_none(value: Any) -> int | None:
+    """An integer that fits int64 read from a JSON value (number or numeric text), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if -(2**63) <= value < 2**63 else None
+    if isinstance(value, float):
+        return int_or_none(int(value)) if value.is_integer() else None
+    if isinstance(value, str):
+        try:
+            return int_or_none(int(value.strip()))
+        except ValueError:  # not numeric text, or more digits than int() reads
+            return None
+    return None
+
+
+def _float_or_none(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value.strip())
+        except ValueError:
+            return None
+    return None
+
+
+def _bool_or_none(value: Any) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return _BOOLEAN_WORDS.get(value.strip().lower())
+    return None

@@ -1,0 +1,147 @@
+"""Columns the normalizer derives from several wire values: sides, participant kinds, game.
+
+Each function works on whole columns (Arrow arrays, lists, DataFrames), never row by row in
+pandas.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from matchkit.model.schema import PARTICIPANT_KINDS, SIDE_CODES, category_dtype
+from matchkit.normalize.columns import convert, int_or_none, integer_array
+
+__all__ = [
+    "participant_kinds",
+    "roster_sides_from_participants",
+    "sides_from_stats",
+    "whole_match_game",
+]
+
+
+def _text(array: pa.Array | None, rows: int) -> pa.Array:
+    if array is None or pa.types.is_null(array.type):
+        return pa.nulls(rows, type=pa.string())
+    if pa.types.is_string(array.type):
+        return array
+    return array.cast(pa.string())
+
+
+def sides_from_stats(
+    array: pa.Array | None, *, rows: int, label: str, problems: list[str]
+) -> tuple[pd.arrays.IntegerArray, pa.Array | None]:
+    """Integer sides and, when the wire sent text, the text labels.
+
+    ``stats.side`` is an integer on the global shape and a text such as ``"left/blue"`` on the
+    older variant; text sides map through :data:`~matchkit.model.schema.SIDE_CODES` (numeric text is
+    read as the number). A text side that is neither is kept as its label, with side <NA>, and
+    reported.
+
+    Returns:
+        ``(sides, labels)``; labels is None when no side was text.
+    """
+    if array is None:
+        return pd.array([None] * rows, dtype="Int64"), None
+    if not (pa.types.is_string(array.type) or pa.types.is_large_string(array.type)):
+        return convert(array, "Int64", label=label, problems=problems), None
+    sides: list[int | None] = []
+    labels: list[str | None] = []
+    unknown: list[str] = []
+    for value in array.to_pylist():
+        if value is None:
+            sides.append(None)
+            labels.append(None)
+            continue
+        text = value.strip()
+        code = SIDE_CODES.get(text.lower())
+        number = int_or_none(text) if code is None else None
+        if number is not None:
+            sides.append(number)
+            labels.append(None)
+            continue
+        if code is None:
+            unknown.append(value)
+        sides.append(code)
+        labels.append(value)
+    if unknown:
+        problems.append(
+            f"{label}: {len(unknown)} text side(s) are not one of {sorted(SIDE_CODES)} "
+            f"(e.g. {unknown[0]!r}); side is <NA>, the text is kept as side_label"
+        )
+    return integer_array(sides), pa.array(labels, type=pa.string())
+
+
+def roster_sides_from_participants(
+    roster_ids: list[str], sides: pd.arrays.IntegerArray, participants: pd.DataFrame
+) -> pd.arrays.IntegerArray:
+    """Fill rosters without a side with the side their participants share.
+
+    A roster keeps <NA> when its participants carry no side or disagree.
+    """
+    missing = np.asarray(sides.isna())
+    if not missing.any() or participants.empty:
+        return sides
+    known = participants.loc[
+        participants["side"].notna() & participants["roster_id"].notna(), ["roster_id", "side"]
+    ]
+    if known.empty:
+        return sides
+    bounds = known.groupby("roster_id", observed=True, sort=False)["side"].agg(["min", "max"])
+    common = bounds.loc[bounds["min"] == bounds["max"], "min"]
+    filled = pd.Series(roster_ids, dtype=pd.StringDtype()).map(common).astype("Int64")
+    result = sides.copy()
+    result[missing] = filled.array[missing]
+    return result
+
+
+def participant_kinds(
+    user_ids: pa.Array | None, player_ids: pa.Array, *, rows: int
+) -> dict[str, Any]:
+    """``kind`` and ``is_registered`` of each participant.
+
+    registered: a player relationship to a player other than ``"0"``; bot: otherwise, when
+    ``stats.userID`` is 0 or ``"0"`` (the real service linked bots to the player ``"0"``);
+    anonymous: the rest.
+    """
+    registered = pc.fill_null(pc.not_equal(player_ids, "0"), False)
+    user_zero = pc.fill_null(pc.equal(_text(user_ids, rows), "0"), False)
+    registered_mask = registered.to_numpy(zero_copy_only=False)
+    bot_mask = user_zero.to_numpy(zero_copy_only=False) & ~registered_mask
+    codes = np.where(
+        registered_mask,
+        PARTICIPANT_KINDS.index("registered"),
+        np.where(bot_mask, PARTICIPANT_KINDS.index("bot"), PARTICIPANT_KINDS.index("anonymous")),
+    )
+    return {
+        "kind": pd.Categorical.from_codes(codes, dtype=category_dtype(PARTICIPANT_KINDS)),
+        "is_registered": pd.arrays.BooleanArray(registered_mask, np.zeros(rows, dtype=bool)),
+    }
+
+
+def whole_match_game(
+    attribute_game: pa.Array | None, stats_game: pa.Array | None, *, rows: int
+) -> tuple[pa.Array, pd.arrays.BooleanArray, pa.Array | None]:
+    """A match's game (attributes.game, else stats.game) and whether it is Royale.
+
+    Returns:
+        ``(game, is_royale, leftover)``; leftover is ``stats.game`` whole when some match sends
+        both and they differ (kept as the extra column ``stats_game``), else None.
+    """
+    attribute_text = _text(attribute_game, rows)
+    stats_text = _text(stats_game, rows)
+    game = pc.coalesce(attribute_text, stats_text)
+    royale = pc.or_(
+        pc.fill_null(pc.equal(stats_text, "Royale"), False),
+        pc.fill_null(pc.equal(game, "Royale"), False),
+    )
+    differs = pc.fill_null(pc.not_equal(attribute_text, stats_text), False)
+    leftover = stats_game if pc.any(differs).as_py() else None
+    is_royale = pd.arrays.BooleanArray(
+        royale.to_numpy(zero_copy_only=False), np.zeros(rows, dtype=bool)
+    )
+    return game, is_royale, leftover

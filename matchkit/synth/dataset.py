@@ -1,0 +1,162 @@
+"""The on-disk format of a match data set: the committed sample set and what ``synth`` writes.
+
+A data set is a folder::
+
+    manifest.json       {"format": "matchkit-dataset/1", "as_of": ISO, "days": N, "seed": N,
+                         "shards": {"global": {"path": "global.jsonl.gz", "matches": N,
+                                               "sha256": <of the uncompressed lines>}, ...},
+                         "parameters": {...the generator's parameters...}}
+    global.jsonl.gz     one single-match JSON:API document a line, {"data": match, "included":
+    na.jsonl.gz         [its rosters, participants, rounds, players, teams, assets]}, in the
+                        shard's wire shape, ordered by (createdAt, id)
+
+Gzip members are written with mtime 0 and no file name, so that the same lines give the same
+bytes; ``sha256`` is taken over the uncompressed lines, which do not depend on the zlib build.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from matchkit.errors import MatchkitError
+from matchkit.rules.windows import parse_time
+
+__all__ = [
+    "FORMAT",
+    "Dataset",
+    "open_dataset",
+    "sample_data_path",
+    "write_shard_file",
+]
+
+FORMAT = "matchkit-dataset/1"
+MANIFEST = "manifest.json"
+
+
+def sample_data_path() -> Path:
+    """The folder of the committed sample data set.
+
+    In a wheel it is packaged as ``matchkit/sample_data``; in a source checkout (editable
+    install) it is the repository's ``data/`` folder.
+    """
+    package = Path(__file__).resolve().parents[1]  # matchkit/
+    packaged = package / "sample_data"
+    if (packaged / MANIFEST).exists():
+        return packaged
+    return package.parent / "data"
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A data set folder and its manifest.
+
+    Attributes:
+        path: the folder.
+        manifest: the parsed ``manifest.json``.
+    """
+
+    path: Path
+    manifest: dict[str, Any]
+
+    @property
+    def as_of(self) -> datetime:
+        """The moment the data set ends at; the service takes it as now by default."""
+        return parse_time(self.manifest["as_of"], parameter="as_of")
+
+    @property
+    def shards(self) -> list[str]:
+        return list(self.manifest["shards"])
+
+    def match_count(self, shard: str) -> int:
+        return int(self.manifest["shards"][shard]["matches"])
+
+    def shard_file(self, shard: str) -> Path:
+        try:
+            return self.path / self.manifest["shards"][shard]["path"]
+        except KeyError:
+            raise MatchkitError(f"data set {self.path} has no shard {shard!r}") from None
+
+    def iter_lines(self, shard: str) -> Iterator[bytes]:
+        """The raw JSON lines of a shard, one single-match document each."""
+        with gzip.open(self.shard_file(shard), "rb") as lines:
+            for line in lines:
+                line = line.rstrip(b"\n")
+                if line:
+                    yield line
+
+    def iter_documents(self, shard: str) -> Iterator[dict[str, Any]]:
+        """The single-match documents of a shard, parsed."""
+        for line in self.iter_lines(shard):
+            yield orjson.loads(line)
+
+    def fingerprint(self) -> str:
+        """A digest of the manifest and the shard files' sizes and times: changes when they do."""
+        digest = hashlib.sha256((self.path / MANIFEST).read_bytes())
+        for shard in self.shards:
+            stat = self.shard_file(shard).stat()
+            digest.update(f"{shard}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+        return digest.hexdigest()
+
+
+def open_dataset(path: str | os.PathLike[str] | None = None) -> Dataset:
+    """Open a data set folder (default: the committed sample set).
+
+    Raises:
+        MatchkitError: the folder has no readable manifest of this format.
+    """
+    folder = Path(path) if path is not None else sample_data_path()
+    manifest_path = folder / MANIFEST
+    try:
+        manifest = orjson.loads(manifest_path.read_bytes())
+    except (FileNotFoundError, NotADirectoryError):
+        raise MatchkitError(
+            f"{folder} is not a matchkit data set: {MANIFEST} is missing "
+            "(write one with `matchkit synth --out DIR`)"
+        ) from None
+    except orjson.JSONDecodeError as error:
+        raise MatchkitError(f"{manifest_path} is not valid JSON: {error}") from None
+    except OSError as error:
+        raise MatchkitError(f"cannot read the data set manifest {manifest_path}: {error}") from None
+    found = manifest.get("format") if isinstance(manifest, dict) else None
+    if found != FORMAT:
+        raise MatchkitError(f"{manifest_path} has format {found!r}, not {FORMAT}")
+    return Dataset(folder, manifest)
+
+
+def write_shard_file(path: Path, documents: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Write single-match documents as deterministic gzip JSON lines, atomically.
+
+    Returns:
+        ``{"path": file name, "matches": count, "sha256": digest of the uncompressed lines}``
+        for the manifest.
+    """
+    digest = hashlib.sha256()
+    count = 0
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with (
+            os.fdopen(handle, "wb") as raw,
+            gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as out,
+        ):
+            for document in documents:
+                line = orjson.dumps(document) + b"\n"
+                digest.update(line)
+                out.write(line)
+                count += 1
+        os.chmod(temporary, 0o644)  # mkstemp makes owner-only files; a data set is shared
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return {"path": path.name, "matches": count, "sha256": digest.hexdigest()}

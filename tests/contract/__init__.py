@@ -1,0 +1,1 @@
+"""One suite that every reader, every recorded sample and a slice of the sample set go through."""

@@ -1,0 +1,1 @@
+"""One test per found bug, in a file named after it."""
