@@ -44,6 +44,8 @@ class ServeProcess:
     api_key: str
     banner: list[str]
     key_output: str = field(default="")
+    stdout: str = field(default="")
+    stderr: str = field(default="")
     output: str = field(default="")
 
 
@@ -57,9 +59,9 @@ def started_serve(
     """Start `matchkit serve --port 0 ...`, read its banner, stop it on exit.
 
     The banner is the URL line (stdout), the key line (stderr: apart from the access log) and
-    the now line (stdout). After the block, ``output`` holds everything else it wrote to stdout
-    and stderr (uvicorn's access log among it), ``key_output`` what stderr held up to and with
-    the key line.
+    the now line (stdout). After the block, ``stdout`` and ``stderr`` hold everything else it
+    wrote there (uvicorn's access log on stdout), ``output`` both, and ``key_output`` what
+    stderr held up to and with the key line.
     """
     process = subprocess.Popen(
         _command(("--port", "0", *arguments)),
@@ -94,4 +96,4 @@ def started_serve(
         process.terminate()
         rest, errors = process.communicate(timeout=30)
         if served is not None:
-            served.output = rest + errors
+            served.stdout, served.stderr, served.output = rest, errors, rest + errors

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import math
+import re
 from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
@@ -39,6 +40,8 @@ from matchkit.service.documents import error_body
 from matchkit.service.responses import CORS_HEADERS, JSON, respond
 
 __all__ = ["ConnectionLimits", "ServiceProtocol", "uvicorn_config"]
+
+_HEAD_END = re.compile(rb"\r?\n\r?\n")
 
 
 @dataclass(frozen=True)
@@ -140,6 +143,17 @@ class ServiceProtocol(H11Protocol):
         self._stop_request_timer()
         super().connection_lost(exc)
 
+    def data_received(self, data: bytes) -> None:
+        # h11 bounds only a head that arrives in parts; one that arrives whole is parsed at any
+        # size, so the head is measured here before h11 reads it.
+        if self.conn.their_state is h11.IDLE:
+            buffered = self.conn.trailing_data[0] + data
+            end = _HEAD_END.search(buffered)
+            if (end.end() if end else len(buffered)) > self.limits.max_head_bytes:
+                self._answer(*self._too_large(buffered))
+                return
+        super().data_received(data)
+
     def handle_events(self) -> None:
         super().handle_events()
         self._watch_request()
@@ -150,18 +164,20 @@ class ServiceProtocol(H11Protocol):
 
     def send_400_response(self, msg: str) -> None:
         buffered = self.conn.trailing_data[0]
-        limit = self.limits.max_head_bytes
-        if len(buffered) > limit and b"\n" not in buffered:
-            status, detail = 414, f"the request line is longer than {limit} bytes"
-        elif len(buffered) > limit:
-            status, detail = 431, f"the request line and headers are longer than {limit} bytes"
+        if len(buffered) > self.limits.max_head_bytes:  # h11 stopped at its size limit
+            self._answer(*self._too_large(buffered))
         else:
-            status, detail = (
+            self._answer(
                 400,
                 "the request is not valid HTTP/1.1 (the request line and header names must be "
                 "ASCII; percent-encode other bytes)",
             )
-        self._answer(status, detail)
+
+    def _too_large(self, buffered: bytes) -> tuple[int, str]:
+        limit = self.limits.max_head_bytes
+        if b"\n" not in buffered[: limit + 1]:
+            return 414, f"the request line is longer than {limit} bytes"
+        return 431, f"the request line and headers are longer than {limit} bytes"
 
     def _answer(self, status: int, detail: str) -> None:
         self._stop_request_timer()
