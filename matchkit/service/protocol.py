@@ -134,8 +134,13 @@ class ServiceProtocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        if len(self.connections) > self.limits.max_connections:
-            self.logger.warning("over %d open connections: answering 503", len(self.connections))
+        open_connections = len(self.connections)
+        if open_connections > self.limits.max_connections:
+            if open_connections == self.limits.max_connections + 1:  # once per crossing
+                self.logger.warning(
+                    "more than %d open connections: answering 503 to new ones",
+                    self.limits.max_connections,
+                )
             self.app = _over_capacity
         self._watch_request()
 
