@@ -183,8 +183,8 @@ class _ServiceApp(Starlette):
 
 def _without_trailing_slash(scope: Any) -> Any:
     """Decision 7: ``/shards/na/matches/`` is ``/shards/na/matches`` (real clients asked for it
-    with the slash), for every endpoint. One slash is dropped, so ``//`` stays unknown; links
-    are built from the path without it."""
+    with the slash), for every endpoint. One slash is dropped, so a path ending in ``//`` stays
+    unknown; links are built from the path without it."""
     path = scope.get("path", "")
     if scope["type"] != "http" or len(path) < 2 or not path.endswith("/"):
         return scope

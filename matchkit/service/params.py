@@ -42,9 +42,10 @@ MAX_FILTER_VALUES = 6
 _PAGING = ("page[limit]", "page[offset]")
 _COUNTED_FILTERS = ("filter[playerIds]", "filter[playerNames]", "filter[teamNames]")
 _SERVER_TYPE = "filter[serverType]"
-# A sign, then ASCII digits: the grammar rules/query.py reads; at most 19 digits keeps int()
-# far from Python's int-str limit (4,300 digits) and the value near SQLite's 64-bit range.
-_WHOLE_NUMBER = re.compile(r"(-?)([0-9]{1,19})", re.ASCII)
+# A minus sign or none, then ASCII digits: the grammar rules/query.py reads. The digits are
+# counted before int() sees them, so Python's int-str limit (4,300 digits) is never reached.
+_WHOLE_NUMBER = re.compile(r"(-?)([0-9]+)", re.ASCII)
+_MAX_DIGITS = len(str(MAX_PAGING_VALUE))
 _WELL_FORMED_SERVER_TYPE = re.compile(r"[A-Za-z0-9_]+", re.ASCII)
 _SHOWN_CHARACTERS = 40
 
@@ -104,6 +105,8 @@ def list_query(shard: str, items: Sequence[tuple[str, str]]) -> MatchQuery:
         InvalidArgumentError: any parameter at fault, named by its wire name.
     """
     params = checked_list_params(shard, items)
+    # rules/query.py reads serverType against the interface's four values; decision 3 lets any
+    # well-formed value pass, so the service reads it here (drop this once the shared rule does).
     server_types = params.pop(_SERVER_TYPE, None) if shard == "global" else None
     query = MatchQuery.from_params(shard, params)
     if server_types is None:
@@ -129,20 +132,18 @@ def _server_types(text: str) -> tuple[str, ...]:
 def _paging_value(key: str, text: str) -> int:
     found = _WHOLE_NUMBER.fullmatch(text.strip())
     if found is None:
-        if re.fullmatch(r"-?[0-9]+", text.strip(), re.ASCII):
-            raise InvalidArgumentError(
-                f"{key}={_shown(text)} is too large; the largest value read is {MAX_PAGING_VALUE}",
-                parameter=key,
-            )
         raise InvalidArgumentError(f"{key}={_shown(text)} is not a whole number", parameter=key)
     sign, digits = found.groups()
-    value = int(digits)
-    if value > MAX_PAGING_VALUE:
-        raise InvalidArgumentError(
-            f"{key}={_shown(text)} is too large; the largest value read is {MAX_PAGING_VALUE}",
-            parameter=key,
-        )
-    return -value if sign else value
+    if len(digits) > _MAX_DIGITS:
+        problem = f"has more than {_MAX_DIGITS} digits"
+    elif int(digits) > MAX_PAGING_VALUE:
+        problem = "is too large"
+    else:
+        return -int(digits) if sign else int(digits)
+    raise InvalidArgumentError(
+        f"{key}={_shown(text)} {problem}; the largest value read is {MAX_PAGING_VALUE}",
+        parameter=key,
+    )
 
 
 def _shown(text: str) -> str:

@@ -185,10 +185,13 @@ class ServiceProtocol(H11Protocol):
         return 431, f"the request line and headers are longer than {limit} bytes"
 
     def _answer(self, status: int, detail: str) -> None:
+        """Write a JSON:API error and close; only close if a response has begun already."""
         self._stop_request_timer()
-        if not self.transport.is_closing():
+        if self.transport.is_closing():
+            return
+        if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
             self.transport.write(error_bytes(status, detail))
-            self.transport.close()
+        self.transport.close()
 
     def _watch_request(self) -> None:
         """Run the request timer while the connection waits for (the rest of) a request."""
