@@ -93,6 +93,9 @@ def uvicorn_config(app: Any, *, limits: ConnectionLimits | None = None, **option
         http=functools.partial(ServiceProtocol, limits=limits),
         h11_max_incomplete_event_size=limits.max_head_bytes,
         timeout_keep_alive=limits.keep_alive,
+        # No WebSocket endpoint: an Upgrade request is served as plain HTTP even where a
+        # WebSocket library is installed.
+        ws="none",
         lifespan="off",
         **options,
     )

@@ -146,3 +146,13 @@ def test_connections_above_the_limit_get_a_jsonapi_503(tmp_path):
             time.sleep(0.05)
         else:
             pytest.fail("the service kept refusing after the idle connections closed")
+
+
+def test_websocket_upgrade_is_served_as_plain_http(service):
+    payload = (
+        b"GET /status HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+        b"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    )
+    response = exchange(service.base_url, payload)
+    assert response.status == 200
+    assert response.headers["content-type"] == "application/json"

@@ -38,6 +38,7 @@ def test_uvicorn_config_carries_the_limits():
     assert config.h11_max_incomplete_event_size == 4096
     assert config.timeout_keep_alive == 2.5
     assert config.limit_concurrency is None  # its 503 is plain text; ours is JSON:API
+    assert config.ws == "none"
     assert config.http.keywords == {"limits": limits}
 
 
