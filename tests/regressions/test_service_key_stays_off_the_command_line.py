@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.builders.datasets import build_dataset
 from tests.serve_process import run_serve, started_serve
-from tests.service.factory import build_dataset
 
 PLANTED = "planted-serve-key-3f9a1c"
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from matchkit.service import RunningService
-from tests.service.factory import NA_PLAYER_NAMES, PLAYER_IDS, TEAM_NAMES
+from tests.builders.datasets import NA_PLAYER_NAMES, PLAYER_IDS, TEAM_NAMES
 from tests.service.small import get, small_service
 
 CASES = [

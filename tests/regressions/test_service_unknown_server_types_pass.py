@@ -11,7 +11,7 @@ import pytest
 
 from matchkit.service import RunningService, running
 from matchkit.synth.dataset import open_dataset
-from tests.service.factory import build_dataset
+from tests.builders.datasets import build_dataset
 from tests.service.small import get
 
 UNLISTED = ("LEAGUE2V2", "LEAGUE3V3", "PRIVATE")

@@ -14,7 +14,7 @@ from typing import Any
 import requests
 
 from matchkit.service import RunningService, running
-from tests.service.factory import build_dataset
+from tests.builders.datasets import build_dataset
 
 
 @contextmanager
