@@ -23,7 +23,7 @@ from dataclasses import replace
 from urllib.parse import parse_qsl
 
 from matchkit.errors import InvalidArgumentError
-from matchkit.rules.query import SERVER_TYPES, MatchQuery, get_shard
+from matchkit.rules.query import SERVER_TYPES, SHARDS, MatchQuery, get_shard
 
 __all__ = [
     "MAX_FILTER_VALUES",
@@ -40,7 +40,14 @@ MAX_FILTER_VALUES = 6
 ``filter[teamNames]``: the real service's limit (decision 3)."""
 
 _PAGING = ("page[limit]", "page[offset]")
-_COUNTED_FILTERS = ("filter[playerIds]", "filter[playerNames]", "filter[teamNames]")
+_COUNTED_FILTERS = {
+    shard: tuple(
+        f"filter[{wire}]"
+        for wire in rules.filters.values()
+        if wire in ("playerIds", "playerNames", "teamNames")
+    )
+    for shard, rules in SHARDS.items()
+}
 _SERVER_TYPE = "filter[serverType]"
 # A minus sign or none, then ASCII digits: the grammar rules/query.py reads. The digits are
 # counted before int() sees them, so Python's int-str limit (4,300 digits) is never reached.
@@ -84,10 +91,9 @@ def checked_list_params(shard: str, items: Sequence[tuple[str, str]]) -> dict[st
     for key in _PAGING:
         if key in params:
             params[key] = str(_paging_value(key, params[key]))
-    accepted = {f"filter[{wire}]" for wire in get_shard(shard).filters.values()}
-    for key in _COUNTED_FILTERS:
-        if key in params and key in accepted:
-            count = len(params[key].split(","))
+    for key in _COUNTED_FILTERS[get_shard(shard).name]:
+        if key in params:
+            count = params[key].count(",") + 1
             if count > MAX_FILTER_VALUES:
                 raise InvalidArgumentError(
                     f"{key} holds {count} values; the service takes at most "
