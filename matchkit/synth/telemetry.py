@@ -34,18 +34,27 @@ import orjson
 from matchkit.synth import parameters as p
 from matchkit.synth import telemetry_parameters as t
 from matchkit.synth import telemetry_players as players
+from matchkit.synth.global_shard import ASSET_BASE_URL, SHARD
 from matchkit.synth.sampling import Draw
 from matchkit.synth.telemetry_catalogue import character_kit
 from matchkit.synth.telemetry_match import MatchView, read_match
 from matchkit.synth.telemetry_split import split_rounds
 
 __all__ = [
+    "ASSET_URL_PREFIX",
     "EVENT_TYPES",
     "ROYALE_EVENT_TYPES",
+    "SERVICE_PATH_PREFIX",
     "telemetry_bytes",
     "telemetry_events",
     "telemetry_events_of",
 ]
+
+# Where the generator's documents point their telemetry asset (a CDN that serves nothing), and
+# the path the reference service serves it under instead: the rest of the URL is the same
+# (``YYYY/MM/DD/HH/mm/<asset-id>-telemetry.json``, the time being the asset's createdAt).
+ASSET_URL_PREFIX = f"{ASSET_BASE_URL}/{p.GLOBAL_TITLE_ID}/{SHARD}/"
+SERVICE_PATH_PREFIX = f"/telemetry/{SHARD}/"
 
 QUEUE = "com.stunlock.service.matchmaking.avro.QueueEvent"
 MATCH_START = "Structures.MatchStart"
