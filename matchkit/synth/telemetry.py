@@ -31,12 +31,13 @@ from typing import Any
 
 import orjson
 
+from matchkit.errors import InvalidArgumentError
 from matchkit.synth import parameters as p
 from matchkit.synth import telemetry_parameters as t
 from matchkit.synth import telemetry_players as players
 from matchkit.synth.global_shard import ASSET_BASE_URL, SHARD
-from matchkit.synth.sampling import Draw
 from matchkit.synth.telemetry_catalogue import character_kit
+from matchkit.synth.telemetry_draw import QuickDraw as Draw
 from matchkit.synth.telemetry_match import MatchView, read_match
 from matchkit.synth.telemetry_split import split_rounds
 
@@ -314,9 +315,18 @@ def telemetry_events(document: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The telemetry events of a single-match ``global`` document, in file (unsorted) order.
 
     Raises:
+        InvalidArgumentError: the match is not of the ``global`` shard (``na`` matches had no
+            telemetry).
         MatchkitError: the document holds no match or links resources it does not include.
     """
-    return telemetry_events_of(read_match(document))
+    view = read_match(document)
+    if view.shard != SHARD:
+        raise InvalidArgumentError(
+            f"match {view.match_id} is of shard {view.shard or '(none)'}; only {SHARD} matches "
+            "have telemetry",
+            parameter="document",
+        )
+    return telemetry_events_of(view)
 
 
 def telemetry_bytes(document: Mapping[str, Any]) -> bytes:

@@ -119,13 +119,16 @@ def _deaths(view: MatchView, events: Sequence[Mapping[str, Any]]) -> list[str]:
             in_round[(round_index, event["dataObject"]["userID"])] += 1
         elif event["type"].endswith("RoundFinishedEvent"):
             for row in event["dataObject"]["playerStats"]:
-                key = (event["dataObject"]["round"], str(row["userID"]))
+                key = (round_index, str(row["userID"]))
                 if in_round[key] != sum(
                     one["deaths"]
                     for one in event["dataObject"]["playerStats"]
                     if str(one["userID"]) == key[1]
                 ):
-                    problems.append(f"round {key[0]}: DeathEvents of {key[1]} != its deaths")
+                    problems.append(
+                        f"round {event['dataObject']['round']}: DeathEvents of {key[1]} "
+                        "!= its deaths"
+                    )
             round_index += 1
     return problems
 

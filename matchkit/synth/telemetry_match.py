@@ -56,6 +56,7 @@ class ParticipantView:
     Attributes:
         user_id: the id telemetry names it by (see the module docstring).
         actor: the participant's ``actor``.
+        character: the telemetry ``character``: the actor as a number.
         side: 1 or 2 (Arena), the roster's side (Royale).
         bot: a bot (userID 0, no player): it never queues nor reserves a seat.
         stats: the participant's integer stats among :data:`PLAYER_STATS` it carries.
@@ -64,14 +65,11 @@ class ParticipantView:
 
     user_id: str
     actor: str
+    character: int
     side: int
     bot: bool
     stats: Mapping[str, int]
     cosmetics: Mapping[str, int]
-
-    @property
-    def character(self) -> int:
-        return character_number(self.actor)
 
 
 @dataclass(frozen=True)
@@ -105,6 +103,7 @@ class MatchView:
     """What the telemetry of one match is generated from and checked against."""
 
     match_id: str
+    shard: str
     created_at: datetime
     duration: int
     royale: bool
@@ -141,6 +140,10 @@ def character_number(actor: str) -> int:
     return int(actor) if actor.isdigit() else zlib.crc32(actor.encode())
 
 
+def _dict(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _int(value: Any, default: int = 0) -> int:
     if isinstance(value, bool):
         return default
@@ -152,8 +155,8 @@ def _int(value: Any, default: int = 0) -> int:
 
 
 def _participant(match_id: str, item: Mapping[str, Any], side: int) -> ParticipantView:
-    attributes = item.get("attributes") or {}
-    stats = attributes.get("stats") or {}
+    attributes = _dict(item.get("attributes"))
+    stats = _dict(attributes.get("stats"))
     player = ((item.get("relationships") or {}).get("player") or {}).get("data")
     player_id = str(player["id"]) if isinstance(player, dict) and "id" in player else None
     user = stats.get("userID")
@@ -176,6 +179,7 @@ def _participant(match_id: str, item: Mapping[str, Any], side: int) -> Participa
     return ParticipantView(
         user_id=user_id,
         actor=str(attributes.get("actor", "")),
+        character=character_number(str(attributes.get("actor", ""))),
         side=side,
         bot=user_id == BOT_ID and player_id is None,
         stats=carried,
@@ -203,8 +207,8 @@ def read_match(document: Mapping[str, Any]) -> MatchView:
         raise MatchkitError("telemetry needs a single-match document; this one holds no match")
     match_id = str(match["id"])
     attributes = match.get("attributes") or {}
-    stats = attributes.get("stats") or {}
-    tags = attributes.get("tags") or {}
+    stats = _dict(attributes.get("stats"))
+    tags = _dict(attributes.get("tags"))
     by_key = {
         (item.get("type"), item.get("id")): item
         for item in document.get("included") or ()
@@ -219,8 +223,8 @@ def read_match(document: Mapping[str, Any]) -> MatchView:
     rosters = []
     for number, key in enumerate(_related(match, "rosters"), start=1):
         roster = resource(key)
-        roster_attributes = roster.get("attributes") or {}
-        roster_stats = roster_attributes.get("stats") or {}
+        roster_attributes = _dict(roster.get("attributes"))
+        roster_stats = _dict(roster_attributes.get("stats"))
         side = _int(roster_stats.get("side"), number)
         team = _related(roster, "team")
         team_stats = (by_key.get(team[0], {}).get("attributes") or {}).get("stats") if team else {}
@@ -261,6 +265,7 @@ def read_match(document: Mapping[str, Any]) -> MatchView:
     game = attributes.get("game") or stats.get("game")
     return MatchView(
         match_id=match_id,
+        shard=str(attributes.get("shardId") or ""),
         created_at=parse_time(attributes.get("createdAt", ""), parameter="createdAt"),
         duration=_int(attributes.get("duration")),
         royale=game == "Royale" or (game is None and server_type.startswith("ROYAL")),

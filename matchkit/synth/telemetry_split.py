@@ -20,8 +20,10 @@ total is still split exactly, without the round constraints.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import combinations, product
 
 from matchkit.synth import parameters as p
 from matchkit.synth import telemetry_parameters as t
@@ -54,37 +56,108 @@ def split_total(total: int, weights: Sequence[int]) -> list[int]:
     return parts
 
 
+def _extra_deaths(view: MatchView, side: int, draw: Draw) -> int | None:
+    """How many deaths in won rounds the side's participants without a ``deaths`` stat add:
+    exactly what the other side's kills need when all of those are known (None: no such
+    number), else a draw of the model's chance per round, at least what the kills need."""
+    people = view.participants
+    killers = [one for one in people if one.side != side]
+    known_kills = sum(one.stats.get("kills", 0) for one in killers)
+    fixed = sum(
+        one.stats["deaths"] if "deaths" in one.stats else
+        sum(1 for r in view.rounds if r.winning_team != side)
+        for one in people
+        if one.side == side
+    )  # fmt: skip
+    if all("kills" in one.stats for one in killers):
+        return known_kills - fixed if known_kills >= fixed else None
+    unknown = [one for one in people if one.side == side and "deaths" not in one.stats]
+    won = sum(1 for r in view.rounds if r.winning_team == side)
+    drawn = sum(draw.chance(p.ARENA_WINNER_DEATH) for _ in range(won * len(unknown)))
+    return max(drawn, known_kills - fixed)
+
+
+def _fits(person: ParticipantView, died: tuple[int, ...], durations: list[int]) -> bool:
+    """Whether the participant's timeAlive can add up when they died in the rounds ``died``
+    (a round died in counts a third of it to all of it, a round survived all of it)."""
+    total = person.stats.get("timeAlive")
+    if total is None:
+        return True
+    slack = sum(durations[r] - durations[r] // 3 for r in died)
+    return sum(durations) - slack <= total <= sum(durations)
+
+
+def _side_deaths(view: MatchView, side: int, members: list[int], draw: Draw) -> dict[int, tuple]:
+    """For the members of ``side`` whose deaths are known: the won rounds each died in, drawn
+    among the choices where every timeAlive adds up and someone of the side stands in each
+    won round (the best choice found when none does)."""
+    people = view.participants
+    durations = [one.duration for one in view.rounds]
+    won = [r for r, one in enumerate(view.rounds) if one.winning_team == side]
+    lost = tuple(r for r, one in enumerate(view.rounds) if one.winning_team != side)
+    size = len([one for one in people if one.side == side])
+    options = []
+    for i in members:
+        extra = people[i].stats["deaths"] - len(lost)
+        choices = draw.shuffled(list(combinations(won, extra)))
+        options.append(
+            sorted(choices, key=lambda c, i=i: not _fits(people[i], lost + c, durations))
+        )
+    best, best_score = None, None
+    for chosen in product(*options):
+        dead = Counter(r for rounds in chosen for r in rounds)
+        score = (
+            sum(
+                not _fits(people[i], lost + c, durations)
+                for i, c in zip(members, chosen, strict=True)
+            ),
+            sum(1 for r in won if dead[r] >= size),
+        )
+        if best_score is None or score < best_score:
+            best, best_score = chosen, score
+            if score == (0, 0):
+                break
+    return dict(zip(members, best or (), strict=True))
+
+
 def _deaths(view: MatchView, draw: Draw) -> list[list[int]]:
     """deaths[participant][round]."""
     rounds = view.rounds
     people = view.participants
     side_size = {roster.side: len(roster.participants) for roster in view.rosters}
-    dead_in: dict[tuple[int, int], int] = {}  # (side, round) -> deaths of the winning side
-    winner_death = Fraction(p.ARENA_WINNER_DEATH)
-    result = []
-    for person in people:
-        lost = [1 if one.winning_team != person.side else 0 for one in rounds]
-        won = [index for index, one in enumerate(rounds) if one.winning_team == person.side]
-        row = list(lost)
-        total = person.stats.get("deaths")
-        if total is None:
-            extra_rounds = [index for index in won if draw.chance(winner_death)]
-        else:
-            extra = total - sum(lost)
-            if not 0 <= extra <= len(won):
-                result.append(split_total(total, [1] * len(rounds)))
+    result = [[1 if one.winning_team != person.side else 0 for one in rounds] for person in people]
+    dead_in: Counter[tuple[int, int]] = Counter()  # (side, round) -> deaths of the winning side
+    for side in sorted(side_size):
+        members = []
+        for i, person in enumerate(people):
+            if person.side != side or "deaths" not in person.stats:
                 continue
-            # rounds where fewer of the side died first, so the side is never wiped out
-            order = sorted(
-                draw.shuffled(won), key=lambda index: dead_in.get((person.side, index), 0)
-            )
-            extra_rounds = order[:extra]
-        for index in extra_rounds:
-            if total is None and dead_in.get((person.side, index), 0) + 1 >= side_size[person.side]:
-                continue
-            row[index] += 1
-            dead_in[(person.side, index)] = dead_in.get((person.side, index), 0) + 1
-        result.append(row)
+            extra = person.stats["deaths"] - sum(result[i])
+            if 0 <= extra <= sum(1 for one in rounds if one.winning_team == side):
+                members.append(i)
+            else:
+                result[i] = split_total(person.stats["deaths"], [1] * len(rounds))
+        for i, chosen in _side_deaths(view, side, members, draw).items():
+            for r in chosen:
+                result[i][r] += 1
+                dead_in[(side, r)] += 1
+    for side in sorted(side_size):
+        unknown = [
+            i for i, one in enumerate(people) if one.side == side and "deaths" not in one.stats
+        ]
+        if not unknown:
+            continue
+        extra = _extra_deaths(view, side, draw) or 0
+        slots = [
+            (i, r) for i in unknown for r, one in enumerate(rounds) if one.winning_team == side
+        ]
+        for i, r in draw.shuffled(slots):
+            if extra <= 0:
+                break
+            if dead_in[(side, r)] + 1 < side_size[side]:
+                result[i][r] += 1
+                dead_in[(side, r)] += 1
+                extra -= 1
     return result
 
 
@@ -143,22 +216,25 @@ def _kills(view: MatchView, deaths: list[list[int]], draw: Draw) -> list[list[in
     return kills
 
 
+_SPREAD = int(Fraction(t.SPLIT_JITTER) * 100)
+_DISABLES = dict(t.DISABLES_PER_MINUTE)
+_MEAN_DISABLES = sum(_DISABLES.values()) // len(_DISABLES)
+_ENERGY = Fraction(t.ENERGY_PER_SECOND)
+
+
 def _jittered(draw: Draw, alive: list[int]) -> list[int]:
-    spread = int(Fraction(t.SPLIT_JITTER) * 100)
-    return [seconds * draw.integer(100 - spread, 100 + spread) for seconds in alive]
+    return [seconds * draw.integer(100 - _SPREAD, 100 + _SPREAD) for seconds in alive]
 
 
 def _drawn(draw: Draw, name: str, seconds: int, role: str) -> int:
     """A stat the participant does not carry, for one round of ``seconds`` alive."""
-    spread = int(Fraction(t.SPLIT_JITTER) * 100)
-    jitter = draw.integer(100 - spread, 100 + spread)
+    jitter = draw.integer(100 - _SPREAD, 100 + _SPREAD)
     if name == "disablesDone":
-        return seconds * dict(t.DISABLES_PER_MINUTE)[role] * jitter // 6000
+        return seconds * _DISABLES[role] * jitter // 6000
     if name == "disablesReceived":
-        mean = sum(rate for _, rate in t.DISABLES_PER_MINUTE) // len(t.DISABLES_PER_MINUTE)
-        return seconds * mean * jitter // 6000
+        return seconds * _MEAN_DISABLES * jitter // 6000
     if name == "energyGained":
-        return int(seconds * Fraction(t.ENERGY_PER_SECOND) * jitter / 100)
+        return seconds * _ENERGY.numerator * jitter // (_ENERGY.denominator * 100)
     if name in ("damageDone", "damageReceived"):
         return seconds * draw.integer(150, 450) // 60
     if name == "healingDone":
