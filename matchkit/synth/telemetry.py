@@ -260,15 +260,16 @@ def _arena(log: _Log, draw: Draw, start: int) -> int:
     end = max(start + view.duration * 1000, last + 1000)
     _spells(log, draw, end - 1)
     sides = {roster.side: roster.score for roster in view.rosters}
-    log.match_event(
-        end,
-        MATCH_FINISHED,
-        teamOneScore=sides.get(1, 0),
-        teamTwoScore=sides.get(2, 0),
-        matchLength=view.duration,
-        leavers=[],
-        region=view.region,
-    )
+    finished = {
+        "time": end,
+        "teamOneScore": sides.get(1, 0),
+        "teamTwoScore": sides.get(2, 0),
+        "matchLength": view.duration,
+        **log.match,
+        "leavers": [],
+        "region": view.region,
+    }
+    log.add(end, MATCH_FINISHED, finished)
     if view.ranked:
         updated = end + draw.integer(300, 600)
         for roster in view.rosters:
