@@ -12,6 +12,7 @@ import random
 import subprocess
 import sys
 from collections import Counter, defaultdict
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from matchkit.synth.telemetry import (
 )
 from matchkit.synth.telemetry_check import telemetry_mismatches
 from matchkit.synth.telemetry_match import read_match
+from matchkit.synth.telemetry_parameters import telemetry_parameters_record
 from tests.service.factory import build_dataset
 
 REPO = Path(__file__).resolve().parents[2]
@@ -212,3 +214,17 @@ def test_documents_of_other_shapes_still_get_exact_sums(tmp_path):
                 assert kills[person.user_id] == person.stats["kills"]
                 checked += 1
     assert checked > 50
+
+
+def test_data_readme_documents_the_telemetry_model_as_the_code_has_it():
+    from matchkit.synth.telemetry_describe import TELEMETRY_BEGIN, TELEMETRY_END, telemetry_tables
+
+    readme = (REPO / "data" / "README.md").read_text(encoding="utf-8")
+    block = readme.split(TELEMETRY_BEGIN, 1)[1].split(TELEMETRY_END, 1)[0]
+    assert block.strip() == telemetry_tables().strip()
+    record = orjson.loads(orjson.dumps(telemetry_parameters_record()))
+    featured = record["battlerites"]["featured"]
+    assert featured["character"] in block
+    assert f"{float(Fraction(featured['pick_when_won'])) * 100:.1f}%" in block
+    for region in record["queue"]["region_factor"]:
+        assert f"`{region}`" in block
