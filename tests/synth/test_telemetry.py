@@ -31,7 +31,7 @@ from matchkit.synth.telemetry import (
 from matchkit.synth.telemetry_check import telemetry_mismatches
 from matchkit.synth.telemetry_match import read_match
 from matchkit.synth.telemetry_parameters import telemetry_parameters_record
-from tests.service.factory import build_dataset
+from tests.builders.datasets import build_dataset
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE_SIZE = 300
