@@ -36,7 +36,8 @@ KEYS = {
 _SERVED_TELEMETRY = r"^http://[^/]+/telemetry/global/"
 
 
-def _stored_asset_urls(table: pd.DataFrame, name: str) -> pd.DataFrame:
+def stored_asset_urls(table: pd.DataFrame, name: str) -> pd.DataFrame:
+    """The ``assets`` table with served telemetry URLs written back as the data set stores them."""
     if name != "assets" or "url" not in table:
         return table
     stored = table["url"].str.replace(_SERVED_TELEMETRY, ASSET_URL_PREFIX, regex=True)
@@ -48,7 +49,7 @@ def assert_same_frames(actual: MatchFrames, expected: MatchFrames) -> None:
     for name, key in KEYS.items():
         left = actual.tables[name].sort_values(key, kind="stable").reset_index(drop=True)
         right = expected.tables[name].sort_values(key, kind="stable").reset_index(drop=True)
-        left, right = _stored_asset_urls(left, name), _stored_asset_urls(right, name)
+        left, right = stored_asset_urls(left, name), stored_asset_urls(right, name)
         pd.testing.assert_frame_equal(left, right, check_like=True, obj=name)
     assert set(actual.problems) == set(expected.problems)
 
