@@ -217,6 +217,7 @@ def pick_event(
 
 
 def loadout(draw: Draw) -> str:
+    """A player's loadoutType, by the parameters' shares."""
     return draw.table(_LOADOUTS)
 
 
