@@ -109,11 +109,12 @@ def test_an_interrupted_write_leaves_nothing_that_reads_as_complete(
     original = matchkit.model.parquet._write_table
     written = []
 
-    def failing(frame: pd.DataFrame, folder: Path, dates: object) -> None:
+    def failing(frame: pd.DataFrame, folder: Path, dates: object) -> dict[str, int]:
         if folder.name == "rounds":
             raise KeyboardInterrupt
-        original(frame, folder, dates)
+        files = original(frame, folder, dates)
         written.append(folder.name)
+        return files
 
     monkeypatch.setattr(matchkit.model.parquet, "_write_table", failing)
     with pytest.raises(KeyboardInterrupt):
@@ -132,9 +133,11 @@ def test_an_interrupted_overwrite_keeps_the_old_data(
         raise OSError("disk full")
 
     monkeypatch.setattr(matchkit.model.parquet, "_write_table", failing)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(MatchkitError, match="disk full") as raised:
         frames.filter([True, False, False]).to_parquet(out, overwrite=True)
+    assert isinstance(raised.value.__cause__, OSError)  # the file system's own error, kept
     assert len(MatchFrames.read_parquet(out)) == 3
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]  # no staging folder left
 
 
 def test_reading_a_folder_without_manifest(tmp_path: Path, frames: MatchFrames) -> None:
