@@ -2,10 +2,10 @@
 
 What this module guarantees, whatever the file holds:
 
-- **Nothing in the file can run code.** Entries are JSON (requests-cache's cattrs/orjson
-  stages, the body in base64), never pickles. A cache written by an older matchkit (pickled
+- **Nothing in the file can run code.** Entries are JSON (requests-cache's cattrs stage, then
+  orjson) followed by the raw body, never pickles. A cache written by an older matchkit (pickled
   entries) is refused whole, with the way out; it is never unpickled.
-- **A damaged entry is a cache miss, never data.** Each entry carries a BLAKE2b digest of its
+- **A damaged entry is a cache miss, never data.** Each entry carries a SHA-256 digest of its
   JSON; an entry whose digest does not match (a flipped byte, a changed digit) is dropped with a
   warning and fetched again. The digest guards against damage, not against someone who can
   write the file: they could store any JSON, but no code.
@@ -21,6 +21,7 @@ What this module guarantees, whatever the file holds:
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import logging
 import os
@@ -35,7 +36,7 @@ from requests_cache import SQLiteCache
 from requests_cache.backends.base import BaseCache
 from requests_cache.backends.sqlite import SQLiteDict
 from requests_cache.serializers import SerializerPipeline, Stage
-from requests_cache.serializers.preconf import orjson_preconf_stage
+from requests_cache.serializers.preconf import base_stage
 
 from matchkit.errors import CacheError, InvalidArgumentError
 
@@ -48,38 +49,58 @@ FORMAT_VERSION = 0x6D6B6332
 LOCK_TIMEOUT = 10.0
 """Seconds to wait for another process's write lock before saying so."""
 
-_SEAL = b"matchkit-cache/2 blake2b:"
+_SEAL = b"matchkit-cache/2 sha256:"
 _SIBLINGS = ("-wal", "-shm", "-journal")
 # sqlite3 error names that mean the file itself is damaged (clearing it is the way out).
 _DAMAGED = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
 
 
-def _seal(payload: bytes) -> bytes:
-    digest = hashlib.blake2b(payload, digest_size=16).hexdigest().encode()
-    return _SEAL + digest + b"\n" + payload
+def _digest(data: bytes) -> bytes:
+    return hashlib.sha256(data).hexdigest().encode()
 
 
-def _unseal(stored: bytes) -> bytes:
+def _seal(response: dict[str, Any]) -> bytes:
+    """A response (as builtin types) as ``SEAL digest \n length \n JSON body``.
+
+    The body stays raw bytes after the JSON of everything else (no base64: a cache hit must
+    stay cheap); the digest covers all that follows the first line.
+    """
+    content = response.pop("_content", None) or b""
+    request = response.get("request")
+    if isinstance(request, dict) and isinstance(request.get("body"), bytes):
+        request["body"] = {"base64": base64.b64encode(request["body"]).decode()}
+    meta = orjson.dumps(response)
+    rest = b"%d\n" % len(meta) + meta + content
+    return _SEAL + _digest(rest) + b"\n" + rest
+
+
+def _unseal(stored: bytes) -> dict[str, Any]:
+    """The response that :func:`_seal` stored; ``ValueError`` for anything else."""
     if not isinstance(stored, bytes | bytearray | memoryview):
         raise ValueError("not a matchkit cache entry")
-    header, _, payload = bytes(stored).partition(b"\n")
+    header, _, rest = bytes(stored).partition(b"\n")
     if not header.startswith(_SEAL):
         raise ValueError("not a matchkit cache entry (an older format?)")
-    if hashlib.blake2b(payload, digest_size=16).hexdigest().encode() != header[len(_SEAL) :]:
+    if _digest(rest) != header[len(_SEAL) :]:
         raise ValueError("checksum mismatch")
-    return payload
+    length, _, data = rest.partition(b"\n")
+    size = int(length)
+    response = orjson.loads(data[:size])
+    if not isinstance(response, dict):
+        raise ValueError("not a matchkit cache entry")
+    response["_content"] = data[size:]
+    request = response.get("request")
+    if isinstance(request, dict) and isinstance(request.get("body"), dict):
+        request["body"] = base64.b64decode(request["body"]["base64"])
+    return response
 
 
 SERIALIZER = SerializerPipeline(
-    [
-        orjson_preconf_stage,  # a response as builtin types, the body as base64
-        Stage(dumps=orjson.dumps, loads=orjson.loads),
-        Stage(dumps=_seal, loads=_unseal),
-    ],
-    name="matchkit-json",
+    [base_stage, Stage(dumps=_seal, loads=_unseal)],
+    name="matchkit-sealed-json",
     is_binary=True,
 )
-"""Response <-> sealed JSON bytes. No stage can execute code."""
+"""Response <-> sealed bytes (JSON and the raw body). No stage can execute code."""
 
 
 def prepare_folder(folder: Path) -> None:

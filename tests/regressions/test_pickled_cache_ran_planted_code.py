@@ -121,9 +121,11 @@ def test_entries_are_json_and_the_files_owner_only(served: str, tmp_path: Path) 
     with sqlite3.connect(f"file:{cache / CACHE_FILE}?mode=ro", uri=True) as connection:
         (value,) = connection.execute("SELECT value FROM responses").fetchone()
     connection.close()
-    header, _, payload = bytes(value).partition(b"\n")
-    assert header.startswith(b"matchkit-cache/2 blake2b:")
-    assert json.loads(payload)["status_code"] == 200
+    header, _, rest = bytes(value).partition(b"\n")
+    assert header.startswith(b"matchkit-cache/2 sha256:")
+    length, _, data = rest.partition(b"\n")
+    assert json.loads(data[: int(length)])["status_code"] == 200  # the response, as JSON
+    assert data[int(length) :] == BODY.encode()  # then its body, as it came
     assert not bytes(value).startswith(b"\x80")  # not a pickle
     session.close()
 
