@@ -229,7 +229,14 @@ class CacheFile(SQLiteCache):
             )
         self.close()
         for suffix in ("", *_SIBLINGS):
-            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+            try:
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+            except OSError as error:
+                raise CacheError(
+                    f"the HTTP cache {self.path} cannot be cleared: deleting "
+                    f"{self.path}{suffix} failed ({error.strerror or error}); remove it yourself",
+                    path=self.path,
+                ) from None
         _create_owner_only(self.path)
         self.problem = None
         self.stored_rows = self._version = 0
@@ -256,7 +263,7 @@ class CacheFile(SQLiteCache):
             finally:
                 connection.close()
         except sqlite3.DatabaseError as error:
-            return self._damaged(str(error))
+            return self.failure(error)
         if version == FORMAT_VERSION or (version == 0 and not self.stored_rows):
             return None
         return CacheError(

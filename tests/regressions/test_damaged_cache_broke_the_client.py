@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import sqlite3
 import tempfile
 import time
@@ -166,6 +167,7 @@ def _as_unprivileged(folder: Path, check: Callable[[], str]) -> str:
     child = os.fork()
     if child == 0:  # pragma: no cover - the child's result travels through the pipe
         try:
+            signal.alarm(60)  # a child that hangs ends, and the parent reads no result
             os.setgroups([])
             os.setgid(NOBODY)
             os.setuid(NOBODY)
