@@ -151,9 +151,10 @@ class CacheFile(SQLiteCache):
         self.stored_rows = 0
         self._version = 0
         self._tables: set[str] = set()
+        self.problem: CacheError | None = None
         if not read_only:
             _create_owner_only(path)
-        self.problem: CacheError | None = self._probe()
+        self.problem = self._probe()
         self.responses: _Table = _Table(self, "responses", SERIALIZER)
         self.redirects: _Table = _Table(self, "redirects", None, lock=self.responses._lock)
         self._mark()
@@ -246,7 +247,15 @@ class CacheFile(SQLiteCache):
         self._mark()
 
     def _probe(self) -> CacheError | None:
-        """Check the file before use: readable SQLite, and our format or empty."""
+        """Check the file before use: readable SQLite, and our format or empty.
+
+        Returns:
+            The problem that refuses every use of a damaged file or one of another format
+            (clearing is the way out), else ``None``.
+
+        Raises:
+            CacheError: the file is locked past the wait, or cannot be opened at all.
+        """
         try:
             connection = self.connect()
             try:
@@ -263,7 +272,10 @@ class CacheFile(SQLiteCache):
             finally:
                 connection.close()
         except sqlite3.DatabaseError as error:
-            return self.failure(error)
+            failure = self.failure(error)
+            if failure is self.problem:  # damaged: every use raises until it is cleared
+                return failure
+            raise failure from None  # locked past the wait, or cannot be opened: say so now
         if version == FORMAT_VERSION or (version == 0 and not self.stored_rows):
             return None
         return CacheError(

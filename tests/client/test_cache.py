@@ -252,3 +252,11 @@ def test_a_damaged_file_can_only_be_cleared_whole(tmp_path: Path) -> None:
     assert cache_info(session).responses == 0
     assert session.cache.problem is None
     session.close()
+
+
+def test_a_cache_path_that_sqlite_cannot_open_is_refused_at_once(tmp_path: Path) -> None:
+    (tmp_path / CACHE_FILE).mkdir()  # a folder where the file should be
+    with pytest.raises(CacheError, match="unable to open") as raised:
+        create_session(tmp_path)
+    assert raised.value.path == tmp_path / CACHE_FILE
+    assert (tmp_path / CACHE_FILE).is_dir()  # nothing deleted
