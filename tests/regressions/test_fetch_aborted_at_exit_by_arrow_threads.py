@@ -31,7 +31,7 @@ REPO = Path(__file__).resolve().parents[2]
 _WRITE = """
 import os, sys
 from matchkit import to_frames
-from tests.match_documents import arena, page
+from tests.builders.resources import arena, page
 
 def threads():
     return sorted(os.listdir("/proc/self/task"))

@@ -20,7 +20,7 @@ import pytest
 
 from matchkit import InvalidArgumentError, MatchFrames, MatchkitError, to_frames
 from matchkit.model.parquet import MANIFEST
-from tests.match_documents import arena, page
+from tests.builders.resources import arena, page
 
 DAYS = ("2026-10-28", "2026-10-29", "2026-10-30")
 
