@@ -1,9 +1,9 @@
-"""Summaries of match and round durations (seconds), per group."""
+"""Summaries of match and round durations (in seconds or minutes), per group."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 import pandas as pd
 
@@ -14,6 +14,8 @@ from matchkit.analysis._common import (
     matchframes,
     with_group_columns,
 )
+from matchkit.errors import InvalidArgumentError
+from matchkit.names import Names, with_names
 
 if TYPE_CHECKING:
     from matchkit.model.frames import MatchFrames
@@ -22,6 +24,8 @@ __all__ = ["DURATION_STATISTICS", "duration_summary"]
 
 #: The columns of :func:`duration_summary` after the group keys.
 DURATION_STATISTICS = ("count", "mean", "median", "q1", "q3", "p90")
+#: Seconds per unit of :func:`duration_summary`'s ``unit``.
+UNITS = {"seconds": 1.0, "minutes": 60.0}
 
 
 def duration_summary(
@@ -29,8 +33,10 @@ def duration_summary(
     by: str | Sequence[str] | None = None,
     *,
     level: Literal["match", "round"] = "match",
+    unit: Literal["seconds", "minutes"] = "seconds",
+    names: Names | Mapping[str, Any] | None = None,
 ) -> pd.DataFrame:
-    """Count, mean, median, quartiles and 90th percentile of durations, in seconds, per group.
+    """Count, mean, median, quartiles and 90th percentile of durations, per group.
 
     Quantiles interpolate linearly between observations (pandas' default). Missing durations
     are left out and counted in ``attrs["excluded"]``.
@@ -43,10 +49,14 @@ def duration_summary(
         level: ``"match"`` summarizes ``matches.duration``; ``"round"`` summarizes
             ``rounds.duration`` (Arena only: Royale matches have no rounds), grouped by the
             round's match.
+        unit: ``"seconds"`` (as on the wire) or ``"minutes"`` for the statistics; the table's
+            ``attrs["unit"]`` says which.
+        names: display names (:mod:`matchkit.names`) for id columns among the groups
+            (``map_id`` gets ``map``).
 
     Returns:
         One row per group: the ``by`` columns, then ``count`` (int), ``mean``, ``median``,
-        ``q1``, ``q3``, ``p90`` (float seconds). ``attrs["excluded"]`` maps
+        ``q1``, ``q3``, ``p90`` (float, in ``unit``). ``attrs["excluded"]`` maps
         ``missing_duration`` to the number of matches (or rounds) without a duration.
 
     Example:
@@ -55,6 +65,8 @@ def duration_summary(
     frames = matchframes(frames)
     keys = group_keys(by)
     check_level(level)
+    if unit not in UNITS:
+        raise InvalidArgumentError(f"unit={unit!r}: use 'seconds' or 'minutes'", parameter="unit")
     matches = with_group_columns(frames.matches, keys, source="the matches table")
     if level == "match":
         observations = matches[[*keys, "duration"]]
@@ -65,9 +77,11 @@ def duration_summary(
         )
     known = observations["duration"].notna()
     observations = observations.loc[known, [*keys, "duration"]].astype({"duration": "float64"})
-    table = in_version_order(_summarize(observations, keys), keys)
+    observations = observations.assign(duration=observations["duration"] / UNITS[unit])
+    table = with_names(in_version_order(_summarize(observations, keys), keys), names)
     table.attrs["excluded"] = {"missing_duration": int((~known).sum())}
     table.attrs["level"] = level
+    table.attrs["unit"] = unit
     return table
 
 
