@@ -108,7 +108,8 @@ class ExplorerPanel:
         labels: Mapping[str, str] | None = None,
     ) -> None:
         self.source = frames
-        self.frames = frames
+        self._mask = pd.Series(True, index=frames.matches.index)
+        self._selected: MatchFrames | None = frames
         catalogue = as_names(names)
         self.names = catalogue.merge(as_names(labels, kind="character")) if labels else catalogue
         self.renders = 0
@@ -198,7 +199,19 @@ class ExplorerPanel:
         self.render_all()
 
     def __repr__(self) -> str:
-        return f"ExplorerPanel({len(self.frames)} of {len(self.source)} matches selected)"
+        return f"ExplorerPanel({self.selected_count} of {len(self.source)} matches selected)"
+
+    @property
+    def frames(self) -> MatchFrames:
+        """The MatchFrames the current filters select (built on first use after a change)."""
+        if self._selected is None:
+            self._selected = self.source.filter(self._mask)
+        return self._selected
+
+    @property
+    def selected_count(self) -> int:
+        """How many matches the current filters select."""
+        return int(self._mask.sum())
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         # The widget view, with the panel's own short text instead of the widget tree's repr.
@@ -295,9 +308,13 @@ class ExplorerPanel:
 
     def refresh(self) -> None:
         """Apply the filters to ``source`` and redraw the visible tab (the others when opened)."""
-        self.frames = self.source.filter(self.selection_mask())
+        self._mask = self.selection_mask()
+        # The tables are filtered when a tab (or the caller) asks for them, not here: the
+        # durations tab reads the matches table only.
+        self._selected = None
         self.renders += 1
-        self.status.value = f"<b>{len(self.frames):,}</b> of {len(self.source):,} matches selected"
+        count = self.selected_count
+        self.status.value = f"<b>{count:,}</b> of {len(self.source):,} matches selected"
         self.date_readout.value = _date_text(self.date_range)
         self._stale = set(TABS)
         stale = _html_output("<p><i>Out of date: drawn again when this tab is opened.</i></p>")
@@ -310,7 +327,7 @@ class ExplorerPanel:
         self._stale.discard(tab)
         self.tab_renders[tab] += 1
         output = self.outputs[tab]
-        if len(self.frames) == 0:
+        if self.selected_count == 0:
             output.outputs = (_html_output("<p>No match passes these filters.</p>"),)
             return
         try:
@@ -320,10 +337,13 @@ class ExplorerPanel:
         output.outputs = (bundle,)
 
     def _render_durations(self) -> dict[str, Any]:
-        figure = Figure(figsize=(13, 4.5), layout="constrained")
+        # Fixed margins: a constrained layout would draw the figure twice.
+        figure = Figure(figsize=(13, 4.8))
+        figure.subplots_adjust(left=0.05, right=0.79, bottom=0.12, top=0.86, wspace=0.18)
         left, right = figure.subplots(1, 2, width_ratios=(1, 1.25))
-        plot_duration_distribution(self.frames, ax=left)
-        plot_duration_trend(self.frames, ax=right, over="week")
+        matches = self.source.matches.loc[self._mask]
+        plot_duration_distribution(matches, ax=left)
+        plot_duration_trend(matches, ax=right, over="patch_version")
         return _figure_output(figure, "match durations")
 
     def _render_sides(self) -> dict[str, Any]:

@@ -29,7 +29,7 @@ UNITS = {"seconds": 1.0, "minutes": 60.0}
 
 
 def duration_summary(
-    frames: MatchFrames,
+    frames: MatchFrames | pd.DataFrame,
     by: str | Sequence[str] | None = None,
     *,
     level: Literal["match", "round"] = "match",
@@ -42,7 +42,7 @@ def duration_summary(
     are left out and counted in ``attrs["excluded"]``.
 
     Args:
-        frames: the normalized matches.
+        frames: the normalized matches (or, at match level, their ``matches`` table).
         by: grouping keys: columns of the matches table (``"server_type"``, ``"patch_version"``,
             ...) or a period of ``created_at`` (``"date"``, ``"week"``, ``"month"``); None for
             one group.
@@ -62,9 +62,12 @@ def duration_summary(
     Example:
         >>> duration_summary(frames, by="server_type")  # doctest: +SKIP
     """
-    frames = matchframes(frames)
     keys = group_keys(by)
     check_level(level)
+    if isinstance(frames, pd.DataFrame) and level == "match":
+        frames = _MatchesOnly(frames)
+    else:
+        frames = matchframes(frames)
     if unit not in UNITS:
         raise InvalidArgumentError(f"unit={unit!r}: use 'seconds' or 'minutes'", parameter="unit")
     matches = with_group_columns(frames.matches, keys, source="the matches table")
@@ -83,6 +86,20 @@ def duration_summary(
     table.attrs["level"] = level
     table.attrs["unit"] = unit
     return table
+
+
+class _MatchesOnly:
+    """A matches table standing in for MatchFrames where only ``matches`` is read."""
+
+    def __init__(self, matches: pd.DataFrame) -> None:
+        missing = [name for name in ("created_at", "duration") if name not in matches.columns]
+        if missing:
+            raise InvalidArgumentError(
+                f"frames: the DataFrame given lacks {', '.join(missing)}; pass MatchFrames or "
+                "their matches table",
+                parameter="frames",
+            )
+        self.matches = matches
 
 
 def _summarize(observations: pd.DataFrame, keys: list[str]) -> pd.DataFrame:

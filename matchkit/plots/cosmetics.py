@@ -229,8 +229,9 @@ def plot_cosmetic_summary_heatmap(
     """Characters x cosmetic kinds, coloured by a :func:`cosmetic_summary` metric.
 
     Args:
-        data: the normalized matches, or a :func:`~matchkit.analysis.cosmetic_summary` table
-            grouped by ``actor`` over several kinds.
+        data: the normalized matches, their participant view, or a
+            :func:`~matchkit.analysis.cosmetic_summary` table grouped by ``actor`` over several
+            kinds.
         ax: the Axes to draw on; a new Figure's Axes when None.
         metric: ``"non_default_share"``, ``"default_share"`` or ``"diversity"``.
         characters: the most played characters become the rows (None: all).
@@ -247,9 +248,9 @@ def plot_cosmetic_summary_heatmap(
         raise InvalidArgumentError(
             f"metric={metric!r}: use one of {', '.join(_METRIC_LABELS)}", parameter="metric"
         )
-    if isinstance(data, pd.DataFrame):
+    if isinstance(data, pd.DataFrame) and metric in data.columns:
         summary = data
-    else:
+    else:  # MatchFrames or their participant view
         summary = cosmetic_summary(data, kind=COSMETIC_KINDS, by="actor")
     matrix = summary.pivot_table(
         index="actor", columns="cosmetic_kind", values=metric, aggfunc="first", observed=True

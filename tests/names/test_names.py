@@ -120,3 +120,18 @@ def test_with_names_puts_each_name_beside_its_id():
     assert named["cosmetic"].tolist() == ["Gilded", "Ash Stag"]
     assert named["map"].tolist() == ["AB", "CD"]
     assert list(table.columns)[1] == "mount"  # the input is left alone
+
+
+def test_participant_view_carries_names_beside_ids_when_given():
+    from tests.analysis.helpers import sample_frames
+
+    frames = sample_frames()
+    plain = frames.participant_view()
+    named = frames.participant_view(names=sample_names())
+    assert "character" not in plain.columns
+    columns = list(named.columns)
+    for kind, target in (("actor", "character"), ("mount", "mount_name"), ("emote", "emote_name")):
+        assert columns.index(target) == columns.index(kind) + 1
+    people = named["kind"].astype(str) != "bot"
+    assert set(named.loc[people, "character"]) <= set(sample_names().names["character"].values())
+    pd.testing.assert_frame_equal(named[list(plain.columns)], plain)
