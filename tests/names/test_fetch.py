@@ -13,7 +13,7 @@ from matchkit.errors import DocumentError, NotFoundError, ServiceError
 from matchkit.names import fetch_names, sample_names
 from matchkit.service import running
 from matchkit.synth.names import write_catalogue
-from tests.service.factory import build_dataset
+from tests.builders.datasets import build_dataset
 
 
 @pytest.fixture(scope="module")
