@@ -13,26 +13,22 @@ so they show in JupyterLab, in classic notebooks and in exported HTML with widge
 
 from __future__ import annotations
 
-import base64
 import html
-import io
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
-from matplotlib.figure import Figure
 
-from matchkit.analysis import COSMETIC_KINDS, duration_summary, side_win_rates, version_key
+from matchkit.analysis import COSMETIC_KINDS, version_key
 from matchkit.errors import MatchkitError
-from matchkit.names import Names, as_names
-from matchkit.plots import (
-    plot_cosmetic_heatmap,
-    plot_cosmetic_summary_heatmap,
-    plot_cosmetic_usage,
-    plot_duration_distribution,
-    plot_duration_trend,
-    plot_side_win_rates,
+from matchkit.explorer_views import (
+    cosmetics_view,
+    durations_view,
+    html_output,
+    sides_view,
+    table_view,
 )
+from matchkit.names import Names, as_names
 from matchkit.plots._style import group_label
 
 try:
@@ -56,8 +52,6 @@ TABS: Mapping[str, str] = {
 }
 #: The match columns the side win rate tab can group by.
 SIDE_GROUPS = ("server_type", "ranking_type", "patch_version", "region")
-TABLE_ROWS = 20
-_DPI = 90
 
 
 def explore(
@@ -317,7 +311,7 @@ class ExplorerPanel:
         self.status.value = f"<b>{count:,}</b> of {len(self.source):,} matches selected"
         self.date_readout.value = _date_text(self.date_range)
         self._stale = set(TABS)
-        stale = _html_output("<p><i>Out of date: drawn again when this tab is opened.</i></p>")
+        stale = html_output("<p><i>Out of date: drawn again when this tab is opened.</i></p>")
         for tab in TABS:
             if tab != self.visible_tab:
                 self.outputs[tab].outputs = (stale,)
@@ -328,120 +322,30 @@ class ExplorerPanel:
         self.tab_renders[tab] += 1
         output = self.outputs[tab]
         if self.selected_count == 0:
-            output.outputs = (_html_output("<p>No match passes these filters.</p>"),)
+            output.outputs = (html_output("<p>No match passes these filters.</p>"),)
             return
         try:
             bundle = getattr(self, f"_render_{tab}")()
         except (MatchkitError, ValueError) as error:
-            bundle = _html_output(f"<p>Cannot draw this view: {html.escape(str(error))}</p>")
+            bundle = html_output(f"<p>Cannot draw this view: {html.escape(str(error))}</p>")
         output.outputs = (bundle,)
 
     def _render_durations(self) -> dict[str, Any]:
-        # Fixed margins: a constrained layout would draw the figure twice.
-        figure = Figure(figsize=(13, 4.8))
-        figure.subplots_adjust(left=0.05, right=0.79, bottom=0.12, top=0.86, wspace=0.18)
-        left, right = figure.subplots(1, 2, width_ratios=(1, 1.25))
-        matches = self.source.matches.loc[self._mask]
-        plot_duration_distribution(matches, ax=left)
-        plot_duration_trend(matches, ax=right, over="patch_version")
-        return _figure_output(figure, "match durations")
+        return durations_view(self.source.matches.loc[self._mask])
 
     def _render_sides(self) -> dict[str, Any]:
-        ax = plot_side_win_rates(self.frames, by=self.side_group.value, level=self.side_level.value)
-        return _figure_output(ax.figure, "side win rates")
+        return sides_view(self.frames, by=self.side_group.value, level=self.side_level.value)
 
     def _render_cosmetics(self) -> dict[str, Any]:
-        view = self._cosmetic_source()
-        kind = self.cosmetic_kind.value
-        if self.cosmetic_view.value == "usage":
-            ax = plot_cosmetic_usage(view, kind=kind, names=self.names)
-        elif self.cosmetic_view.value == "heatmap":
-            ax = plot_cosmetic_heatmap(view, kind=kind, names=self.names)
-        else:
-            ax = plot_cosmetic_summary_heatmap(view, names=self.names)
-        return _figure_output(ax.figure, f"{kind} usage")
-
-    def _cosmetic_source(self) -> pd.DataFrame:
-        """The participant view, restricted to the chosen characters when some are chosen."""
         view = self.frames.participant_view()
         if self.character.value:
             view = view.loc[view["actor"].isin(self.character.value)]
-        return view
+        return cosmetics_view(
+            view, kind=self.cosmetic_kind.value, mode=self.cosmetic_view.value, names=self.names
+        )
 
     def _render_table(self) -> dict[str, Any]:
-        durations = duration_summary(self.frames, by="server_type", unit="minutes")
-        durations = durations[["server_type", "count", "median", "q1", "q3"]]
-        rates = side_win_rates(self.frames, by="server_type")
-        side_one = rates.loc[rates["side"] == 1, ["server_type", "win_rate", "ci_low", "ci_high"]]
-        overview = durations.merge(side_one, on="server_type", how="left")
-        overview["server_type"] = overview["server_type"].map(group_label)
-        overview = overview.rename(
-            columns={
-                "server_type": "server type",
-                "count": "matches",
-                "median": "median duration (min)",
-                "q1": "q1 (min)",
-                "q3": "q3 (min)",
-                "win_rate": "side 1 win rate",
-                "ci_low": "95% low",
-                "ci_high": "95% high",
-            }
-        )
-        columns = [
-            "match_id",
-            "created_at",
-            "server_type",
-            "ranking_type",
-            "patch_version",
-            "region",
-            "duration",
-        ]
-        recent = self.frames.matches.sort_values("created_at", ascending=False)[columns]
-        recent = recent.assign(
-            server_type=recent["server_type"].astype(object).map(group_label),
-            ranking_type=recent["ranking_type"].astype(object).map(group_label),
-            duration=(recent["duration"].astype("float64") / 60).round(1),
-        ).rename(columns={"duration": "duration (min)"})
-        percent = "{:.1%}".format
-        overview_html = overview.to_html(
-            index=False,
-            na_rep="–",
-            formatters={name: percent for name in ("side 1 win rate", "95% low", "95% high")},
-            float_format="{:.1f}".format,
-        )
-        excluded = rates.attrs["excluded"]["royale_matches"]
-        note = (
-            "<p><i>Side win rates count Arena matches only: Royale matches have no sides "
-            f"({excluded:,} left out).</i></p>"
-        )
-        body = (
-            f"<h4>Overview by server type</h4>{overview_html}{note}"
-            f"<h4>Latest {TABLE_ROWS} matches</h4>"
-            f"{recent.head(TABLE_ROWS).to_html(index=False, na_rep='–')}"
-        )
-        return _html_output(body)
-
-
-def _figure_output(figure: Figure, description: str) -> dict[str, Any]:
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=_DPI)
-    return {
-        "output_type": "display_data",
-        "data": {
-            "image/png": base64.b64encode(buffer.getvalue()).decode("ascii"),
-            "text/plain": f"<plot of {description}>",
-        },
-        "metadata": {},
-    }
-
-
-def _html_output(body: str) -> dict[str, Any]:
-    text = html.unescape(body)
-    return {
-        "output_type": "display_data",
-        "data": {"text/html": body, "text/plain": text},
-        "metadata": {},
-    }
+        return table_view(self.frames)
 
 
 def _multi(
