@@ -4,7 +4,7 @@ Example (in JupyterLab)::
 
     from matchkit.widgets import explore
     panel = explore(frames)
-    panel            # shows the panel; change a filter and every tab redraws
+    panel            # shows the panel; change a filter and the visible tab redraws
     panel.frames     # the MatchFrames the filters select
 
 Every filter left empty means "all". The plots are rendered to PNG inside ``Output`` widgets,
@@ -13,25 +13,22 @@ so they show in JupyterLab, in classic notebooks and in exported HTML with widge
 
 from __future__ import annotations
 
-import base64
 import html
-import io
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
-from matplotlib.figure import Figure
 
-from matchkit.analysis import COSMETIC_KINDS, duration_summary, side_win_rates, version_key
+from matchkit.analysis import COSMETIC_KINDS, version_key
 from matchkit.errors import MatchkitError
-from matchkit.plots import (
-    plot_cosmetic_heatmap,
-    plot_cosmetic_summary_heatmap,
-    plot_cosmetic_usage,
-    plot_duration_distribution,
-    plot_duration_trend,
-    plot_side_win_rates,
+from matchkit.explorer_views import (
+    cosmetics_view,
+    durations_view,
+    html_output,
+    sides_view,
+    table_view,
 )
+from matchkit.names import Names, as_names
 from matchkit.plots._style import group_label
 
 try:
@@ -55,21 +52,25 @@ TABS: Mapping[str, str] = {
 }
 #: The match columns the side win rate tab can group by.
 SIDE_GROUPS = ("server_type", "ranking_type", "patch_version", "region")
-TABLE_ROWS = 20
-_DPI = 90
 
 
-def explore(frames: MatchFrames, *, labels: Mapping[str, str] | None = None) -> ExplorerPanel:
+def explore(
+    frames: MatchFrames,
+    *,
+    names: Names | Mapping[str, Any] | None = None,
+    labels: Mapping[str, str] | None = None,
+) -> ExplorerPanel:
     """A filter panel over ``frames`` with duration, side and cosmetic plots and a table.
 
     Args:
         frames: the matches to explore.
-        labels: character id -> display name for the character filter and cosmetic plots.
+        names: display names of characters and cosmetics (:mod:`matchkit.names`).
+        labels: character id -> display name (older form of ``names``).
 
     Returns:
         The panel; it displays itself when it is the last expression of a cell.
     """
-    return ExplorerPanel(frames, labels=labels)
+    return ExplorerPanel(frames, names=names, labels=labels)
 
 
 class ExplorerPanel:
@@ -83,14 +84,31 @@ class ExplorerPanel:
         side_group, side_level, cosmetic_kind, cosmetic_view: the options of the tabs.
         outputs: tab key -> the ``Output`` widget it renders into.
         tabs: the ``Tab`` widget; widget: the whole panel (a ``VBox``).
-        renders: how many times the tabs were rendered (one per filter change).
+        reset: the button that clears every filter.
+        date_readout: the selected dates, written in full.
+        renders: how many times the filters were applied (one per filter change or reset).
+        tab_renders: tab key -> how many times that tab was drawn.
+
+    A filter change redraws the visible tab only; another tab is drawn when it is opened
+    (until then it says it is out of date). :meth:`render_all` draws every tab, for a static
+    copy of the notebook.
     """
 
-    def __init__(self, frames: MatchFrames, *, labels: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        frames: MatchFrames,
+        *,
+        names: Names | Mapping[str, Any] | None = None,
+        labels: Mapping[str, str] | None = None,
+    ) -> None:
         self.source = frames
-        self.frames = frames
-        self.labels = dict(labels or {})
+        self._mask = pd.Series(True, index=frames.matches.index)
+        self._selected: MatchFrames | None = frames
+        catalogue = as_names(names)
+        self.names = catalogue.merge(as_names(labels, kind="character")) if labels else catalogue
         self.renders = 0
+        self.tab_renders = dict.fromkeys(TABS, 0)
+        self._stale: set[str] = set(TABS)
         self._building = True
         matches = frames.matches
         layout = widgets.Layout(width="auto")
@@ -100,7 +118,7 @@ class ExplorerPanel:
         self.patch_version = _multi("Patch", matches["patch_version"], layout, key=version_key)
         self.region = _multi("Region", matches["region"], layout)
         self.character = widgets.SelectMultiple(
-            options=[(self.labels.get(actor, actor), actor) for actor in _characters(frames)],
+            options=[(self.names.name("character", actor), actor) for actor in _characters(frames)],
             description="Character",
             rows=5,
             layout=layout,
@@ -128,6 +146,10 @@ class ExplorerPanel:
             description="View",
         )
         self.status = widgets.HTML()
+        self.date_readout = widgets.HTML()
+        self.reset = widgets.Button(
+            description="Reset filters", icon="undo", tooltip="Clear every filter: all matches"
+        )
         self.outputs = {key: widgets.Output() for key in TABS}
         self.tabs = widgets.Tab(
             children=[
@@ -147,7 +169,7 @@ class ExplorerPanel:
         )
         filters = widgets.GridBox(
             [
-                self.date_range,
+                widgets.VBox([self.date_range, self.date_readout]),
                 self.player,
                 self.server_type,
                 self.ranking_type,
@@ -157,18 +179,33 @@ class ExplorerPanel:
             ],
             layout=widgets.Layout(grid_template_columns="repeat(2, minmax(300px, 1fr))"),
         )
-        self.widget = widgets.VBox([filters, self.status, self.tabs])
+        self.widget = widgets.VBox([filters, widgets.HBox([self.reset, self.status]), self.tabs])
         for control in self._filters():
             control.observe(self._on_filter_change, names="value")
+        self.reset.on_click(lambda _button: self.reset_filters())
+        self.tabs.observe(self._on_tab_change, names="selected_index")
         self.side_group.observe(self._on_option_change("sides"), names="value")
         self.side_level.observe(self._on_option_change("sides"), names="value")
         self.cosmetic_kind.observe(self._on_option_change("cosmetics"), names="value")
         self.cosmetic_view.observe(self._on_option_change("cosmetics"), names="value")
         self._building = False
         self.refresh()
+        self.render_all()
 
     def __repr__(self) -> str:
-        return f"ExplorerPanel({len(self.frames)} of {len(self.source)} matches selected)"
+        return f"ExplorerPanel({self.selected_count} of {len(self.source)} matches selected)"
+
+    @property
+    def frames(self) -> MatchFrames:
+        """The MatchFrames the current filters select (built on first use after a change)."""
+        if self._selected is None:
+            self._selected = self.source.filter(self._mask)
+        return self._selected
+
+    @property
+    def selected_count(self) -> int:
+        """How many matches the current filters select."""
+        return int(self._mask.sum())
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         # The widget view, with the panel's own short text instead of the widget tree's repr.
@@ -191,12 +228,46 @@ class ExplorerPanel:
         if not self._building:
             self.refresh()
 
+    def _on_tab_change(self, change: Mapping[str, Any]) -> None:
+        tab = self.visible_tab
+        if tab in self._stale:
+            self._render(tab)
+
     def _on_option_change(self, tab: str) -> Callable[[Mapping[str, Any]], None]:
         def redraw(change: Mapping[str, Any]) -> None:
             if not self._building:
                 self._render(tab)
 
         return redraw
+
+    @property
+    def visible_tab(self) -> str:
+        """The key of the tab on show."""
+        return list(TABS)[self.tabs.selected_index or 0]
+
+    def reset_filters(self) -> None:
+        """Clear every filter (all dates, every value, no player): one redraw."""
+        self._building = True
+        try:
+            self.date_range.index = (0, len(self.date_range.options) - 1)
+            for control in (
+                self.server_type,
+                self.ranking_type,
+                self.patch_version,
+                self.region,
+                self.character,
+            ):
+                control.value = ()
+            self.player.value = ""
+        finally:
+            self._building = False
+        self.refresh()
+
+    def render_all(self) -> None:
+        """Draw every tab that is out of date (for a static copy showing all of them)."""
+        for tab in TABS:
+            if tab in self._stale:
+                self._render(tab)
 
     def selection_mask(self) -> pd.Series:
         """A boolean Series over ``source.matches``: the matches the filters select."""
@@ -230,122 +301,51 @@ class ExplorerPanel:
         return participants.loc[participants["player_id"].isin(wanted), "match_id"]
 
     def refresh(self) -> None:
-        """Apply the filters to ``source`` and re-render every tab."""
-        self.frames = self.source.filter(self.selection_mask())
+        """Apply the filters to ``source`` and redraw the visible tab (the others when opened)."""
+        self._mask = self.selection_mask()
+        # The tables are filtered when a tab (or the caller) asks for them, not here: the
+        # durations tab reads the matches table only.
+        self._selected = None
         self.renders += 1
-        self.status.value = f"<b>{len(self.frames):,}</b> of {len(self.source):,} matches selected"
+        count = self.selected_count
+        self.status.value = f"<b>{count:,}</b> of {len(self.source):,} matches selected"
+        self.date_readout.value = _date_text(self.date_range)
+        self._stale = set(TABS)
+        stale = html_output("<p><i>Out of date: drawn again when this tab is opened.</i></p>")
         for tab in TABS:
-            self._render(tab)
+            if tab != self.visible_tab:
+                self.outputs[tab].outputs = (stale,)
+        self._render(self.visible_tab)
 
     def _render(self, tab: str) -> None:
+        self._stale.discard(tab)
+        self.tab_renders[tab] += 1
         output = self.outputs[tab]
-        if len(self.frames) == 0:
-            output.outputs = (_html_output("<p>No match passes these filters.</p>"),)
+        if self.selected_count == 0:
+            output.outputs = (html_output("<p>No match passes these filters.</p>"),)
             return
         try:
             bundle = getattr(self, f"_render_{tab}")()
         except (MatchkitError, ValueError) as error:
-            bundle = _html_output(f"<p>Cannot draw this view: {html.escape(str(error))}</p>")
+            bundle = html_output(f"<p>Cannot draw this view: {html.escape(str(error))}</p>")
         output.outputs = (bundle,)
 
     def _render_durations(self) -> dict[str, Any]:
-        figure = Figure(figsize=(13, 4.5), layout="constrained")
-        left, right = figure.subplots(1, 2, width_ratios=(1, 1.25))
-        plot_duration_distribution(self.frames, ax=left)
-        plot_duration_trend(self.frames, ax=right, over="week")
-        return _figure_output(figure, "match durations")
+        return durations_view(self.source.matches.loc[self._mask])
 
     def _render_sides(self) -> dict[str, Any]:
-        ax = plot_side_win_rates(self.frames, by=self.side_group.value, level=self.side_level.value)
-        return _figure_output(ax.figure, "side win rates")
+        return sides_view(self.frames, by=self.side_group.value, level=self.side_level.value)
 
     def _render_cosmetics(self) -> dict[str, Any]:
-        view = self._cosmetic_source()
-        kind = self.cosmetic_kind.value
-        if self.cosmetic_view.value == "usage":
-            ax = plot_cosmetic_usage(view, kind=kind, labels=self.labels)
-        elif self.cosmetic_view.value == "heatmap":
-            ax = plot_cosmetic_heatmap(view, kind=kind, labels=self.labels)
-        else:
-            ax = plot_cosmetic_summary_heatmap(view, labels=self.labels)
-        return _figure_output(ax.figure, f"{kind} usage")
-
-    def _cosmetic_source(self) -> pd.DataFrame:
-        """The participant view, restricted to the chosen characters when some are chosen."""
         view = self.frames.participant_view()
         if self.character.value:
             view = view.loc[view["actor"].isin(self.character.value)]
-        return view
+        return cosmetics_view(
+            view, kind=self.cosmetic_kind.value, mode=self.cosmetic_view.value, names=self.names
+        )
 
     def _render_table(self) -> dict[str, Any]:
-        durations = duration_summary(self.frames, by="server_type")
-        durations = durations[["server_type", "count", "median", "q1", "q3"]]
-        rates = side_win_rates(self.frames, by="server_type")
-        side_one = rates.loc[rates["side"] == 1, ["server_type", "win_rate", "ci_low", "ci_high"]]
-        overview = durations.merge(side_one, on="server_type", how="left")
-        overview["server_type"] = overview["server_type"].map(group_label)
-        overview = overview.rename(
-            columns={
-                "server_type": "server type",
-                "count": "matches",
-                "median": "median duration (s)",
-                "q1": "q1 (s)",
-                "q3": "q3 (s)",
-                "win_rate": "side 1 win rate",
-                "ci_low": "95% low",
-                "ci_high": "95% high",
-            }
-        )
-        columns = [
-            "match_id",
-            "created_at",
-            "server_type",
-            "ranking_type",
-            "patch_version",
-            "region",
-            "duration",
-        ]
-        recent = self.frames.matches.sort_values("created_at", ascending=False)[columns]
-        percent = "{:.1%}".format
-        overview_html = overview.to_html(
-            index=False,
-            na_rep="–",
-            formatters={name: percent for name in ("side 1 win rate", "95% low", "95% high")},
-            float_format="{:.0f}".format,
-        )
-        excluded = rates.attrs["excluded"]["royale_matches"]
-        note = (
-            "<p><i>Side win rates count Arena matches only: Royale matches have no sides "
-            f"({excluded:,} left out).</i></p>"
-        )
-        body = (
-            f"<h4>Overview by server type</h4>{overview_html}{note}"
-            f"<h4>Latest {TABLE_ROWS} matches (duration in seconds)</h4>"
-            f"{recent.head(TABLE_ROWS).to_html(index=False, na_rep='–')}"
-        )
-        return _html_output(body)
-
-
-def _figure_output(figure: Figure, description: str) -> dict[str, Any]:
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=_DPI)
-    return {
-        "output_type": "display_data",
-        "data": {
-            "image/png": base64.b64encode(buffer.getvalue()).decode("ascii"),
-            "text/plain": f"<plot of {description}>",
-        },
-        "metadata": {},
-    }
-
-
-def _html_output(body: str) -> dict[str, Any]:
-    text = html.unescape(body)
-    return {
-        "output_type": "display_data",
-        "data": {"text/html": body, "text/plain": text},
-        "metadata": {},
-    }
+        return table_view(self.frames)
 
 
 def _multi(
@@ -371,13 +371,25 @@ def _date_slider(created_at: pd.Series) -> widgets.SelectionRangeSlider:
     else:
         days = pd.date_range(known.min().floor("D"), known.max().floor("D"), freq="D")
         options = [(day.strftime("%Y-%m-%d"), day) for day in days]
+    # The slider's own readout cuts long ranges off: the full range is written beside it.
     return widgets.SelectionRangeSlider(
         options=options,
         index=(0, len(options) - 1),
         description="Dates (UTC)",
         continuous_update=False,
+        readout=False,
         layout=widgets.Layout(width="auto"),
     )
+
+
+def _date_text(slider: widgets.SelectionRangeSlider) -> str:
+    """The selected dates in full: first and last day, and how many days."""
+    first, last = slider.index
+    start, end = slider.options[first][0], slider.options[last][0]
+    if slider.value[0] is None:
+        return "<small>no dates</small>"
+    days = last - first + 1
+    return f"<small>{start} to {end} ({days:,} day{'s' if days != 1 else ''}, UTC)</small>"
 
 
 def _characters(frames: MatchFrames) -> list[str]:

@@ -71,17 +71,67 @@ def test_starts_with_everything_selected_and_every_tab_rendered(panel, frames):
     assert "ExplorerPanel(5 of 5" in repr(panel)
 
 
-def test_server_type_filter_rerenders_every_tab(panel):
+def test_server_type_filter_redraws_the_visible_tab_and_the_others_when_opened(panel):
     before = _images(panel)
+    drawn = dict(panel.tab_renders)
     panel.server_type.value = ("QUICK3V3",)
     assert _selected(panel) == ["A3", "A4"]
     assert set(panel.frames.participants["match_id"]) == {"A3", "A4"}
     assert panel.renders == 2
+    # Only the visible tab (durations) was drawn again; the others say they are out of date.
+    assert panel.tab_renders == {**drawn, "durations": drawn["durations"] + 1}
+    after = _images(panel)
+    assert after["durations"] != before["durations"]
+    for key in ("sides", "cosmetics", "table"):
+        assert "Out of date" in after[key], key
+    for index, key in enumerate(TABS):
+        panel.tabs.selected_index = index
+        assert panel.tab_renders[key] == drawn[key] + 1, key
     after = _images(panel)
     for key in TABS:
         assert after[key] != before[key], key
     assert "Quick 3v3" in after["table"]
     assert "Quick 2v2" not in after["table"]
+    # Opening a tab that is up to date draws nothing.
+    panel.tabs.selected_index = 0
+    assert panel.tab_renders["durations"] == drawn["durations"] + 1
+
+
+def test_render_all_draws_every_out_of_date_tab(panel):
+    panel.ranking_type.value = ("RANKED",)
+    panel.render_all()
+    assert not any("Out of date" in shown for shown in _images(panel).values())
+
+
+def test_reset_clears_every_filter_in_one_redraw(panel, frames):
+    panel.server_type.value = ("QUICK3V3",)
+    panel.date_range.index = (1, 2)
+    panel.player.value = "alice"
+    renders = panel.renders
+    panel.reset.click()
+    assert panel.renders == renders + 1
+    assert len(panel.frames) == len(frames)
+    assert panel.server_type.value == ()
+    assert panel.player.value == ""
+    assert panel.date_range.index == (0, len(panel.date_range.options) - 1)
+
+
+def test_date_readout_is_written_in_full(panel):
+    assert panel.date_range.readout is False
+    assert panel.date_readout.value == "<small>2026-10-01 to 2026-10-05 (5 days, UTC)</small>"
+    panel.date_range.index = (1, 1)
+    assert panel.date_readout.value == "<small>2026-10-02 to 2026-10-02 (1 day, UTC)</small>"
+
+
+def test_labels_are_written_alike(panel):
+    assert [label for label, _ in panel.ranking_type.options] == ["Ranked", "Unranked"]
+    assert [label for label, _ in panel.server_type.options][:2] == ["Quick 2v2", "Quick 3v3"]
+
+
+def test_characters_are_named_when_names_are_given(frames):
+    panel = explore(frames, names={"character": {"10": "Ashwind"}})
+    assert ("Ashwind", "10") in panel.character.options
+    assert ("20", "20") in panel.character.options  # no name: the id
 
 
 def test_filters_combine(panel):
@@ -127,6 +177,7 @@ def test_player_filter_by_id_or_name(panel):
 def test_no_match_shows_a_message_instead_of_plots(panel):
     panel.player.value = "nobody"
     assert len(panel.frames) == 0
+    panel.render_all()
     for output in panel.outputs.values():
         assert "No match passes" in output.outputs[0]["data"]["text/html"]
 

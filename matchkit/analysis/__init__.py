@@ -18,18 +18,22 @@ from matchkit.analysis.cosmetics import (
     cosmetic_usage,
     cosmetic_win_rates,
 )
+from matchkit.analysis.display import PERCENT_COLUMNS, for_display, percent
 from matchkit.analysis.durations import DURATION_STATISTICS, duration_summary
 from matchkit.analysis.sides import SIDES, side_win_rates
 
 __all__ = [
     "COSMETIC_KINDS",
     "DURATION_STATISTICS",
+    "PERCENT_COLUMNS",
     "SIDES",
     "TIME_PERIODS",
     "cosmetic_summary",
     "cosmetic_usage",
     "cosmetic_win_rates",
     "duration_summary",
+    "for_display",
+    "percent",
     "side_win_rates",
     "version_key",
 ]

@@ -16,8 +16,8 @@ as that many equally popular cosmetics.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -30,6 +30,7 @@ from matchkit.analysis._common import (
     with_group_columns,
 )
 from matchkit.errors import InvalidArgumentError
+from matchkit.names import Names, with_names
 
 if TYPE_CHECKING:
     from matchkit.model.frames import MatchFrames
@@ -53,6 +54,7 @@ def cosmetic_usage(
     by: str | Sequence[str] | None = "actor",
     *,
     top: int | None = None,
+    names: Names | Mapping[str, Any] | None = None,
 ) -> pd.DataFrame:
     """The share of each cosmetic among the picks of each character (or other group).
 
@@ -64,10 +66,12 @@ def cosmetic_usage(
             default; None pools every participant.
         top: keep the ``top`` most picked cosmetics of each group (shares stay relative to
             all picks of the group, so they add up to less than 1).
+        names: display names (:mod:`matchkit.names`); ids without a name stay ids.
 
     Returns:
-        One row per group, kind and cosmetic, most picked first: the ``by`` columns,
-        ``cosmetic_kind``, ``cosmetic`` (the id), ``picks``, ``share``, ``rank`` (1 = most
+        One row per group, kind and cosmetic, most picked first: the ``by`` columns (with
+        ``character`` beside ``actor``), ``cosmetic_kind``, ``cosmetic_id``, ``cosmetic`` (its
+        name), ``picks``, ``share``, ``rank`` (1 = most
         picked), ``is_default`` (rank 1, see the module notes). ``attrs["excluded"]`` counts
         what was left out: ``bots`` (participants) and ``missing_cosmetic`` (picks: one per
         participant and kind whose value is missing).
@@ -77,6 +81,7 @@ def cosmetic_usage(
     table = _usage(picks, keys)
     if top is not None:
         table = table.loc[table["rank"] <= _check_top(top)].reset_index(drop=True)
+    table = _named(table, names, kind)
     table.attrs["excluded"] = excluded
     return table
 
@@ -85,6 +90,8 @@ def cosmetic_summary(
     frames: MatchFrames | pd.DataFrame,
     kind: CosmeticKind | Sequence[CosmeticKind] = "mount",
     by: str | Sequence[str] | None = "actor",
+    *,
+    names: Names | Mapping[str, Any] | None = None,
 ) -> pd.DataFrame:
     """Per character (or other group) and kind: how many picks, how varied, how far from default.
 
@@ -92,10 +99,12 @@ def cosmetic_summary(
         frames: the normalized matches, or their participant view.
         kind: one of :data:`COSMETIC_KINDS`, or several.
         by: grouping keys, columns of the participant view (``"actor"`` by default).
+        names: display names (:mod:`matchkit.names`); ids without a name stay ids.
 
     Returns:
-        One row per group and kind: the ``by`` columns, ``cosmetic_kind``, ``picks``,
-        ``distinct`` (cosmetics seen), ``default_cosmetic``, ``default_share``,
+        One row per group and kind: the ``by`` columns (with ``character`` beside ``actor``),
+        ``cosmetic_kind``, ``picks``, ``distinct`` (cosmetics seen), ``default_cosmetic_id``,
+        ``default_cosmetic`` (its name), ``default_share``,
         ``non_default_share``, ``diversity`` (normalized entropy, 0..1) and
         ``effective_choices`` (see the module notes). ``attrs["excluded"]`` as in
         :func:`cosmetic_usage`.
@@ -113,13 +122,17 @@ def cosmetic_summary(
         entropy=("entropy", "sum"),
     )
     defaults = usage.loc[usage["rank"] == 1].set_index(keys)
-    table["default_cosmetic"] = defaults["cosmetic"]
+    table["default_cosmetic_id"] = defaults["cosmetic"]
     table["default_share"] = defaults["share"]
     table["non_default_share"] = 1.0 - table["default_share"]
     max_entropy = np.log(table["distinct"].astype("float64"))
     table["diversity"] = (table["entropy"] / max_entropy.where(max_entropy > 0)).fillna(0.0)
     table["effective_choices"] = np.exp(table["entropy"])
     table = table.drop(columns="entropy").reset_index()
+    named = _named(table.rename(columns={"default_cosmetic_id": "cosmetic_id"}), names, kind)
+    table = named.rename(
+        columns={"cosmetic_id": "default_cosmetic_id", "cosmetic": "default_cosmetic"}
+    )
     table.attrs["excluded"] = excluded
     return table
 
@@ -132,6 +145,7 @@ def cosmetic_win_rates(
     top: int | None = None,
     min_picks: int = 1,
     confidence: float = 0.95,
+    names: Names | Mapping[str, Any] | None = None,
 ) -> pd.DataFrame:
     """The win rate of the participants who picked each cosmetic, with a Wilson interval.
 
@@ -146,11 +160,13 @@ def cosmetic_win_rates(
         top: keep the ``top`` most picked cosmetics of each group.
         min_picks: leave out cosmetics picked fewer times than this in their group.
         confidence: the interval's confidence level.
+        names: display names (:mod:`matchkit.names`); ids without a name stay ids.
 
     Returns:
-        One row per group and cosmetic, most picked first: the ``by`` columns, ``cosmetic``,
-        ``picks``, ``wins``, ``win_rate``, ``ci_low``, ``ci_high``. ``attrs["excluded"]``
-        counts participants left out: ``bots``, ``missing_cosmetic``, ``royale``,
+        One row per group and cosmetic, most picked first: the ``by`` columns (with
+        ``character`` beside ``actor``), ``cosmetic_id``, ``cosmetic`` (its name), ``picks``,
+        ``wins``, ``win_rate``, ``ci_low``, ``ci_high``. ``attrs["excluded"]`` counts
+        participants left out: ``bots``, ``missing_cosmetic``, ``royale``,
         ``without_result``.
     """
     if not isinstance(kind, str):
@@ -185,8 +201,18 @@ def cosmetic_win_rates(
             table = table.head(limit)
     table = table.reset_index(drop=True)
     table = table.assign(**wilson_columns(table["wins"], table["picks"], confidence=confidence))
+    table = _named(table, names, kind)
     table.attrs["excluded"] = excluded
     return table
+
+
+def _named(
+    table: pd.DataFrame, names: Names | Mapping[str, Any] | None, kind: object
+) -> pd.DataFrame:
+    """The id column ``cosmetic`` as ``cosmetic_id``, with names beside the id columns."""
+    table = table.rename(columns={"cosmetic": "cosmetic_id"})
+    single = kind if isinstance(kind, str) else None
+    return with_names(table, names, cosmetic_kind=single)
 
 
 def _check_top(top: int) -> int:

@@ -12,8 +12,8 @@ Royale matches are excluded: a Royale match has one roster per team and no Arena
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 import pandas as pd
 
@@ -26,6 +26,7 @@ from matchkit.analysis._common import (
     wilson_columns,
     with_group_columns,
 )
+from matchkit.names import Names, with_names
 
 if TYPE_CHECKING:
     from matchkit.model.frames import MatchFrames
@@ -44,6 +45,7 @@ def side_win_rates(
     *,
     level: Level = "match",
     confidence: float = 0.95,
+    names: Names | Mapping[str, Any] | None = None,
 ) -> pd.DataFrame:
     """Each side's win rate per group, with counts and a Wilson interval.
 
@@ -57,6 +59,8 @@ def side_win_rates(
             one match are not independent, so the round-level interval is too narrow when
             matches differ in strength; read it as descriptive.
         confidence: the interval's confidence level.
+        names: display names (:mod:`matchkit.names`) for id columns among the groups
+            (``map_id`` gets ``map`` beside it).
 
     Returns:
         One row per group and side: the ``by`` columns, ``side`` (1 or 2), ``matches`` (or
@@ -91,7 +95,7 @@ def side_win_rates(
     table = table.assign(
         **wilson_columns(table["wins"], table[count_column], confidence=confidence)
     )
-    table = in_version_order(table, keys)
+    table = with_names(in_version_order(table, keys), names)
     table.attrs["excluded"] = excluded
     table.attrs["level"] = level
     return table

@@ -9,15 +9,18 @@ with :meth:`MatchFrames.to_parquet` / :meth:`MatchFrames.read_parquet`.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from matchkit.errors import InvalidArgumentError
 from matchkit.model.schema import TABLE_NAMES, TABLES, coerce_frame, empty_frame
+
+if TYPE_CHECKING:
+    from matchkit.names import Names
 
 __all__ = ["MatchFrames"]
 
@@ -107,7 +110,7 @@ class MatchFrames:
             lines.append(f"  ... and {len(self.problems) - 5} more (see .problems)")
         return "\n".join(lines)
 
-    def participant_view(self) -> pd.DataFrame:
+    def participant_view(self, *, names: Names | Mapping[str, Any] | None = None) -> pd.DataFrame:
         """One row per participant with its roster's and match's columns: where analyses start.
 
         Columns: every participant column, then from the roster ``side`` (the roster's side,
@@ -116,6 +119,11 @@ class MatchFrames:
         ``server_type``, ``ranking_type``, ``patch_version``, ``region``, ``match_type``,
         ``is_royale``. A name a participant extra already uses gets a ``roster_`` or
         ``match_`` prefix.
+
+        With ``names`` (:mod:`matchkit.names`: ``sample_names()``, ``fetch_names(url)`` or
+        your own mapping), a name column follows each id column: ``character`` after
+        ``actor``, ``mount_name`` after ``mount`` (likewise ``outfit``, ``attachment``,
+        ``emote``), ``game_mode_name`` after ``game_mode``; ids without a name stay ids.
         """
         view = self.participants.copy()
         own_side = view.pop("side")
@@ -135,7 +143,11 @@ class MatchFrames:
             name = source if source not in taken else f"match_{source}"
             view[name] = _take(matches[source], positions)
             taken.add(name)
-        return view
+        if names is None:
+            return view
+        from matchkit.names import with_names
+
+        return with_names(view, names)
 
     @classmethod
     def concat(cls, frames: Iterable[MatchFrames]) -> MatchFrames:

@@ -12,6 +12,7 @@ from matplotlib.ticker import PercentFormatter
 
 __all__ = [
     "OTHER_COLOR",
+    "RANKING_TYPE_LABELS",
     "SERVER_TYPE_COLORS",
     "SERVER_TYPE_LABELS",
     "SIDE_COLORS",
@@ -38,6 +39,8 @@ SERVER_TYPE_LABELS: Mapping[str, str] = {
     "ROYALRUMBLESOLO": "Royal Rumble solo",
     "ROYALRUMBLEDUO": "Royal Rumble duo",
 }
+#: How ranking types are written in legends, labels and filters.
+RANKING_TYPE_LABELS: Mapping[str, str] = {"RANKED": "Ranked", "UNRANKED": "Unranked"}
 #: Colours and markers of the two Arena sides when the groups are not server types.
 SIDE_COLORS: Mapping[int, str] = {1: "#56B4E9", 2: "#D55E00"}
 SIDE_MARKERS: Mapping[int, str] = {1: "o", 2: "s"}
@@ -49,12 +52,13 @@ def server_type_color(value: Any) -> str:
 
 
 def group_label(value: Any) -> str:
-    """A readable label for a group value: server types by name, missing values as "unknown"."""
+    """A readable label for a group value: server and ranking types by name; missing: "unknown"."""
     if value is None or (not isinstance(value, str) and pd.isna(value)):
         return "unknown"
     if isinstance(value, pd.Timestamp):
         return value.strftime("%Y-%m-%d")
-    return SERVER_TYPE_LABELS.get(str(value).upper(), str(value))
+    text = str(value)
+    return SERVER_TYPE_LABELS.get(text.upper()) or RANKING_TYPE_LABELS.get(text.upper(), text)
 
 
 def new_axes(ax: Axes | None, *, figsize: tuple[float, float] = (8.0, 4.5)) -> Axes:

@@ -12,6 +12,7 @@ from matplotlib.axes import Axes
 
 from matchkit.analysis import COSMETIC_KINDS, cosmetic_summary, cosmetic_usage
 from matchkit.errors import InvalidArgumentError
+from matchkit.names import Names, as_names
 from matchkit.plots._style import new_axes, percent_axis
 
 if TYPE_CHECKING:
@@ -19,6 +20,8 @@ if TYPE_CHECKING:
 
 __all__ = ["plot_cosmetic_heatmap", "plot_cosmetic_summary_heatmap", "plot_cosmetic_usage"]
 
+# The id column of the cosmetic tables (``cosmetic`` is its name).
+_ID = "cosmetic_id"
 #: The colour of "all other cosmetics" in stacked bars.
 REST_COLOR = "#DDDDDD"
 _METRIC_LABELS = {
@@ -37,9 +40,28 @@ def _usage(data: MatchFrames | pd.DataFrame, kind: str) -> pd.DataFrame:
     return cosmetic_usage(data, kind=kind, by="actor")  # type: ignore[arg-type]
 
 
-def _character_label(actor: Any, labels: Mapping[str, str] | None) -> str:
-    text = str(actor)
-    return labels.get(text, text) if labels else text
+def _catalogue(names: Names | Mapping[str, Any] | None, labels: Mapping[str, str] | None) -> Names:
+    """The names to label with: ``names``, plus the older ``labels`` (actor id -> name)."""
+    catalogue = as_names(names)
+    return catalogue.merge(as_names(labels, kind="character")) if labels else catalogue
+
+
+def _short(name: str, character: str) -> str:
+    """A per-character cosmetic's name without its character (the row already says it)."""
+    prefix = f"{character}: "
+    return name[len(prefix) :] if name.startswith(prefix) else name
+
+
+def _fitted_limits(values: np.ndarray) -> tuple[float, float]:
+    """A colour scale fitted to the data: min and max rounded outward to 5%, apart by 10%."""
+    known = values[~np.isnan(values)]
+    if known.size == 0:
+        return 0.0, 1.0
+    low = max(0.0, np.floor(known.min() * 20) / 20)
+    high = min(1.0, np.ceil(known.max() * 20) / 20)
+    if high - low < 0.1:
+        low, high = max(0.0, high - 0.1), max(high, low + 0.1)
+    return float(low), float(high)
 
 
 def plot_cosmetic_usage(
@@ -50,13 +72,15 @@ def plot_cosmetic_usage(
     top: int = 5,
     characters: int | None = 15,
     labels: Mapping[str, str] | None = None,
+    names: Names | Mapping[str, Any] | None = None,
     **style: Any,
 ) -> Axes:
     """The top ``top`` picks of each character as stacked shares (one bar per character).
 
     Segment 1 is the character's most picked cosmetic (its default, see
     :mod:`matchkit.analysis.cosmetics`), segment 2 the next, ...; grey is every other cosmetic.
-    Each segment is labelled with the cosmetic id when it is wide enough.
+    Each segment is labelled with the cosmetic's name (its id when it has none) when it is
+    wide enough.
 
     Args:
         data: the normalized matches, or a :func:`~matchkit.analysis.cosmetic_usage` table
@@ -65,12 +89,15 @@ def plot_cosmetic_usage(
         kind: the cosmetic kind (attachment, emote, mount, outfit).
         top: segments per bar.
         characters: show the most played characters only (None: all).
-        labels: character id -> display name.
+        labels: character id -> display name (older form of ``names``).
+        names: display names of characters and cosmetics (:mod:`matchkit.names`); ids
+            without a name stay ids.
         **style: passed to each ``barh`` call (``height``, ``edgecolor``, ...).
 
     Returns:
         The Axes, characters from most picked (top) to least.
     """
+    catalogue = _catalogue(names, labels)
     usage = _usage(data, kind)
     if "actor" not in usage.columns:
         raise InvalidArgumentError(
@@ -89,16 +116,17 @@ def plot_cosmetic_usage(
         widths = np.array(
             [shown["share"].get((actor, rank), 0.0) for actor in order], dtype="float64"
         )
-        ids = [shown["cosmetic"].get((actor, rank), None) for actor in order]
+        ids = [shown[_ID].get((actor, rank), None) for actor in order]
         name = "most picked (default)" if rank == 1 else f"#{rank}"
         options = {"color": colors[rank - 1], "edgecolor": "white", "label": name, **style}
         bars = ax.barh(rows, widths, left=left, **options)
-        for bar, cosmetic, width in zip(bars, ids, widths, strict=True):
+        for bar, actor, cosmetic, width in zip(bars, order, ids, widths, strict=True):
             if cosmetic is not None and width >= 0.09:
+                text = _short(catalogue.name(kind, cosmetic), catalogue.name("character", actor))
                 ax.text(
                     bar.get_x() + width / 2,
                     bar.get_y() + bar.get_height() / 2,
-                    str(cosmetic),
+                    text,
                     ha="center",
                     va="center",
                     fontsize=6.5,
@@ -106,11 +134,11 @@ def plot_cosmetic_usage(
                 )
         left = left + widths
     ax.barh(rows, 1.0 - left, left=left, color=REST_COLOR, edgecolor="white", label="others")
-    ax.set_yticks(rows, [_character_label(actor, labels) for actor in order])
+    ax.set_yticks(rows, [catalogue.name("character", actor) for actor in order])
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     percent_axis(ax, axis="x")
-    ax.set_xlabel(f"Share of the character's {kind} picks (numbers: {kind} id)")
+    ax.set_xlabel(f"Share of the character's {kind} picks (in the bars: the {kind})")
     ax.set_ylabel("Character (most played first)")
     ax.set_title(f"Top {top} {kind}s of each character")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", title="Pick rank")
@@ -125,6 +153,7 @@ def plot_cosmetic_heatmap(
     top: int = 12,
     characters: int | None = 15,
     labels: Mapping[str, str] | None = None,
+    names: Names | Mapping[str, Any] | None = None,
     **style: Any,
 ) -> Axes:
     """Characters x cosmetics: the share of each character's picks that go to each cosmetic.
@@ -139,22 +168,25 @@ def plot_cosmetic_heatmap(
         kind: the cosmetic kind.
         top: the most picked cosmetics overall become the columns.
         characters: the most played characters become the rows (None: all).
-        labels: character id -> display name.
+        labels: character id -> display name (older form of ``names``).
+        names: display names of characters and cosmetics (:mod:`matchkit.names`); ids
+            without a name stay ids.
         **style: passed to ``imshow`` (``cmap``, ``vmax``, ...).
 
     Returns:
         The Axes, with a colour bar and the share written in each cell.
     """
+    catalogue = _catalogue(names, labels)
     usage = _usage(data, kind)
     matrix = usage.pivot_table(
         index="actor",
-        columns="cosmetic",
+        columns=_ID,
         values="share",
         aggfunc="sum",
         fill_value=0.0,
         observed=True,
     )
-    column_picks = usage.groupby("cosmetic")["picks"].sum().sort_values(ascending=False)
+    column_picks = usage.groupby(_ID)["picks"].sum().sort_values(ascending=False)
     row_picks = usage.groupby("actor", observed=True)["picks"].sum().sort_values(ascending=False)
     columns = list(column_picks.index[:top])
     rows = list(row_picks.index[:characters] if characters else row_picks.index)
@@ -169,9 +201,14 @@ def plot_cosmetic_heatmap(
     }
     image = ax.imshow(matrix.to_numpy(), **options)
     _annotate(ax, matrix.to_numpy(), threshold=options["vmax"] * 0.6)
-    ax.set_xticks(range(len(columns)), [str(value) for value in columns], rotation=45, ha="right")
-    ax.set_yticks(range(len(rows)), [_character_label(actor, labels) for actor in rows])
-    ax.set_xlabel(f"{kind.capitalize()} id (most picked overall first)")
+    ax.set_xticks(
+        range(len(columns)),
+        [catalogue.name(kind, value) for value in columns],
+        rotation=45,
+        ha="right",
+    )
+    ax.set_yticks(range(len(rows)), [catalogue.name("character", actor) for actor in rows])
+    ax.set_xlabel(f"{kind.capitalize()} (most picked overall first)")
     ax.set_ylabel("Character (most played first)")
     ax.set_title(f"Share of each character's {kind} picks")
     colorbar = ax.figure.colorbar(image, ax=ax, format=lambda value, _: f"{value:.0%}")
@@ -186,29 +223,34 @@ def plot_cosmetic_summary_heatmap(
     metric: str = "non_default_share",
     characters: int | None = 15,
     labels: Mapping[str, str] | None = None,
+    names: Names | Mapping[str, Any] | None = None,
     **style: Any,
 ) -> Axes:
     """Characters x cosmetic kinds, coloured by a :func:`cosmetic_summary` metric.
 
     Args:
-        data: the normalized matches, or a :func:`~matchkit.analysis.cosmetic_summary` table
-            grouped by ``actor`` over several kinds.
+        data: the normalized matches, their participant view, or a
+            :func:`~matchkit.analysis.cosmetic_summary` table grouped by ``actor`` over several
+            kinds.
         ax: the Axes to draw on; a new Figure's Axes when None.
         metric: ``"non_default_share"``, ``"default_share"`` or ``"diversity"``.
         characters: the most played characters become the rows (None: all).
-        labels: character id -> display name.
+        labels: character id -> display name (older form of ``names``).
+        names: display names of characters and cosmetics (:mod:`matchkit.names`); ids
+            without a name stay ids.
         **style: passed to ``imshow``.
 
     Returns:
         The Axes, with a colour bar and the value written in each cell.
     """
+    catalogue = _catalogue(names, labels)
     if metric not in _METRIC_LABELS:
         raise InvalidArgumentError(
             f"metric={metric!r}: use one of {', '.join(_METRIC_LABELS)}", parameter="metric"
         )
-    if isinstance(data, pd.DataFrame):
+    if isinstance(data, pd.DataFrame) and metric in data.columns:
         summary = data
-    else:
+    else:  # MatchFrames or their participant view
         summary = cosmetic_summary(data, kind=COSMETIC_KINDS, by="actor")
     matrix = summary.pivot_table(
         index="actor", columns="cosmetic_kind", values=metric, aggfunc="first", observed=True
@@ -216,17 +258,21 @@ def plot_cosmetic_summary_heatmap(
     row_picks = summary.groupby("actor", observed=True)["picks"].sum().sort_values(ascending=False)
     rows = list(row_picks.index[:characters] if characters else row_picks.index)
     matrix = matrix.reindex(index=rows)
+    values = matrix.to_numpy(dtype="float64")
+    low, high = _fitted_limits(values)
     ax = new_axes(ax, figsize=(7.0, max(3.0, 0.35 * len(rows) + 2)))
-    options = {"cmap": "Purples", "vmin": 0.0, "vmax": 1.0, "aspect": "auto", **style}
-    image = ax.imshow(matrix.to_numpy(dtype="float64"), **options)
-    _annotate(ax, matrix.to_numpy(dtype="float64"), threshold=0.6)
+    options = {"cmap": "Purples", "vmin": low, "vmax": high, "aspect": "auto", **style}
+    image = ax.imshow(values, **options)
+    _annotate(ax, values, threshold=options["vmin"] + (options["vmax"] - options["vmin"]) * 0.6)
     ax.set_xticks(range(matrix.shape[1]), [str(kind) for kind in matrix.columns])
-    ax.set_yticks(range(len(rows)), [_character_label(actor, labels) for actor in rows])
+    ax.set_yticks(range(len(rows)), [catalogue.name("character", actor) for actor in rows])
     ax.set_xlabel("Cosmetic kind")
     ax.set_ylabel("Character (most played first)")
     ax.set_title(_METRIC_LABELS[metric].split(" (")[0] + ", per character and kind")
     colorbar = ax.figure.colorbar(image, ax=ax, format=lambda value, _: f"{value:.0%}")
-    colorbar.set_label(_METRIC_LABELS[metric])
+    colorbar.set_label(
+        f"{_METRIC_LABELS[metric]}\n(scale fitted to the data: {low:.0%}-{high:.0%})"
+    )
     return ax
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Literal
 
 import matplotlib.dates as mdates
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.transforms import ScaledTranslation
 
 from matchkit.analysis import duration_summary
 from matchkit.analysis._common import version_key, with_group_columns
@@ -20,6 +22,8 @@ if TYPE_CHECKING:
 __all__ = ["plot_duration_distribution", "plot_duration_trend"]
 
 SECONDS_PER_MINUTE = 60.0
+#: Points of fewer matches than this are drawn as thin (hollow, without their range).
+THIN_GROUP = 30
 
 
 def _matches(data: MatchFrames | pd.DataFrame) -> pd.DataFrame:
@@ -79,29 +83,55 @@ def plot_duration_distribution(
     return ax
 
 
+def _dodge_step(positions: dict[Any, Any], is_time: bool) -> Any:
+    if not is_time:
+        return 0.08
+    values = sorted(positions.values())
+    gaps = [later - earlier for earlier, later in pairwise(values)]
+    return (min(gaps) if gaps else pd.Timedelta(days=1)) * 0.08
+
+
+def _dodged(positions: pd.Series, offset: Any) -> list[Any]:
+    return [value + offset for value in positions.tolist()]
+
+
 def plot_duration_trend(
     data: MatchFrames | pd.DataFrame,
     *,
     ax: Axes | None = None,
     over: str = "week",
     by: str = "server_type",
+    min_count: int = THIN_GROUP,
     **style: Any,
 ) -> Axes:
-    """Median match duration over time (or over patches), with the interquartile band.
+    """Median match duration over time (or over patches), with the interquartile range.
+
+    Each point is labelled with its number of matches (n). A point of fewer than ``min_count``
+    matches is drawn hollow and without its range, and a note under the title says so: its
+    median moves with a handful of matches and should not be read as a step. The groups are
+    dodged a little along x so that their ranges do not hide each other.
 
     Args:
-        data: the normalized matches, or a :func:`~matchkit.analysis.duration_summary`
-            computed with ``by=[over, by]``.
+        data: the normalized matches, their ``matches`` table, or a
+            :func:`~matchkit.analysis.duration_summary` computed with ``by=[over, by]``.
         ax: the Axes to draw on; a new Figure's Axes when None.
         over: the x axis: ``"week"``, ``"date"``, ``"month"`` or ``"patch_version"`` (any
             column of the matches table works; patch versions are ordered numerically).
         by: the column that makes the lines (server type by default).
+        min_count: points of fewer matches are marked as thin (hollow, no range).
         **style: passed to each median line.
 
     Returns:
-        The Axes: one line per group (median, minutes) and a shaded band from q1 to q3.
+        The Axes: one line per group (median, minutes), a bar from q1 to q3 at each point and
+        n beside each point.
     """
-    if isinstance(data, pd.DataFrame):
+    if isinstance(min_count, bool) or not isinstance(min_count, int) or min_count < 0:
+        raise InvalidArgumentError(
+            f"min_count={min_count!r} must be a non-negative integer", parameter="min_count"
+        )
+    if isinstance(data, pd.DataFrame) and "median" not in data and "duration" in data:
+        summary = duration_summary(data, by=[over, by])  # a matches table
+    elif isinstance(data, pd.DataFrame):
         summary = data
         missing = [name for name in (over, by, "median", "q1", "q3") if name not in summary]
         if missing:
@@ -112,6 +142,7 @@ def plot_duration_trend(
             )
     else:
         summary = duration_summary(data, by=[over, by])
+    per_minute = 1.0 if summary.attrs.get("unit") == "minutes" else SECONDS_PER_MINUTE
     ax = new_axes(ax)
     is_time = pd.api.types.is_datetime64_any_dtype(summary[over])
     if is_time:
@@ -124,30 +155,57 @@ def plot_duration_trend(
         ordered = sorted(summary[over].dropna().unique(), key=version_key)
         positions = {value: index for index, value in enumerate(ordered)}
         ax.set_xticks(list(positions.values()), [str(value) for value in positions])
-    for group in sorted(summary[by].dropna().unique(), key=str):
+    groups = sorted(summary[by].dropna().unique(), key=str)
+    step = _dodge_step(positions, is_time)
+    thin_points = 0
+    for index, group in enumerate(groups):
         rows = summary.loc[summary[by] == group].dropna(subset=[over])
         # Through plain objects: mapping a categorical column would keep category order.
         position = [positions[value] for value in rows[over].astype(object)]
         rows = rows.assign(position=position).sort_values("position")
-        x = rows["position"].to_numpy()
+        x = _dodged(rows["position"], (index - (len(groups) - 1) / 2) * step)
         color = server_type_color(group)
+        median = (rows["median"] / per_minute).to_numpy(dtype="float64")
+        counts = rows["count"].to_numpy() if "count" in rows else None
+        thin = (counts < min_count) if counts is not None else np.zeros(len(rows), dtype=bool)
+        thin_points += int(thin.sum())
         label = f"{group_label(group)} (median)"
-        options = {"color": color, "marker": "o", "markersize": 3.5, "label": label, **style}
-        ax.plot(x, rows["median"] / SECONDS_PER_MINUTE, **options)
-        ax.fill_between(
-            x,
-            rows["q1"] / SECONDS_PER_MINUTE,
-            rows["q3"] / SECONDS_PER_MINUTE,
+        options = {"color": color, "marker": "o", "markersize": 4, "label": label, **style}
+        ax.plot(x, median, **options)
+        full = ~thin
+        low = (rows["q1"] / per_minute).to_numpy(dtype="float64")
+        high = (rows["q3"] / per_minute).to_numpy(dtype="float64")
+        ax.vlines(
+            np.asarray(x)[full],
+            low[full],
+            high[full],
             color=color,
-            alpha=0.18,
-            linewidth=0,
+            alpha=0.35,
+            linewidth=2,
+            zorder=1,
         )
+        if thin.any():
+            ax.plot(
+                np.asarray(x)[thin], median[thin], linestyle="none", marker="o", markersize=7,
+                markerfacecolor="white", markeredgecolor=color, markeredgewidth=1.5,
+            )  # fmt: skip
+        if counts is not None:
+            # Plain Text with an offset transform: much cheaper to draw than annotations.
+            above = ax.transData + ScaledTranslation(0, 4 / 72, ax.figure.dpi_scale_trans)
+            for x_value, y_value, count in zip(x, median, counts, strict=True):
+                ax.text(
+                    x_value, y_value, f"{int(count)}", transform=above, ha="center",
+                    va="bottom", fontsize=6, color=color,
+                )  # fmt: skip
     over_name = {"date": "day", "week": "week (starting Monday, UTC)", "month": "month"}.get(
         over, over.replace("_", " ")
     )
     ax.set_xlabel(over_name[0].upper() + over_name[1:])
     ax.set_ylabel("Match duration (minutes)")
-    ax.set_title(f"Median match duration by {over_name.split(' ')[0]} (band: middle 50%)")
+    title = f"Median match duration by {over_name.split(' ')[0]} (bars: middle 50%; numbers: n)"
+    if thin_points:
+        title += f"\nhollow: fewer than {min_count} matches ({thin_points} points), read with care"
+    ax.set_title(title)
     ax.grid(alpha=0.3)
     if is_time:
         locator = mdates.AutoDateLocator()

@@ -11,6 +11,7 @@ from matplotlib.lines import Line2D
 
 from matchkit.analysis import SIDES, side_win_rates
 from matchkit.errors import InvalidArgumentError
+from matchkit.names import NAME_COLUMNS
 from matchkit.plots._style import (
     SIDE_COLORS,
     SIDE_MARKERS,
@@ -76,9 +77,14 @@ def plot_side_win_rates(
     else:
         groups = [((), rates)] if len(rates) else []
     by_server_type = keys == ["server_type"]
+    # An id column with its name column beside it (map_id, map) is labelled by the name.
+    shown = [key for key in keys if not (key in NAME_COLUMNS and NAME_COLUMNS[key][1] in keys)]
     labels = []
     for position, (values, rows) in enumerate(groups):
-        label = " / ".join(group_label(value) for value in values) or "all matches"
+        label = " / ".join(
+            group_label(value) for key, value in zip(keys, values, strict=True) if key in shown
+        )
+        label = label or "all matches"
         count = int(rows[count_column].max())
         # Beyond a few groups the full "1,234 matches" would run into its neighbours.
         counted = (

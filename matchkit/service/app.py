@@ -23,6 +23,7 @@ from matchkit.errors import InvalidArgumentError
 from matchkit.rules.query import SHARDS
 from matchkit.rules.windows import RETENTION, TimeWindow, parse_time
 from matchkit.service.auth import ApiKeys, generate_api_key
+from matchkit.service.catalogue import CATALOGUE_PATH, catalogue_endpoint
 from matchkit.service.documents import (
     error_body,
     list_body,
@@ -144,6 +145,7 @@ def create_app(
     # them: they answer OPTIONS, 405 and HEAD themselves, with JSON:API bodies.
     routes = [
         Route("/status", _AsgiEndpoint(_endpoint(service, _status, authenticated=False))),
+        Route(CATALOGUE_PATH, catalogue_endpoint(data)),
         Route("/shards/{shard}/matches", _AsgiEndpoint(_endpoint(service, _list_matches))),
         Route(
             "/shards/{shard}/matches/{match_id}",

@@ -28,6 +28,7 @@ from matchkit.synth.catalogue import build_catalogue
 from matchkit.synth.dataset import FORMAT, MANIFEST, write_shard_file
 from matchkit.synth.global_shard import iter_global_documents
 from matchkit.synth.na_shard import iter_na_documents
+from matchkit.synth.names import write_catalogue
 from matchkit.synth.parameters import (
     DAYS,
     DEFAULT_AS_OF,
@@ -134,7 +135,7 @@ def write_dataset(
     as_of: str | datetime = DEFAULT_AS_OF,
     days: int = DAYS,
 ) -> dict[str, Any]:
-    """Write a data set folder (manifest.json, global.jsonl.gz, na.jsonl.gz).
+    """Write a data set folder (manifest.json, global.jsonl.gz, na.jsonl.gz, catalogue.json).
 
     Args:
         out: the folder; created if missing, its data set files replaced.
@@ -146,7 +147,7 @@ def write_dataset(
 
     Returns:
         The manifest written (format, as_of, days, seed, shards with counts and sha256 of the
-        uncompressed lines, parameters).
+        uncompressed lines, catalogue with its path and sha256, parameters).
 
     Raises:
         InvalidArgumentError: an argument out of range.
@@ -161,6 +162,7 @@ def write_dataset(
         "na": write_shard_file(folder / "na.jsonl.gz", na_documents),
     }
     manifest = {
+        "catalogue": write_catalogue(folder),
         "format": FORMAT,
         "as_of": format_time(moment),
         "days": days,

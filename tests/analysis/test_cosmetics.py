@@ -49,18 +49,19 @@ def _rows(table: pd.DataFrame, actor: str) -> pd.DataFrame:
 def test_usage_shares_ranks_and_default(frames):
     usage = cosmetic_usage(frames, kind="mount")
     assert list(usage.columns) == [
-        "actor", "cosmetic_kind", "cosmetic", "picks", "share", "rank", "is_default",
+        "actor", "character", "cosmetic_kind", "cosmetic_id", "cosmetic", "picks", "share",
+        "rank", "is_default",
     ]  # fmt: skip
     ten = _rows(usage, "10")
     # Character 10 picked mounts 1, 1, 2, 3 (the bot b1 is left out).
-    assert ten["cosmetic"].tolist() == [1, 2, 3]
+    assert ten["cosmetic_id"].tolist() == [1, 2, 3]
     assert ten["picks"].tolist() == [2, 1, 1]
     assert ten["share"].tolist() == [0.5, 0.25, 0.25]
     assert ten["rank"].tolist() == [1, 2, 3]
     assert ten["is_default"].tolist() == [True, False, False]
     # A tie (7 once, 6 once) goes to the smaller id.
     thirty = _rows(usage, "30")
-    assert thirty["cosmetic"].tolist() == [6, 7]
+    assert thirty["cosmetic_id"].tolist() == [6, 7]
     assert thirty["is_default"].tolist() == [True, False]
     assert usage.attrs["excluded"] == {"bots": 1, "missing_cosmetic": 1}
 
@@ -68,7 +69,7 @@ def test_usage_shares_ranks_and_default(frames):
 def test_usage_top_keeps_shares_of_all_picks(frames):
     usage = cosmetic_usage(frames, kind="mount", top=2)
     ten = _rows(usage, "10")
-    assert ten["cosmetic"].tolist() == [1, 2]
+    assert ten["cosmetic_id"].tolist() == [1, 2]
     assert ten["share"].tolist() == [0.5, 0.25]
 
 
@@ -76,7 +77,7 @@ def test_usage_of_several_kinds_and_pooled(frames):
     usage = cosmetic_usage(frames, kind=["mount", "outfit"], by=None)
     outfits = usage.loc[usage["cosmetic_kind"] == "outfit"]
     # Outfits: p1 101; 41 for the 8 other arena players (p9 included) and the 4 Royale ones.
-    assert outfits["cosmetic"].tolist() == [41, 101]
+    assert outfits["cosmetic_id"].tolist() == [41, 101]
     assert outfits["picks"].tolist() == [12, 1]
     mounts = usage.loc[usage["cosmetic_kind"] == "mount"]
     assert mounts["picks"].sum() == 12  # 9 arena players but p9 (no mount), 4 Royale
@@ -92,7 +93,7 @@ def test_usage_accepts_the_participant_view(frames):
 def test_summary_diversity_and_non_default_share(frames):
     summary = cosmetic_summary(frames, kind="mount").set_index("actor")
     ten = summary.loc["10"]
-    assert (ten["picks"], ten["distinct"], ten["default_cosmetic"]) == (4, 3, 1)
+    assert (ten["picks"], ten["distinct"], ten["default_cosmetic_id"]) == (4, 3, 1)
     assert ten["default_share"] == 0.5
     assert ten["non_default_share"] == 0.5
     # Shares 1/2, 1/4, 1/4: entropy 1.5 ln 2, maximum ln 3.
@@ -110,7 +111,7 @@ def test_win_rates_by_character_and_mount(frames):
     rates = cosmetic_win_rates(frames, kind="mount")
     ten = _rows(rates, "10")
     # M1 won by side 1 (p1 mount 1) against p3 (mount 1); M2 won by side 2 (p6 mount 3).
-    assert ten["cosmetic"].tolist() == [1, 2, 3]
+    assert ten["cosmetic_id"].tolist() == [1, 2, 3]
     assert ten["picks"].tolist() == [2, 1, 1]
     assert ten["wins"].tolist() == [1, 0, 1]
     assert (ten["ci_low"].iloc[0], ten["ci_high"].iloc[0]) == pytest.approx(wilson(1, 2))
@@ -126,15 +127,18 @@ def test_win_rates_by_character_and_mount(frames):
 
 def test_win_rates_min_picks_and_top(frames):
     frequent = cosmetic_win_rates(frames, kind="mount", min_picks=2)
-    assert list(zip(frequent["actor"], frequent["cosmetic"], strict=True)) == [("10", 1), ("20", 5)]
+    assert list(zip(frequent["actor"], frequent["cosmetic_id"], strict=True)) == [
+        ("10", 1),
+        ("20", 5),
+    ]
     top = cosmetic_win_rates(frames, kind="mount", top=1)
-    assert list(zip(top["actor"], top["cosmetic"], strict=True)) == [
+    assert list(zip(top["actor"], top["cosmetic_id"], strict=True)) == [
         ("10", 1),
         ("20", 5),
         ("30", 6),
     ]
     pooled = cosmetic_win_rates(frames, kind="mount", by=None, top=2)
-    assert pooled["cosmetic"].tolist() == [1, 5]
+    assert pooled["cosmetic_id"].tolist() == [1, 5]
 
 
 @pytest.mark.parametrize(

@@ -103,7 +103,7 @@ def test_most_picked_cosmetic_is_the_catalogue_default(frames):
     for character in catalogue[:5]:  # the most played: hundreds of picks each
         for kind in COSMETIC_KINDS:
             row = summary.loc[(character["actor"], kind)]
-            assert row["default_cosmetic"] == character["default_items"][kind]
+            assert row["default_cosmetic_id"] == character["default_items"][kind]
             share = float(slots[kind]["default_share"])
             error = math.sqrt(share * (1 - share) / row["picks"])
             assert abs(row["default_share"] - share) < 4 * error, (character["name"], kind)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import matplotlib
 import numpy as np
 import pytest
-from matplotlib.collections import PolyCollection
+from matplotlib.collections import LineCollection
 from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.figure import Figure
 from matplotlib.image import AxesImage
@@ -125,9 +125,35 @@ def test_duration_trend_by_week_plots_medians_in_minutes(frames):
     quick2 = lines["Quick 2v2 (median)"]
     # week of 2026-09-28: 300, 360, 420 -> median 360 s; week of 2026-10-05: 480..600 -> 540 s
     assert quick2.get_ydata().tolist() == [6.0, 9.0]
-    bands = [item for item in ax.collections if isinstance(item, PolyCollection)]
-    assert len(bands) == 3
+    # Every point is thin here (a handful of matches): hollow, no range, and the title says so.
+    assert "hollow: fewer than 30 matches" in ax.get_title()
+    ranges = [item for item in ax.collections if isinstance(item, LineCollection)]
+    assert len(ranges) == 3
+    assert all(len(item.get_segments()) == 0 for item in ranges)
     assert ax.get_ylabel() == "Match duration (minutes)"
+
+
+def test_duration_trend_shows_n_beside_each_point_and_ranges_of_full_points(frames):
+    ax = plot_duration_trend(frames, over="week", min_count=0)
+    summary = duration_summary(frames, by=["week", "server_type"])
+    numbers = sorted(int(text.get_text()) for text in ax.texts)
+    assert numbers == sorted(summary["count"].tolist())
+    assert "hollow" not in ax.get_title()
+    ranges = [item for item in ax.collections if isinstance(item, LineCollection)]
+    segments = [segment for item in ranges for segment in item.get_segments()]
+    assert len(segments) == len(summary)
+    # Each range runs from q1 to q3 in minutes.
+    spans = sorted(value for s in segments for value in (float(s[0][1]), float(s[1][1])))
+    expected = sorted([*(summary["q1"] / 60), *(summary["q3"] / 60)])
+    assert spans == pytest.approx(expected)
+
+
+def test_duration_trend_reads_a_summary_in_minutes(frames):
+    seconds = plot_duration_trend(frames, over="patch_version")
+    summary = duration_summary(frames, by=["patch_version", "server_type"], unit="minutes")
+    minutes = plot_duration_trend(summary, over="patch_version")
+    for first, second in zip(seconds.get_lines(), minutes.get_lines(), strict=True):
+        assert first.get_ydata().tolist() == second.get_ydata().tolist()
 
 
 def test_duration_trend_orders_patches_numerically(frames):
@@ -140,7 +166,8 @@ def test_duration_trend_orders_patches_numerically(frames):
 def test_duration_trend_accepts_a_summary(frames):
     summary = duration_summary(frames, by=["patch_version", "server_type"])
     ax = plot_duration_trend(summary, over="patch_version")
-    assert len(ax.get_lines()) == 3
+    medians = [line for line in ax.get_lines() if line.get_label().endswith("(median)")]
+    assert len(medians) == 3
     with pytest.raises(InvalidArgumentError):
         plot_duration_trend(summary, over="week")
 
@@ -253,3 +280,13 @@ def test_image_duration_distribution(frames):
 @pytest.mark.mpl_image_compare(**MPL)
 def test_image_cosmetic_usage(frames):
     return plot_cosmetic_usage(frames, kind="mount", top=3).figure
+
+
+@pytest.mark.mpl_image_compare(**MPL)
+def test_image_duration_trend(frames):
+    return plot_duration_trend(frames, over="week", min_count=2).figure
+
+
+@pytest.mark.mpl_image_compare(**MPL)
+def test_image_cosmetic_summary_heatmap(frames):
+    return plot_cosmetic_summary_heatmap(frames, metric="non_default_share").figure

@@ -1,0 +1,73 @@
+"""Tables as shown to a reader: shares as percentages with one decimal, other numbers rounded."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from matchkit.errors import InvalidArgumentError
+
+__all__ = ["PERCENT_COLUMNS", "for_display", "percent"]
+
+#: Columns holding shares (0..1) in the analysis tables: shown as percentages.
+PERCENT_COLUMNS = (
+    "share",
+    "win_rate",
+    "ci_low",
+    "ci_high",
+    "default_share",
+    "non_default_share",
+)
+
+
+def percent(value: float, *, decimals: int = 1) -> str:
+    """A share (0..1) as a percentage: ``percent(0.413223)`` is ``"41.3%"``."""
+    if value is None or pd.isna(value):
+        return "–"
+    return f"{value:.{decimals}%}"
+
+
+def for_display(
+    table: pd.DataFrame,
+    *,
+    percent_columns: Sequence[str] | None = None,
+    decimals: int = 1,
+) -> pd.DataFrame:
+    """A copy of ``table`` for reading: shares as ``"41.3%"``, other floats rounded.
+
+    Args:
+        table: an analysis table.
+        percent_columns: the columns holding shares (default: those of :data:`PERCENT_COLUMNS`
+            present in the table).
+        decimals: decimals of the percentages and of the other float columns.
+
+    Returns:
+        The copy; ``attrs`` are kept. Compute with the original, show this one.
+    """
+    if isinstance(decimals, bool) or not isinstance(decimals, int) or decimals < 0:
+        raise InvalidArgumentError(
+            f"decimals={decimals!r} must be a non-negative integer", parameter="decimals"
+        )
+    columns = (
+        [name for name in PERCENT_COLUMNS if name in table.columns]
+        if percent_columns is None
+        else list(percent_columns)
+    )
+    missing = [name for name in columns if name not in table.columns]
+    if missing:
+        raise InvalidArgumentError(
+            f"percent_columns: the table has no column(s) {', '.join(missing)}",
+            parameter="percent_columns",
+        )
+    shown = table.copy()
+    for name in columns:
+        shown[name] = [percent(value, decimals=decimals) for value in table[name].tolist()]
+    floats = [
+        name
+        for name in shown.columns
+        if name not in columns and pd.api.types.is_float_dtype(shown[name])
+    ]
+    shown[floats] = shown[floats].round(decimals)
+    shown.attrs = dict(table.attrs)
+    return shown
