@@ -9,17 +9,19 @@ column become missing and are reported in ``problems``, as in MatchFrames.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
+from itertools import groupby
+from operator import attrgetter, itemgetter, ne
 from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
 from matchkit.errors import DocumentError
 from matchkit.model.schema import DATETIME_DTYPE, TableSchema, empty_frame
 from matchkit.normalize.assemble import snake_case
-from matchkit.normalize.columns import convert, fast_arrow, text_value, to_arrow
+from matchkit.normalize.columns import convert, text_value, to_arrow
 from matchkit.telemetry.parse import ParsedFile
 from matchkit.telemetry.schema import (
     DEATH,
@@ -37,6 +39,9 @@ CLOCK_COLUMNS = frozenset({("queue_events", "time_joined_queue")})
 
 _INT64_MAX = 2**63 - 1
 _KNOWN_TYPES = {table.event_type: table for table in EVENT_TABLES}
+_CURSOR = attrgetter("cursor")
+_DATA = attrgetter("dataObject")
+_TYPE = attrgetter("type")
 
 
 class _Bucket:
@@ -55,16 +60,15 @@ def build_tables(files: Sequence[ParsedFile]) -> tuple[dict[str, pd.DataFrame], 
     """Every table of TelemetryFrames from checked files, and the problems found.
 
     Raises:
-        DocumentError: a RoundFinishedEvent's ``playerStats`` or a QueueEvent's
-            ``regionSamples`` is not a list of objects (naming the match).
+        DocumentError: an event names another match than its file's, or a
+            RoundFinishedEvent's ``playerStats`` or a QueueEvent's ``regionSamples`` is not a
+            list of objects (naming the match).
     """
     buckets: dict[str, _Bucket] = {}
-    file_rows: list[tuple[Any, ...]] = []
     for file in files:
         _sort_into(file, buckets)
-        file_rows.append(_file_row(file))
     problems: list[str] = []
-    tables: dict[str, pd.DataFrame] = {"files": _files_table(file_rows, problems)}
+    tables: dict[str, pd.DataFrame] = {}
     for table in EVENT_TABLES:
         bucket = buckets.get(table.event_type) or _Bucket()
         tables[table.schema.name] = _event_table(table.schema, bucket, problems)
@@ -78,67 +82,65 @@ def build_tables(files: Sequence[ParsedFile]) -> tuple[dict[str, pd.DataFrame], 
     )
     others = {kind: bucket for kind, bucket in buckets.items() if kind not in _KNOWN_TYPES}
     tables["other_events"] = _other_events(others, problems)
+    tables["files"] = _files_table(files, tables, problems)
     return {name: tables[name] for name in TABLES}, problems
 
 
 def _sort_into(file: ParsedFile, buckets: dict[str, _Bucket]) -> None:
-    """Append a file's events to the buckets of their types, counting finished rounds."""
-    match_id = file.match_id
-    finished = 0
-    deaths_from = None
-    for event in file.events:
-        kind = event.type
+    """Append a file's events to the buckets of their types; date deaths by round."""
+    # A stable sort by type keeps each type's events in cursor order.
+    by_type = {
+        kind: list(events) for kind, events in groupby(sorted(file.events, key=_TYPE), _TYPE)
+    }
+    for kind, events in by_type.items():
         bucket = buckets.get(kind)
         if bucket is None:
             bucket = buckets[kind] = _Bucket()
-        bucket.match_ids.append(match_id)
-        bucket.cursors.append(event.cursor)
-        bucket.data.append(event.dataObject)
-        if kind == ROUND_FINISHED:
-            finished += 1
-        elif kind == DEATH:
-            if deaths_from is None:
-                deaths_from = len(bucket.rounds)
-            bucket.rounds.append(finished)
-    if deaths_from is not None and not finished:
-        # No rounds (Royale): a death belongs to no round.
-        deaths = buckets[DEATH].rounds
-        deaths[deaths_from:] = [None] * (len(deaths) - deaths_from)
+        bucket.match_ids += [file.match_id] * len(events)
+        bucket.cursors += map(_CURSOR, events)
+        bucket.data += map(_DATA, events)
+    deaths = by_type.get(DEATH)
+    if deaths:
+        finished = [event.cursor for event in by_type.get(ROUND_FINISHED, ())]
+        if finished:
+            # A death belongs to the round whose RoundFinishedEvent is the first after it.
+            buckets[DEATH].rounds += [bisect_left(finished, event.cursor) for event in deaths]
+        else:  # no rounds (Royale)
+            buckets[DEATH].rounds += [None] * len(deaths)
 
 
-def _file_row(file: ParsedFile) -> tuple[Any, ...]:
-    times = [event.dataObject.get("time") for event in file.events]
-    times = [t for t in times if type(t) is int]
-    events = file.events
-    return (
-        file.match_id,
-        len(events),
-        events[0].cursor if events else None,
-        events[-1].cursor if events else None,
-        min(times, default=None),
-        max(times, default=None),
+def _files_table(
+    files: Sequence[ParsedFile], tables: dict[str, pd.DataFrame], problems: list[str]
+) -> pd.DataFrame:
+    """One row per file: its events, cursor span and time span (from the event tables)."""
+    ids = [file.match_id for file in files]
+    times = pd.concat(
+        [table[["match_id", "time"]] for table in tables.values() if len(table) and "time" in table]
+        or [pd.DataFrame({"match_id": [], "time": []})]
     )
-
-
-def _files_table(rows: list[tuple[Any, ...]], problems: list[str]) -> pd.DataFrame:
-    schema = TABLES["files"]
-    columns = list(zip(*rows, strict=True)) if rows else [[] for _ in schema.columns]
-    data = {}
-    for column, values in zip(schema.columns, columns, strict=True):
-        values = list(values)
-        if column.kind == "datetime":
-            data[column.name] = _times(values, label=f"files.{column.name}", problems=problems)
-        else:
-            data[column.name] = convert(
-                fast_arrow(values), column.kind, label=f"files.{column.name}", problems=problems
-            )
-    return pd.DataFrame(data)
+    span = times.groupby("match_id", sort=False)["time"].agg(["min", "max"]).reindex(ids)
+    return pd.DataFrame(
+        {
+            "match_id": pd.array(ids, dtype="string"),
+            "events": pd.array([len(file.events) for file in files], dtype="Int64"),
+            "first_cursor": pd.array(
+                [file.events[0].cursor if file.events else None for file in files], dtype="Int64"
+            ),
+            "last_cursor": pd.array(
+                [file.events[-1].cursor if file.events else None for file in files], dtype="Int64"
+            ),
+            "started_at": span["min"].astype(DATETIME_DTYPE).array,
+            "ended_at": span["max"].astype(DATETIME_DTYPE).array,
+        }
+    )
 
 
 def _event_table(schema: TableSchema, bucket: _Bucket, problems: list[str]) -> pd.DataFrame:
     rows = len(bucket.cursors)
     if not rows:
         return empty_frame(schema)
+    members = _members(bucket.data)
+    _check_match_ids(members, bucket, schema.name)
     data: dict[str, Any] = {}
     consumed = set(MATCH_ID_KEYS)
     for column in schema.columns:
@@ -151,14 +153,40 @@ def _event_table(schema: TableSchema, bucket: _Bucket, problems: list[str]) -> p
             values = bucket.rounds
         else:
             consumed.add(column.key)
-            values = [item.get(column.key) for item in bucket.data]
+            values = members.get(column.key) or [None] * rows
         data[column.name] = _column(schema.name, column.name, column.kind, values, label, problems)
     if schema.name == "rounds":
         consumed.add("playerStats")
     elif schema.name == "queue_events":
         consumed.add("regionSamples")
-    data.update(_extras(schema, bucket.data, consumed, problems))
+    data.update(_extras(schema, members, consumed, problems))
     return pd.DataFrame(data)
+
+
+def _members(items: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    """Member name -> its value in each object (None where absent), read in C per member when
+    every object has it (the usual case)."""
+    members = {}
+    for name in set().union(*items):
+        try:
+            members[name] = list(map(itemgetter(name), items))
+        except KeyError:
+            members[name] = [item.get(name) for item in items]
+    return members
+
+
+def _check_match_ids(members: dict[str, list[Any]], bucket: _Bucket, table: str) -> None:
+    """Every event names its file's match (or none)."""
+    for key in MATCH_ID_KEYS:
+        values = members.get(key)
+        if values is None or not any(map(ne, values, bucket.match_ids)):
+            continue
+        for position, (value, match_id) in enumerate(zip(values, bucket.match_ids, strict=True)):
+            if value != match_id and value not in (None, ""):
+                raise DocumentError(
+                    f"telemetry of match {match_id} holds an event of match {value!r} (cursor "
+                    f"{bucket.cursors[position]}, {table}); the file belongs to another match"
+                )
 
 
 def _nested_table(
@@ -193,17 +221,18 @@ def _nested_table(
     derived = {"match_id": match_ids, "cursor": cursors, "user_id": users, counter: numbers}
     data_columns: dict[str, Any] = {}
     consumed: set[str] = set()
+    members = _members(items)
     for column in schema.columns:
         label = f"{schema.name}.{column.name}"
         if column.section == "derived":
             values = derived[column.name]
         else:
             consumed.add(column.key)
-            values = [item.get(column.key) for item in items]
+            values = members.get(column.key) or [None] * len(items)
         data_columns[column.name] = _column(
             schema.name, column.name, column.kind, values, label, problems
         )
-    data_columns.update(_extras(schema, items, consumed, problems))
+    data_columns.update(_extras(schema, members, consumed, problems))
     return pd.DataFrame(data_columns)
 
 
@@ -243,31 +272,29 @@ def _column(
         return _times(values, label=label, problems=problems)
     if (table, name) in CLOCK_COLUMNS:
         return _clock(values, label=label, problems=problems)
-    return convert(fast_arrow(values), kind, label=label, problems=problems)  # type: ignore[arg-type]
+    return convert(to_arrow(values), kind, label=label, problems=problems)  # type: ignore[arg-type]
 
 
 def _extras(
-    schema: TableSchema, items: list[dict[str, Any]], consumed: set[str], problems: list[str]
+    schema: TableSchema, members: dict[str, list[Any]], consumed: set[str], problems: list[str]
 ) -> dict[str, Any]:
     """Members no column declares, as extra columns (snake_case; the wire name when taken)."""
-    unknown = set().union(*items) - consumed
     taken = set(schema.column_names)
     extras: dict[str, Any] = {}
-    for key in sorted(unknown):
+    for key in sorted(set(members) - consumed):
         name = snake_case(key)
         if name in taken:
             name = key if key not in taken else f"{name}_extra"
         taken.add(name)
-        values = [item.get(key) for item in items]
         extras[name] = convert(
-            to_arrow(values), None, label=f"{schema.name}.{name}", problems=problems
+            to_arrow(members[key]), None, label=f"{schema.name}.{name}", problems=problems
         )
     return dict(sorted(extras.items()))
 
 
 def _times(values: list[Any], *, label: str, problems: list[str]) -> Any:
     """Milliseconds since the epoch -> tz-aware UTC timestamps."""
-    millis = convert(fast_arrow(values, pa.int64()), "Int64", label=label, problems=problems)
+    millis = convert(to_arrow(values), "Int64", label=label, problems=problems)
     stamps = pd.to_datetime(pd.Series(millis), unit="ms", utc=True)
     return stamps.astype(DATETIME_DTYPE).array
 

@@ -94,15 +94,6 @@ def parse_file(source: TelemetrySource, *, match_id: str | None, index: int = 0)
             )
         match_id = found
         where = f"telemetry of match {match_id}" + (f" ({label})" if label else "")
-    for event in events:
-        data = event.dataObject
-        other = data.get("matchID") or data.get("matchId")
-        if other is not None and other != match_id:
-            raise DocumentError(
-                f"{where} holds an event of match {other!r} (cursor {event.cursor}); the file "
-                "belongs to another match",
-                document_index=index,
-            )
     return ParsedFile(match_id, events, size)
 
 
