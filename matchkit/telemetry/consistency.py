@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from matchkit.model.frames import MatchFrames
     from matchkit.telemetry.frames import TelemetryFrames
 
-__all__ = ["consistency_problems"]
+__all__ = ["PICKS_PER_PLAYER", "consistency_problems", "telemetry_user_ids"]
 
 _COSMETICS = ("mount", "attachment", "outfit", "emote")
 _TEAM_STATS = (
@@ -43,6 +43,13 @@ _TEAM_STATS = (
 PICKS_PER_PLAYER = 5
 
 
+def telemetry_user_ids(participants: pd.DataFrame) -> pd.Series:
+    """The id telemetry names each participant by: its ``user_id`` (stats.userID), else its
+    ``player_id`` (bots share ``"0"``)."""
+    user = participants["user_id"].astype("string")
+    return user.where(user.str.len() > 0).fillna(participants["player_id"].astype("string"))
+
+
 def consistency_problems(frames: MatchFrames, telemetry: TelemetryFrames) -> list[str]:
     """Every way the telemetry disagrees with its matches (empty: they agree).
 
@@ -51,15 +58,19 @@ def consistency_problems(frames: MatchFrames, telemetry: TelemetryFrames) -> lis
     """
     ids = set(telemetry.match_ids) & set(frames.matches["match_id"])
     participants = _only(frames.participants, ids)
+    # Telemetry names players by their telemetry id, under the column name of the match side.
+    participants = participants.assign(player_id=telemetry_user_ids(participants))
+    humans = participants[participants["kind"].astype("string").ne("bot").fillna(True).to_numpy()]
+    unnamed = frozenset(participants.loc[participants["player_id"].isna().to_numpy(), "match_id"])
     problems: list[str] = []
-    problems += _player_sums(participants, _only(telemetry.round_player_stats, ids))
+    problems += _player_sums(participants, _only(telemetry.round_player_stats, ids), unnamed)
     problems += _rounds(_only(frames.rounds, ids), _only(telemetry.rounds, ids))
     problems += _finish(frames, _only(telemetry.match_finishes, ids), ids)
-    problems += _reserved(participants, _only(telemetry.reserved_users, ids))
-    problems += _deaths(participants, telemetry, ids)
+    problems += _reserved(humans, _only(telemetry.reserved_users, ids), unnamed)
+    problems += _deaths(participants, telemetry, ids, unnamed)
     problems += _starts(_only(frames.matches, ids), _only(telemetry.match_starts, ids))
     problems += _teams(_only(frames.rosters, ids), _only(telemetry.team_updates, ids))
-    problems += _picks(participants, _only(telemetry.battlerite_picks, ids), telemetry, ids)
+    problems += _picks(humans, _only(telemetry.battlerite_picks, ids), telemetry, ids)
     return problems
 
 
@@ -75,14 +86,19 @@ def _differences(
     what: str,
     *,
     names: tuple[str, str] = ("the match", "the telemetry"),
+    unnamed: frozenset[str] = frozenset(),
 ) -> list[str]:
     """Rows whose ``left[column] != right[pairs[column]]`` after joining on ``keys``, and rows
     only one side has."""
+    left = left.dropna(subset=keys)  # participants telemetry cannot name (see ``unnamed``)
     joined = left.merge(
         right, on=keys, how="outer", suffixes=("", "_telemetry"), indicator="found_in"
     )
     problems = []
     alone = joined[joined["found_in"] != "both"]
+    # Rows only the telemetry has, in a match with participants it cannot be linked to.
+    excused = (alone["found_in"] == "right_only") & alone["match_id"].isin(unnamed)
+    alone = alone[~excused.to_numpy()]
     for row in alone.itertuples(index=False):
         side = names[0] if row.found_in == "left_only" else names[1]
         where = ", ".join(f"{key}={getattr(row, key)}" for key in keys)
@@ -94,7 +110,8 @@ def _differences(
             continue
         left_values = pd.to_numeric(both[column], errors="coerce").astype("Float64")
         right_values = pd.to_numeric(both[other], errors="coerce").astype("Float64")
-        differ = (left_values != right_values).fillna(True).to_numpy()
+        # A value the match does not carry cannot be checked; one the telemetry lacks differs.
+        differ = (left_values.notna() & (left_values != right_values).fillna(True)).to_numpy()
         for row in both[differ].itertuples(index=False):
             where = ", ".join(f"{key}={getattr(row, key)}" for key in keys)
             problems.append(
@@ -104,7 +121,9 @@ def _differences(
     return problems
 
 
-def _player_sums(participants: pd.DataFrame, stats: pd.DataFrame) -> list[str]:
+def _player_sums(
+    participants: pd.DataFrame, stats: pd.DataFrame, unnamed: frozenset[str]
+) -> list[str]:
     if stats.empty:
         return []
     columns = [name for name in PLAYER_STATS if name in participants]
@@ -115,10 +134,11 @@ def _player_sums(participants: pd.DataFrame, stats: pd.DataFrame) -> list[str]:
         .rename(columns={"user_id": "player_id"})
     )
     arena = participants[participants["match_id"].isin(set(stats["match_id"])).to_numpy()]
-    left = arena[["match_id", "player_id", *columns]]
-    return _differences(
-        left, sums, ["match_id", "player_id"], {c: c for c in columns}, "summed player stats"
-    )
+    grouped = arena.groupby(["match_id", "player_id"], observed=True)[columns]
+    left = grouped.sum(min_count=1).reset_index()
+    pairs = {c: c for c in columns}
+    keys = ["match_id", "player_id"]
+    return _differences(left, sums, keys, pairs, "summed player stats", unnamed=unnamed)
 
 
 def _rounds(rounds: pd.DataFrame, finished: pd.DataFrame) -> list[str]:
@@ -159,7 +179,9 @@ def _finish(frames: MatchFrames, finishes: pd.DataFrame, ids: set[str]) -> list[
     return _differences(left, right, ["match_id"], pairs, "match finish")
 
 
-def _reserved(participants: pd.DataFrame, reserved: pd.DataFrame) -> list[str]:
+def _reserved(
+    participants: pd.DataFrame, reserved: pd.DataFrame, unnamed: frozenset[str]
+) -> list[str]:
     if reserved.empty:
         return []
     left = participants[["match_id", "player_id", "actor", *_COSMETICS]]
@@ -167,25 +189,36 @@ def _reserved(participants: pd.DataFrame, reserved: pd.DataFrame) -> list[str]:
         columns={"user_id": "player_id"}
     )
     pairs = {"actor": "character", **{c: c for c in _COSMETICS}}
-    return _differences(left, right, ["match_id", "player_id"], pairs, "reserved user")
+    keys = ["match_id", "player_id"]
+    return _differences(left, right, keys, pairs, "reserved user", unnamed=unnamed)
 
 
-def _deaths(participants: pd.DataFrame, telemetry: TelemetryFrames, ids: set[str]) -> list[str]:
+def _deaths(
+    participants: pd.DataFrame, telemetry: TelemetryFrames, ids: set[str], unnamed: frozenset[str]
+) -> list[str]:
     deaths = _only(telemetry.deaths, ids)
     counted = deaths.groupby(["match_id", "user_id"], observed=True).size()
     counted = counted.rename("deaths").reset_index().rename(columns={"user_id": "player_id"})
     with_files = participants["match_id"].isin(set(telemetry.files["match_id"]))
-    left = participants[with_files.to_numpy()][["match_id", "player_id", "deaths"]]
-    left = left[left["deaths"].fillna(0) > 0]
-    problems = _differences(
-        left, counted, ["match_id", "player_id"], {"deaths": "deaths"}, "deaths"
-    )
+    keys = ["match_id", "player_id"]
+    left = participants[with_files.to_numpy()].groupby(keys, observed=True)["deaths"]
+    left = left.sum(min_count=1).reset_index()
+    # Players whose deaths the match does not carry cannot be checked.
+    unknown = pd.MultiIndex.from_frame(left.loc[left["deaths"].isna(), keys])
+    counted = counted[~pd.MultiIndex.from_frame(counted[keys]).isin(unknown)]
+    left = left[left["deaths"].notna()]
+    # No DeathEvent for a player is zero deaths.
+    zeros = left[keys].merge(counted, on=keys, how="left").fillna({"deaths": 0})
+    extra = counted.merge(left[keys], on=keys, how="left", indicator="found")
+    right = pd.concat([zeros, extra[extra["found"] == "left_only"][[*keys, "deaths"]]])
+    problems = _differences(left, right, keys, {"deaths": "deaths"}, "deaths", unnamed=unnamed)
     stats = _only(telemetry.round_player_stats, ids)
     if not stats.empty:
         in_rounds = deaths.groupby(["match_id", "round", "user_id"], observed=True).size()
         in_rounds = in_rounds.rename("deaths").reset_index()
-        expected = stats.loc[stats["deaths"].fillna(0) > 0, ["match_id", "round", "user_id"]]
-        expected = expected.assign(deaths=stats.loc[expected.index, "deaths"])
+        keys = ["match_id", "round", "user_id"]
+        expected = stats.groupby(keys, observed=True)["deaths"].sum().reset_index()
+        expected = expected[expected["deaths"].fillna(0) > 0]
         problems += _differences(
             expected,
             in_rounds,
@@ -214,7 +247,10 @@ def _teams(rosters: pd.DataFrame, updates: pd.DataFrame) -> list[str]:
     left = rosters[rosters["team_id"].notna().to_numpy()][["match_id", "team_id", *columns]]
     left = left[left["match_id"].isin(set(updates["match_id"]))]
     right = updates[["match_id", "team_id", *columns]]
-    return _differences(left, right, ["match_id", "team_id"], {c: c for c in columns}, "team")
+    # A roster entered without a team has no id to link its update to.
+    unnamed = frozenset(rosters.loc[rosters["team_id"].isna().to_numpy(), "match_id"])
+    pairs = {c: c for c in columns}
+    return _differences(left, right, ["match_id", "team_id"], pairs, "team", unnamed=unnamed)
 
 
 def _picks(
@@ -225,6 +261,7 @@ def _picks(
         return []
     counted = picks.groupby(["match_id", "user_id"], observed=True).size().rename("picks")
     players = participants[participants["match_id"].isin(arena).to_numpy()]
+    players = players.dropna(subset=["player_id"])
     problems = []
     for row in players[["match_id", "player_id"]].itertuples(index=False):
         found = int(counted.get((row.match_id, row.player_id), 0))
