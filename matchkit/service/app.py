@@ -43,6 +43,7 @@ from matchkit.service.responses import (
     respond,
 )
 from matchkit.service.store import MatchStore
+from matchkit.service.telemetry import TELEMETRY_ROUTE, TelemetryEndpoint, TelemetryFiles
 
 __all__ = ["SERVICE_NAME", "Service", "create_app"]
 
@@ -148,6 +149,7 @@ def create_app(
             "/shards/{shard}/matches/{match_id}",
             _AsgiEndpoint(_endpoint(service, _get_match)),
         ),
+        Route(TELEMETRY_ROUTE, TelemetryEndpoint(TelemetryFiles(store))),  # no key, no rate limit
         Route("/{path:path}", _AsgiEndpoint(_not_found)),
     ]
     app = _ServiceApp(routes=routes)

@@ -15,6 +15,7 @@ import orjson
 
 from matchkit.rules.windows import format_time
 from matchkit.service.store import BASE_URL_MARKER, StoredMatch
+from matchkit.synth.telemetry import ASSET_URL_PREFIX, SERVICE_PATH_PREFIX
 
 __all__ = [
     "error_body",
@@ -25,6 +26,8 @@ __all__ = [
 ]
 
 _MARKER = BASE_URL_MARKER.encode()
+# The generator's telemetry assets point at a CDN; the service serves them itself (telemetry.md).
+_ASSET_PREFIX = ASSET_URL_PREFIX.encode()
 # Characters left readable in link query strings; "+" and "&" are always escaped.
 _SAFE = "[]-_.:,*"
 
@@ -35,7 +38,7 @@ def _assemble(data: bytes, included: bytes, links: dict[str, str], base_url: str
             b'{"data":',
             data.replace(_MARKER, base_url.encode()),
             b',"included":[',
-            included,
+            included.replace(_ASSET_PREFIX, f"{base_url}{SERVICE_PATH_PREFIX}".encode()),
             b'],"links":',
             orjson.dumps(links),
             b',"meta":{}}',

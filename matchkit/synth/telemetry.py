@@ -1,0 +1,335 @@
+"""Telemetry files generated from match documents: deterministic and consistent with the match.
+
+:func:`telemetry_events` turns a single-match document of the ``global`` shard into the event
+log the real service linked as the match's telemetry asset (format:
+``../shared/spec/telemetry.md``): a list of ``{"cursor", "type", "dataObject"}`` events, written
+**unsorted** as the real file was, with increasing unique cursors in time order. Every draw comes
+from a source seeded by the match id, so the same document always gives the same bytes
+(:func:`telemetry_bytes`).
+
+An Arena match's events agree with its document: per-round ``playerStats`` sum to the
+participants' stats (:mod:`matchkit.synth.telemetry_split`), ``roundLength``/``winningTeam`` are
+the rounds', the final scores the rosters', one DeathEvent per death in its round, one QueueEvent
+and MatchReservedUser per player (bots do not queue), five picks per player in round 0,
+TeamUpdateEvents in ranked matches, the UserRoundSpell burst at the end, ServerShutdown last.
+A Royale match has only match-level events (QueueEvent, MatchStart, MatchReservedUser,
+DeathEvent, ServerShutdown). The model's parameters are in
+:mod:`matchkit.synth.telemetry_parameters` and ``data/README.md``.
+
+Example:
+    >>> events = telemetry_events(document)  # doctest: +SKIP
+    >>> sorted(events, key=lambda event: event["cursor"])[-1]["type"]  # doctest: +SKIP
+    'Structures.ServerShutdown'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+from fractions import Fraction
+from typing import Any
+
+import orjson
+
+from matchkit.errors import InvalidArgumentError
+from matchkit.synth import parameters as p
+from matchkit.synth import telemetry_parameters as t
+from matchkit.synth import telemetry_players as players
+from matchkit.synth.global_shard import ASSET_BASE_URL, SHARD
+from matchkit.synth.telemetry_catalogue import character_kit
+from matchkit.synth.telemetry_draw import QuickDraw as Draw
+from matchkit.synth.telemetry_match import MatchView, read_match
+from matchkit.synth.telemetry_split import split_rounds
+
+__all__ = [
+    "ASSET_URL_PREFIX",
+    "EVENT_TYPES",
+    "ROYALE_EVENT_TYPES",
+    "SERVICE_PATH_PREFIX",
+    "telemetry_bytes",
+    "telemetry_events",
+    "telemetry_events_of",
+]
+
+# Where the generator's documents point their telemetry asset (a CDN that serves nothing), and
+# the path the reference service serves it under instead: the rest of the URL is the same
+# (``YYYY/MM/DD/HH/mm/<asset-id>-telemetry.json``, the time being the asset's createdAt).
+ASSET_URL_PREFIX = f"{ASSET_BASE_URL}/{p.GLOBAL_TITLE_ID}/{SHARD}/"
+SERVICE_PATH_PREFIX = f"/telemetry/{SHARD}/"
+
+QUEUE = "com.stunlock.service.matchmaking.avro.QueueEvent"
+MATCH_START = "Structures.MatchStart"
+RESERVED = "Structures.MatchReservedUser"
+PICK = "Structures.BattleritePickEvent"
+ROUND_EVENT = "Structures.RoundEvent"
+DEATH = "Structures.DeathEvent"
+ROUND_FINISHED = "Structures.RoundFinishedEvent"
+SPELL = "Structures.UserRoundSpell"
+MATCH_FINISHED = "Structures.MatchFinishedEvent"
+TEAM_UPDATE = "com.stunlock.battlerite.team.TeamUpdateEvent"
+SHUTDOWN = "Structures.ServerShutdown"
+EVENT_TYPES = (QUEUE, MATCH_START, RESERVED, PICK, ROUND_EVENT, DEATH, ROUND_FINISHED, SPELL,
+               MATCH_FINISHED, TEAM_UPDATE, SHUTDOWN)  # fmt: skip
+"""Every event type the generator writes, in the order they occur."""
+ROYALE_EVENT_TYPES = (QUEUE, MATCH_START, RESERVED, DEATH, SHUTDOWN)
+
+SCORE_TYPES = ("USES", "DAMAGE_DONE", "DAMAGE_RECEIVED", "HEALING_DONE", "HEALING_RECEIVED",
+               "CONTROL_DONE", "CONTROL_RECEIVED", "ENERGY_RECEIVED", "ENERGY_USED")  # fmt: skip
+_RATES = tuple((name, float(Fraction(rate))) for name, rate in t.ROUND_EVENT_RATES)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MILLISECOND = timedelta(milliseconds=1)
+
+
+class _Log:
+    """Events as (time, order, type, dataObject) while they are generated."""
+
+    def __init__(self, view: MatchView) -> None:
+        self.view = view
+        self.items: list[tuple[int, int, str, dict[str, Any]]] = []
+        self.match = {"matchID": view.match_id, "externalMatchID": ""}
+
+    def add(self, time: int, kind: str, data: dict[str, Any]) -> None:
+        self.items.append((time, len(self.items), kind, data))
+
+    def match_event(self, time: int, kind: str, **fields: Any) -> None:
+        self.add(time, kind, {"time": time, **self.match, **fields})
+
+
+def _ms(moment: datetime) -> int:
+    return (moment - _EPOCH) // _MILLISECOND
+
+
+def _arrivals(log: _Log, draw: Draw, start: int) -> None:
+    """QueueEvents just before MatchStart, MatchStart at createdAt, then the reservations."""
+    view = log.view
+    clock_ns = draw.integer(10**16, 3 * 10**16)
+    seated = [(roster, one) for roster in view.rosters for one in roster.participants]
+    humans = [(roster, one) for roster, one in seated if not one.bot]
+    queued = start - draw.integer(300, 500)
+    for index, (roster, person) in enumerate(humans):
+        time = queued + index
+        event = players.queue_event(
+            draw, view, roster, person, time=time, clock_ns=clock_ns + (time - start) * 10**6
+        )
+        log.add(time, QUEUE, event)
+    log.match_event(
+        start,
+        MATCH_START,
+        version=view.patch,
+        type=view.server_type,
+        gameMode=view.game_mode,
+        mapID=view.map_id,
+        teamSize=view.team_size,
+        region=view.region,
+    )
+    for index, (roster, person) in enumerate(humans):
+        log.add(
+            start + 1 + index,
+            RESERVED,
+            players.reserved_user(draw, view, roster, person, time=start + 1 + index),
+        )
+
+
+def _round_event(log: _Log, time: int, person, round_index: int, kind: str, value: int) -> None:
+    log.match_event(
+        time,
+        ROUND_EVENT,
+        userID=person.user_id,
+        round=round_index,
+        character=person.character,
+        type=kind,
+        value=value,
+        timeIntoRound=0,
+    )
+
+
+def _ability(draw: Draw, abilities: tuple[int, ...], kind: str) -> int:
+    if kind == "ULTIMATE_USED":
+        return abilities[4]
+    if kind == "RUNE_LASTHIT":
+        return draw.pick(abilities[5:])
+    return draw.pick(abilities[:4])
+
+
+def _play_round(log: _Log, draw: Draw, index: int, begin: int, stats: list[dict[str, int]]):
+    """One round's events from ``begin`` (ms); returns the RoundFinishedEvent's time."""
+    view = log.view
+    round_ = view.rounds[index]
+    end = begin + round_.duration * 1000
+    people = view.participants
+    death_times: list[list[int]] = []
+    for row in stats:
+        alive_until = min(begin + row["timeAlive"] * 1000, end)
+        times = [
+            max(begin + 1, alive_until - draw.integer(0, 400) - 1500 * number)
+            for number in range(row["deaths"])
+        ]
+        death_times.append(sorted(times))
+    if draw.chance(t.MOUNTS_AFTER_ELEVATOR_SHARE):
+        humans = [one for one in people if not one.bot]
+        if humans:
+            _round_event(log, begin + draw.integer(100, 300), draw.pick(humans), index,
+                         "MOUNTS_AFTER_ELEVATOR", 1)  # fmt: skip
+    for person, row, deaths in zip(people, stats, death_times, strict=True):
+        for time in deaths:
+            log.match_event(time, DEATH, userID=person.user_id)
+        if person.bot:
+            continue
+        abilities = character_kit(person.actor).abilities
+        _round_event(log, begin + draw.integer(300, 2500), person, index, "MOUNT_DURATION",
+                     draw.integer(14, 23))  # fmt: skip
+        until = deaths[0] if deaths else end
+        window = max(1, until - begin - 3000)
+        for kind, rate in _RATES:
+            expected = rate * row["timeAlive"] / 60
+            count = int(expected) + (1 if draw.rng.random() < expected - int(expected) else 0)
+            for _ in range(count):
+                time = begin + 3000 + draw.integer(0, window - 1)
+                if kind in ("ENERGY_ABILITY_USED", "ULTIMATE_USED", "RUNE_LASTHIT"):
+                    value = _ability(draw, abilities, kind)
+                else:
+                    value = 12 if kind == "HEALTH_SHARD_PICKUP" else 8
+                _round_event(log, min(time, until - 1), person, index, kind, value)
+    for person, deaths in zip(people, death_times, strict=True):
+        for died in deaths:
+            for ally, ally_deaths in zip(people, death_times, strict=True):
+                if ally is person or ally.side != person.side or ally.bot:
+                    continue
+                time = died + draw.integer(1000, 4000)
+                standing = not ally_deaths or ally_deaths[0] > time
+                if standing and time < end and draw.chance(t.ALLY_DEATH_PICKUP_SHARE):
+                    value = draw.pick((50, 75, 100))
+                    _round_event(log, time, ally, index, "ALLY_DEATH_ENERGY_PICKUP", value)
+    finished = end + draw.integer(200, 900)
+    log.match_event(
+        finished,
+        ROUND_FINISHED,
+        round=round_.ordinal,
+        roundLength=round_.duration,
+        winningTeam=round_.winning_team,
+        playerStats=[
+            {"userID": person.user_id, **row} for person, row in zip(people, stats, strict=True)
+        ],
+    )
+    return finished
+
+
+def _spells(log: _Log, draw: Draw, time: int) -> None:
+    low, high = t.USER_ROUND_SPELLS
+    for round_ in log.view.rounds:
+        for person in log.view.participants:
+            if person.bot:
+                continue
+            abilities = character_kit(person.actor).abilities
+            for _ in range(draw.integer(low, high)):
+                log.add(
+                    time,
+                    SPELL,
+                    {
+                        "time": time,
+                        "accountId": person.user_id,
+                        "matchId": log.view.match_id,
+                        "round": round_.ordinal,
+                        "character": person.character,
+                        "typeId": draw.pick(abilities),
+                        "sourceTypeId": draw.pick(abilities),
+                        "scoreType": draw.pick(SCORE_TYPES),
+                        "value": draw.integer(1, 300),
+                    },
+                )
+
+
+def _arena(log: _Log, draw: Draw, start: int) -> int:
+    """Rounds, the end burst, the final score and team updates; returns the last time."""
+    view = log.view
+    rows = split_rounds(view, draw)
+    begin = start + p.ARENA_INTRO_SECONDS * 1000
+    picked_at = begin - draw.integer(1000, 3000)
+    for roster in view.rosters:
+        for person in roster.participants:
+            if person.bot:
+                continue
+            kind = players.loadout(draw)
+            for rite in players.battlerite_picks(draw, person, won=roster.won):
+                log.add(picked_at, PICK, players.pick_event(view, person, rite, loadout=kind,
+                                                            time=picked_at))  # fmt: skip
+    last = begin
+    for index, round_ in enumerate(view.rounds):
+        last = _play_round(log, draw, index, begin, rows[index])
+        begin += (round_.duration + p.ARENA_ROUND_BREAK_SECONDS) * 1000
+    end = max(start + view.duration * 1000, last + 1000)
+    _spells(log, draw, end - 1)
+    sides = {roster.side: roster.score for roster in view.rosters}
+    finished = {
+        "time": end,
+        "teamOneScore": sides.get(1, 0),
+        "teamTwoScore": sides.get(2, 0),
+        "matchLength": view.duration,
+        **log.match,
+        "leavers": [],
+        "region": view.region,
+    }
+    log.add(end, MATCH_FINISHED, finished)
+    if view.ranked:
+        updated = end + draw.integer(300, 600)
+        for roster in view.rosters:
+            log.add(updated, TEAM_UPDATE, players.team_update(draw, view, roster, time=updated))
+        return updated
+    return end
+
+
+def _royale(log: _Log, draw: Draw, start: int) -> int:
+    """One DeathEvent per death: the worst-placed rosters fall first."""
+    view = log.view
+    rosters = sorted(view.rosters, key=lambda roster: -(roster.placement or len(view.rosters)))
+    length = max(view.duration, 80)
+    falls = sorted(draw.integer(60, length - 10) for _ in rosters)
+    for roster, fall in zip(rosters, falls, strict=True):
+        for person in roster.participants:
+            deaths = person.stats.get("deaths", 0 if roster.placement == 1 else 1)
+            for _ in range(deaths):
+                time = start + fall * 1000 - draw.integer(0, 30_000)
+                log.match_event(max(start + 1, time), DEATH, userID=person.user_id)
+    return start + view.duration * 1000
+
+
+def telemetry_events_of(view: MatchView) -> list[dict[str, Any]]:
+    """The telemetry events of a match read with :func:`read_match`, in file (unsorted) order."""
+    draw = Draw(f"telemetry:{view.match_id}")
+    log = _Log(view)
+    start = _ms(view.created_at)
+    _arrivals(log, draw, start)
+    last = _royale(log, draw, start) if view.royale else _arena(log, draw, start)
+    low, high = t.SHUTDOWN_EXTRA_SECONDS
+    match_time = view.duration + draw.integer(low, high)
+    shutdown = max(start + match_time * 1000, last + 1000)
+    log.match_event(shutdown, SHUTDOWN, matchTime=match_time, reason="MATCH_COMPLETED")
+    cursor = draw.integer(3_000_000_000, 3_500_000_000)
+    events = []
+    for _time, _order, kind, data in sorted(log.items, key=lambda item: (item[0], item[1])):
+        cursor += draw.integer(1, 40) if events else 0
+        events.append({"cursor": cursor, "type": kind, "dataObject": data})
+    return draw.shuffled(events)
+
+
+def telemetry_events(document: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The telemetry events of a single-match ``global`` document, in file (unsorted) order.
+
+    Raises:
+        InvalidArgumentError: the match is not of the ``global`` shard (``na`` matches had no
+            telemetry).
+        MatchkitError: the document holds no match or links resources it does not include.
+    """
+    view = read_match(document)
+    if view.shard != SHARD:
+        raise InvalidArgumentError(
+            f"match {view.match_id} is of shard {view.shard or '(none)'}; only {SHARD} matches "
+            "have telemetry",
+            parameter="document",
+        )
+    return telemetry_events_of(view)
+
+
+def telemetry_bytes(document: Mapping[str, Any]) -> bytes:
+    """The telemetry file of a match: compact JSON, the same bytes on every run."""
+    return orjson.dumps(telemetry_events(document))

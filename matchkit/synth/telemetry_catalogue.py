@@ -1,0 +1,110 @@
+"""The telemetry vocabulary of each character: battlerites, abilities, role and archetype.
+
+Built from the game catalogue (:func:`matchkit.synth.catalogue.build_catalogue`) and a fixed
+seed, so it is the same for every data set. A character the catalogue does not know (documents
+of other sources) gets a vocabulary drawn from its actor id.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from matchkit.errors import MatchkitError
+from matchkit.synth import parameters as p
+from matchkit.synth import telemetry_parameters as t
+from matchkit.synth.catalogue import build_catalogue
+from matchkit.synth.sampling import Draw, WeightedTable, harmonic_weights
+
+__all__ = ["CharacterKit", "character_kit", "featured_battlerite", "kit_catalogue"]
+
+_ROLES = ("melee", "ranged", "support")
+
+
+@dataclass(frozen=True)
+class CharacterKit:
+    """What a character brings to telemetry.
+
+    Attributes:
+        actor: the actor id.
+        name: the display name ("" for an unknown actor).
+        role: melee, ranged or support.
+        archetype: QueueEvent.characterArchetype (2, 4 or 8).
+        battlerites: its battlerite ids, rank 1 (most picked) first.
+        abilities: its ability ids (RoundEvent values, UserRoundSpell typeIds).
+        weights: the pick weight of each battlerite, 1 / (rank + skew).
+    """
+
+    actor: str
+    name: str
+    role: str
+    archetype: int
+    battlerites: tuple[int, ...]
+    abilities: tuple[int, ...]
+    weights: tuple[Fraction, ...]
+
+    def table(self, exclude: frozenset[int] = frozenset()) -> WeightedTable[int]:
+        """The battlerites not in ``exclude``, weighted."""
+        pairs = [
+            (rite, weight)
+            for rite, weight in zip(self.battlerites, self.weights, strict=True)
+            if rite not in exclude
+        ]
+        return WeightedTable([rite for rite, _ in pairs], [weight for _, weight in pairs])
+
+
+def _ids(draw: Draw, count: int, used: set[int]) -> tuple[int, ...]:
+    values = []
+    while len(values) < count:
+        value = draw.integer(10_000_000, 2**31 - 1)
+        if value not in used:
+            used.add(value)
+            values.append(value)
+    return tuple(values)
+
+
+def _kit(actor: str, name: str, role: str, draw: Draw, used: set[int]) -> CharacterKit:
+    return CharacterKit(
+        actor=actor,
+        name=name,
+        role=role,
+        archetype=dict(t.ARCHETYPES)[role],
+        battlerites=_ids(draw, t.BATTLERITES_PER_CHARACTER, used),
+        abilities=_ids(draw, t.ABILITIES_PER_CHARACTER, used),
+        weights=tuple(harmonic_weights(t.BATTLERITES_PER_CHARACTER, t.BATTLERITE_SKEW)),
+    )
+
+
+@lru_cache(maxsize=1)
+def kit_catalogue() -> dict[str, CharacterKit]:
+    """Actor id -> kit of every character of the sample catalogue."""
+    catalogue = build_catalogue()
+    draw = Draw(f"{p.CATALOGUE_SEED}:telemetry")
+    used = {int(character.actor) for character in catalogue.characters}
+    return {
+        character.actor: _kit(character.actor, character.name, character.role, draw, used)
+        for character in catalogue.characters
+    }
+
+
+@lru_cache(maxsize=256)
+def character_kit(actor: str) -> CharacterKit:
+    """The kit of ``actor``: the catalogue's, or one drawn from the actor id if unknown."""
+    known = kit_catalogue().get(actor)
+    if known is not None:
+        return known
+    draw = Draw(f"{p.CATALOGUE_SEED}:telemetry:{actor}")
+    role = _ROLES[zlib.crc32(actor.encode()) % len(_ROLES)]
+    return _kit(actor, "", role, draw, set())
+
+
+def featured_battlerite() -> tuple[str, int]:
+    """(actor, battlerite id) of the battlerite that goes with winning (the parameters')."""
+    for kit in kit_catalogue().values():
+        if kit.name == t.FEATURED_CHARACTER:
+            return kit.actor, kit.battlerites[t.FEATURED_BATTLERITE_RANK - 1]
+    raise MatchkitError(
+        f"the catalogue has no character named {t.FEATURED_CHARACTER!r}; fix FEATURED_CHARACTER"
+    )
