@@ -20,16 +20,26 @@ from matchkit.analysis.cosmetics import (
 )
 from matchkit.analysis.durations import DURATION_STATISTICS, duration_summary
 from matchkit.analysis.sides import SIDES, side_win_rates
+from matchkit.analysis.telemetry import (
+    battlerite_win_rates,
+    deciding_rounds,
+    per_minute_rates,
+    queue_times,
+)
 
 __all__ = [
     "COSMETIC_KINDS",
     "DURATION_STATISTICS",
     "SIDES",
     "TIME_PERIODS",
+    "battlerite_win_rates",
     "cosmetic_summary",
     "cosmetic_usage",
     "cosmetic_win_rates",
+    "deciding_rounds",
     "duration_summary",
+    "per_minute_rates",
+    "queue_times",
     "side_win_rates",
     "version_key",
 ]
