@@ -35,7 +35,7 @@ TelemetrySource: TypeAlias = "str | os.PathLike[str] | bytes | bytearray | memor
 """One telemetry file: a path, its bytes, its JSON text, or its parsed list of events."""
 
 
-class Event(msgspec.Struct, forbid_unknown_fields=True):
+class Event(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """One event as the file carries it."""
 
     cursor: int
