@@ -87,16 +87,22 @@ def test_queue_times_by_league_and_region_match_the_model(telemetry: TelemetryFr
 
 
 def test_queues_are_longer_at_night_in_the_night_region(telemetry: TelemetryFrames) -> None:
-    table = queue_times(telemetry, by=["match_region", "start_hour"])
-    region = table[table["match_region"] == t.QUEUE_NIGHT_REGION]
     low, high = t.QUEUE_NIGHT_HOURS_UTC
-    night = region[region["start_hour"].between(low, high - 1)]
-    day = region[~region["start_hour"].between(low, high - 1)]
-    assert night["ci_low"].min() > day["ci_high"].max()
-    others = table[table["match_region"] != t.QUEUE_NIGHT_REGION]
-    by_region = others.assign(night=others["start_hour"].between(low, high - 1))
-    ratio = by_region.groupby(["match_region", "night"])["mean_seconds"].mean().unstack()
-    assert (ratio[True] / ratio[False]).between(0.7, 1.4).all()
+    starts = telemetry.match_starts.set_index("match_id")["time"]
+    night = telemetry.queue_events["match_id"].map(starts).dt.hour.between(low, high - 1)
+    with_night = dataclasses.replace(
+        telemetry, queue_events=telemetry.queue_events.assign(night=night)
+    )
+    table = queue_times(with_night, by=["match_region", "night"]).set_index(
+        ["match_region", "night"]
+    )
+    region = t.QUEUE_NIGHT_REGION
+    assert table.loc[(region, True), "ci_low"] > table.loc[(region, False), "ci_high"]
+    ratio = table["mean_seconds"].unstack()
+    ratio = ratio[True] / ratio[False]
+    # Leagues mix differently by hour, so the ratio is near, not at, the night factor.
+    assert ratio[region] > 2.0
+    assert ratio.drop(region).between(0.7, 1.4).all()
 
 
 def test_rates_and_deciding_rounds_are_consistent(telemetry: TelemetryFrames) -> None:
