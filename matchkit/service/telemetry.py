@@ -94,6 +94,12 @@ class TelemetryFiles:
         self._cache: OrderedDict[str, TelemetryFile] = OrderedDict()
         self._lock = threading.Lock()
 
+    @property
+    def cached(self) -> tuple[str, ...]:
+        """The asset ids whose files are cached, least recently used first."""
+        with self._lock:
+            return tuple(self._cache)
+
     def _assets(self) -> dict[str, tuple[str, str]]:
         if self._index is None:
             # A connection of its own, read-only: the store's serves the event loop's requests.

@@ -5,6 +5,10 @@ The generator (:mod:`matchkit.synth`) reads its numbers from here and nowhere el
 their findings against the model that produced the data (``data/README.md`` shows them as
 tables).
 
+The telemetry model's parameters (per-round events, battlerites, queue times, pings) are in
+:mod:`matchkit.synth.telemetry_parameters`: telemetry is generated on request, never written
+into the data set, so its numbers stay out of the manifest.
+
 Probabilities are written as decimal strings and read as exact :class:`~fractions.Fraction`
 values: the implied match-level win probabilities are then exact, and no float rounding of the
 parameters can differ between platforms.

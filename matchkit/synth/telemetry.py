@@ -38,7 +38,7 @@ from matchkit.synth import telemetry_players as players
 from matchkit.synth.global_shard import ASSET_BASE_URL, SHARD
 from matchkit.synth.telemetry_catalogue import character_kit
 from matchkit.synth.telemetry_draw import QuickDraw as Draw
-from matchkit.synth.telemetry_match import MatchView, read_match
+from matchkit.synth.telemetry_match import MatchView, ParticipantView, read_match
 from matchkit.synth.telemetry_split import split_rounds
 
 __all__ = [
@@ -130,12 +130,14 @@ def _arrivals(log: _Log, draw: Draw, start: int) -> None:
         )
 
 
-def _round_event(log: _Log, time: int, person, round_index: int, kind: str, value: int) -> None:
+def _round_event(
+    log: _Log, time: int, person: ParticipantView, ordinal: int, kind: str, value: int
+) -> None:
     log.match_event(
         time,
         ROUND_EVENT,
         userID=person.user_id,
-        round=round_index,
+        round=ordinal,
         character=person.character,
         type=kind,
         value=value,
@@ -168,7 +170,7 @@ def _play_round(log: _Log, draw: Draw, index: int, begin: int, stats: list[dict[
     if draw.chance(t.MOUNTS_AFTER_ELEVATOR_SHARE):
         humans = [one for one in people if not one.bot]
         if humans:
-            _round_event(log, begin + draw.integer(100, 300), draw.pick(humans), index,
+            _round_event(log, begin + draw.integer(100, 300), draw.pick(humans), round_.ordinal,
                          "MOUNTS_AFTER_ELEVATOR", 1)  # fmt: skip
     for person, row, deaths in zip(people, stats, death_times, strict=True):
         for time in deaths:
@@ -176,7 +178,7 @@ def _play_round(log: _Log, draw: Draw, index: int, begin: int, stats: list[dict[
         if person.bot:
             continue
         abilities = character_kit(person.actor).abilities
-        _round_event(log, begin + draw.integer(300, 2500), person, index, "MOUNT_DURATION",
+        _round_event(log, begin + draw.integer(300, 2500), person, round_.ordinal, "MOUNT_DURATION",
                      draw.integer(14, 23))  # fmt: skip
         until = deaths[0] if deaths else end
         window = max(1, until - begin - 3000)
@@ -189,7 +191,7 @@ def _play_round(log: _Log, draw: Draw, index: int, begin: int, stats: list[dict[
                     value = _ability(draw, abilities, kind)
                 else:
                     value = 12 if kind == "HEALTH_SHARD_PICKUP" else 8
-                _round_event(log, min(time, until - 1), person, index, kind, value)
+                _round_event(log, min(time, until - 1), person, round_.ordinal, kind, value)
     for person, deaths in zip(people, death_times, strict=True):
         for died in deaths:
             for ally, ally_deaths in zip(people, death_times, strict=True):
@@ -199,7 +201,7 @@ def _play_round(log: _Log, draw: Draw, index: int, begin: int, stats: list[dict[
                 standing = not ally_deaths or ally_deaths[0] > time
                 if standing and time < end and draw.chance(t.ALLY_DEATH_PICKUP_SHARE):
                     value = draw.pick((50, 75, 100))
-                    _round_event(log, time, ally, index, "ALLY_DEATH_ENERGY_PICKUP", value)
+                    _round_event(log, time, ally, round_.ordinal, "ALLY_DEATH_ENERGY_PICKUP", value)
     finished = end + draw.integer(200, 900)
     log.match_event(
         finished,

@@ -150,8 +150,9 @@ def _arena(view: MatchView, events: Sequence[Mapping[str, Any]]) -> list[str]:
         person.user_id for person in view.players
     }:
         problems.append(f"battlerite picks per player {dict(picks)} are not five each")
-    if any(data["round"] != 0 for data in _of(events, "BattleritePickEvent")):
-        problems.append("a battlerite pick outside round 0")
+    first = view.rounds[0].ordinal if view.rounds else 0
+    if any(data["round"] != first for data in _of(events, "BattleritePickEvent")):
+        problems.append(f"a battlerite pick outside the first round ({first})")
     if view.ranked and len(_of(events, "TeamUpdateEvent")) != len(view.rosters):
         problems.append("a ranked match without one TeamUpdateEvent per roster")
     return problems

@@ -202,12 +202,13 @@ def battlerite_picks(draw: Draw, person: ParticipantView, *, won: bool) -> list[
 def pick_event(
     view: MatchView, person: ParticipantView, rite: int, *, loadout: str, time: int
 ) -> dict[str, Any]:
+    """A BattleritePickEvent, in the first round (round 0 in the real numbering)."""
     return {
         "time": time,
         "matchID": view.match_id,
         "externalMatchID": "",
         "userID": person.user_id,
-        "round": 0,
+        "round": view.rounds[0].ordinal if view.rounds else 0,
         "character": person.character,
         "serverType": view.server_type,
         "loadoutType": loadout,
@@ -216,6 +217,7 @@ def pick_event(
 
 
 def loadout(draw: Draw) -> str:
+    """A player's loadoutType, by the parameters' shares."""
     return draw.table(_LOADOUTS)
 
 

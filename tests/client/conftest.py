@@ -13,6 +13,7 @@ from pytest_httpserver import HTTPServer
 from matchkit.client.client import Client
 from matchkit.client.transport import RetryPolicy
 from matchkit.model.frames import MatchFrames
+from matchkit.synth.telemetry import ASSET_URL_PREFIX
 
 NOW = "2026-10-31T00:00:00Z"
 API_KEY = "planted-key-7f3a9c1e5b2d4f60"
@@ -30,11 +31,25 @@ KEYS = {
 }
 
 
+# The service serves generated telemetry itself: it gives the asset URL on its own address
+# (telemetry.md). Compared here as the stored URL; tests/service/test_telemetry_http.py checks it.
+_SERVED_TELEMETRY = r"^http://[^/]+/telemetry/global/"
+
+
+def stored_asset_urls(table: pd.DataFrame, name: str) -> pd.DataFrame:
+    """The ``assets`` table with served telemetry URLs written back as the data set stores them."""
+    if name != "assets" or "url" not in table:
+        return table
+    stored = table["url"].str.replace(_SERVED_TELEMETRY, ASSET_URL_PREFIX, regex=True)
+    return table.assign(url=stored.astype(table["url"].dtype))
+
+
 def assert_same_frames(actual: MatchFrames, expected: MatchFrames) -> None:
     """Every table holds the same rows (compared in key order) with the same dtypes."""
     for name, key in KEYS.items():
         left = actual.tables[name].sort_values(key, kind="stable").reset_index(drop=True)
         right = expected.tables[name].sort_values(key, kind="stable").reset_index(drop=True)
+        left, right = stored_asset_urls(left, name), stored_asset_urls(right, name)
         pd.testing.assert_frame_equal(left, right, check_like=True, obj=name)
     assert set(actual.problems) == set(expected.problems)
 

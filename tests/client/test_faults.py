@@ -34,7 +34,7 @@ from matchkit.model.schema import TABLE_NAMES, TABLES
 from matchkit.service import running
 from matchkit.service.faults import FaultInjector
 from matchkit.synth.dataset import open_dataset
-from tests.client.conftest import FakeClock
+from tests.client.conftest import FakeClock, stored_asset_urls
 
 START, END = "2026-07-03T00:00:00Z", "2026-10-31T00:00:00Z"  # the sample set's 120 days
 FAULTS = (
@@ -64,7 +64,7 @@ def client_for(service, cache_dir: Path, **options) -> Client:
 def canonical(table: pd.DataFrame, name: str) -> pd.DataFrame:
     """Rows in key order (every column for tables without a single key), index reset."""
     key = list(TABLES[name].key) or list(table.columns)
-    return table.sort_values(key, kind="stable").reset_index(drop=True)
+    return stored_asset_urls(table.sort_values(key, kind="stable").reset_index(drop=True), name)
 
 
 def assert_same_frames(got: MatchFrames, expected: MatchFrames) -> None:

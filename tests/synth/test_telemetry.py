@@ -31,7 +31,7 @@ from matchkit.synth.telemetry import (
 from matchkit.synth.telemetry_check import telemetry_mismatches
 from matchkit.synth.telemetry_match import read_match
 from matchkit.synth.telemetry_parameters import telemetry_parameters_record
-from tests.service.factory import build_dataset
+from tests.builders.datasets import build_dataset
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE_SIZE = 300
@@ -203,8 +203,13 @@ def test_documents_of_other_shapes_still_get_exact_sums(tmp_path):
     for document in open_dataset(tmp_path).iter_documents("global"):
         events = telemetry_events(document)
         assert telemetry_mismatches(document, events) == []
-        if read_match(document).royale:
+        view = read_match(document)
+        if view.royale:
             continue
+        ordinals = {one.ordinal for one in view.rounds}
+        for event in events:
+            if "round" in event["dataObject"]:
+                assert event["dataObject"]["round"] in ordinals, event["type"]
         kills = defaultdict(int)
         for data in _rows_by_round(events):
             for row in data["playerStats"]:
