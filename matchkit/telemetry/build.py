@@ -101,12 +101,15 @@ def _sort_into(file: ParsedFile, buckets: dict[str, _Bucket]) -> None:
         bucket.data += map(_DATA, events)
     deaths = by_type.get(DEATH)
     if deaths:
-        finished = [event.cursor for event in by_type.get(ROUND_FINISHED, ())]
-        if finished:
-            # A death belongs to the round whose RoundFinishedEvent is the first after it.
-            buckets[DEATH].rounds += [bisect_left(finished, event.cursor) for event in deaths]
-        else:  # no rounds (Royale)
-            buckets[DEATH].rounds += [None] * len(deaths)
+        # A death belongs to the round whose RoundFinishedEvent is the first after it (none
+        # after it, or no rounds at all as in Royale: no round).
+        finished = by_type.get(ROUND_FINISHED, [])
+        ends = [event.cursor for event in finished]
+        numbers = [event.dataObject.get("round") for event in finished]
+        positions = [bisect_left(ends, event.cursor) for event in deaths]
+        buckets[DEATH].rounds += [
+            numbers[position] if position < len(numbers) else None for position in positions
+        ]
 
 
 def _files_table(

@@ -238,8 +238,8 @@ EVENT_TABLES: tuple[EventTable, ...] = (
             _derived(
                 "round",
                 "Int64",
-                "the round it happened in: RoundFinishedEvents before it in cursor order "
-                "(<NA> for a match without rounds)",
+                "the round it happened in: that of the first RoundFinishedEvent after it in "
+                "cursor order (<NA> when none follows, e.g. a match without rounds)",
             ),
         ),
     ),

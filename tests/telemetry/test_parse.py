@@ -208,3 +208,15 @@ def test_input_is_not_modified() -> None:
     before = copy.deepcopy(events)
     to_telemetry_frames(events, match_ids=[MATCH])
     assert events == before
+
+
+def test_a_death_takes_the_round_number_its_round_carries() -> None:
+    events = small_file()
+    events[0]["dataObject"]["round"] = 1  # documents that number rounds from 1
+    events[4]["dataObject"]["round"] = 2
+    events.append(event(60, DEATH, matchID=MATCH, userID="p1"))  # after the last round's end
+    frames = frames_of(events)
+    assert frames.rounds["round"].tolist() == [1, 2]
+    rounds = frames.deaths["round"]
+    assert rounds.iloc[:2].tolist() == [1, 2]
+    assert pd.isna(rounds.iloc[2])
