@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from matchkit.errors import (
     AuthError,
+    CacheError,
     CacheMissError,
     DocumentError,
     InvalidArgumentError,
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AuthError",
+    "CacheError",
     "CacheMissError",
     "Client",
     "DocumentError",

@@ -11,6 +11,7 @@ from typing import Any
 
 __all__ = [
     "AuthError",
+    "CacheError",
     "CacheMissError",
     "DocumentError",
     "InvalidArgumentError",
@@ -115,3 +116,17 @@ class CacheMissError(MatchkitError):
     def __init__(self, message: str, *, url: str) -> None:
         super().__init__(message)
         self.url = url
+
+
+class CacheError(MatchkitError):
+    """The HTTP cache cannot be used: damaged, of a format matchkit does not load, locked by
+    another process past the wait, or not writable. The message says the way out (usually
+    ``Client(...).clear_cache()`` or deleting the file).
+
+    Attributes:
+        path: the cache file.
+    """
+
+    def __init__(self, message: str, *, path: object) -> None:
+        super().__init__(message)
+        self.path = path

@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("MATCHKIT_SHARED", REPO.parent / "shared"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Run the suite, and the notebook kernels it starts, on a cache folder of its own.
+
+    The HTTP cache and the service's stores then never mix with the user's (``~/.cache``), and
+    every run starts cold as CI does. Tests that need another folder still set their own.
+    """
+    folder = tempfile.mkdtemp(prefix="matchkit-tests-")
+    os.environ["MATCHKIT_CACHE_DIR"] = folder
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 def shared_path(*parts: str) -> Path:

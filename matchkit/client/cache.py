@@ -11,6 +11,9 @@ Policy (pure functions, ``now`` injected) is kept apart from storage:
 The API key travels in the ``Authorization`` header, which requests-cache leaves out of the
 cache key and redacts from the stored request (its ``ignored_parameters``); nothing else the
 client sends holds it.
+
+The file itself (entries as checksummed JSON, owner-only permissions, damaged and locked files
+as :class:`~matchkit.errors.CacheError`) is :mod:`matchkit.client.cachefile`'s.
 """
 
 from __future__ import annotations
@@ -32,13 +35,13 @@ from requests_cache import (
     CachedResponse,
     CachedSession,
     CacheMixin,
-    SQLiteCache,
 )
 from requests_cache.cache_keys import get_matched_headers, normalize_headers
 from requests_cache.policy.settings import DEFAULT_IGNORED_PARAMS
 
+from matchkit.client.cachefile import LOCK_TIMEOUT, CacheFile, prepare_folder, writable
 from matchkit.client.session import RateLimit, ThrottleMixin
-from matchkit.errors import InvalidArgumentError
+from matchkit.errors import CacheError, InvalidArgumentError
 from matchkit.rules.windows import RETENTION, parse_time
 
 __all__ = [
@@ -202,21 +205,38 @@ def create_session(
     rate_limit: RateLimit | None = None,
     clock: Callable[[], float] | None = None,
     sleep: Callable[[float], None] | None = None,
+    lock_timeout: float = LOCK_TIMEOUT,
 ) -> CachedSession | _ThrottledCachedSession:
     """A cached (and, with ``rate_limit``, throttled) session on ``cache_dir/http_cache.sqlite``.
 
     Args:
-        cache_dir: the folder of the SQLite file (created if missing).
+        cache_dir: the folder of the SQLite file (created, owner-only, if missing).
         keys: how requests are keyed (default: by their own address).
-        offline: answer only from the cache, stale entries included (a miss is a 504 response).
+        offline: answer only from the cache, stale entries included (a miss is a 504 response);
+            a cache that cannot be written is then opened read-only.
         rate_limit: client-side rate, or ``None`` for none.
         clock, sleep: the limiter's monotonic clock and sleep function (injected in tests).
+        lock_timeout: seconds to wait for another process's write lock on the file.
+
+    Raises:
+        InvalidArgumentError: ``cache_dir`` cannot be created, or (online) the cache cannot be
+            written there.
+
+    A damaged file or one of another format does not raise here: the session's every use of
+    the cache raises :class:`~matchkit.errors.CacheError`, and :func:`clear_cache` clears it.
     """
     keys = keys or CacheKeys()
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    # WAL with synchronous=NORMAL: a commit per page without an fsync each; a crash can lose
-    # the last pages written, never corrupt the file (it is a cache).
-    backend = SQLiteCache(cache_dir / CACHE_FILE, wal=True)
+    prepare_folder(cache_dir)
+    path = cache_dir / CACHE_FILE
+    read_only = not writable(path)
+    if read_only and not offline:
+        raise InvalidArgumentError(
+            f"cache_dir={str(cache_dir)!r} cannot hold the HTTP cache ({path} cannot be "
+            "written); pass offline=True to read the cache as it is, or a writable folder as "
+            "cache_dir= or MATCHKIT_CACHE_DIR",
+            parameter="cache_dir",
+        )
+    backend = CacheFile(path, read_only=read_only, lock_timeout=lock_timeout)
     options: dict[str, Any] = {
         "backend": backend,
         "expire_after": DO_NOT_CACHE,  # every request states its own expiry
@@ -282,21 +302,34 @@ def cache_info(session: CachedSession) -> CacheInfo:
 def clear_cache(session: CachedSession, older_than: timedelta | None = None) -> int:
     """Remove cached responses: all of them, or those stored more than ``older_than`` ago.
 
+    Clearing everything is also the way out of a damaged cache file, or of one written in a
+    format matchkit does not load (an older matchkit's pickles): the file is deleted and
+    created anew, without reading what it held.
+
     Returns:
-        The number of responses removed.
+        The number of responses removed (a damaged file counts what it could still tell).
 
     Raises:
         InvalidArgumentError: ``older_than`` is not a non-negative timedelta.
+        CacheError: the cache cannot be written (read-only, locked past the wait), or
+            ``older_than`` was given for a file that can only be cleared whole.
     """
+    if older_than is not None and (
+        not isinstance(older_than, timedelta) or older_than < timedelta(0)
+    ):
+        raise InvalidArgumentError(
+            f"older_than={older_than!r} must be a timedelta >= 0, or None to clear everything",
+            parameter="older_than",
+        )
     backend = session.cache
-    before = len(backend.responses)
+    try:
+        before = len(backend.responses)
+    except CacheError:
+        if older_than is not None or getattr(backend, "problem", None) is None:
+            raise
+        before = backend.stored_rows
     if older_than is None:
         backend.clear()
-    else:
-        if not isinstance(older_than, timedelta) or older_than < timedelta(0):
-            raise InvalidArgumentError(
-                f"older_than={older_than!r} must be a timedelta >= 0, or None to clear everything",
-                parameter="older_than",
-            )
-        backend.delete(older_than=older_than)
+        return before
+    backend.delete(older_than=older_than)
     return before - len(backend.responses)

@@ -3,7 +3,8 @@
 Layout under the folder you name::
 
     _matchkit.json                   the manifest: format, tables, columns, dtypes, row counts,
-                                     problems; written last, so it marks a complete write
+                                     every data file with its row count, problems; written
+                                     last, so it marks a complete write
     matches/date=2026-10-30/part-0.parquet
     rosters/date=2026-10-30/part-0.parquet      (every match-bound table, by its match's date;
     ...                                           rows whose match is unknown go to the null
@@ -13,22 +14,35 @@ Layout under the folder you name::
 
 Each table folder is a data set that Dask (``dd.read_parquet("out/participants")``), Spark and
 DuckDB (``read_parquet('out/participants/*/*.parquet', hive_partitioning = true)``) read
-directly. A write goes to a hidden folder beside the target and is renamed into place at the
-end, so an interrupted write never leaves a folder that :func:`read_frames` accepts.
+directly. A write goes to a hidden folder beside the target (``.NAME.writing-PID-HEX``) and is
+renamed into place at the end, so an interrupted write never leaves a folder that
+:func:`read_frames` accepts; the next write removes what a killed one left behind.
+
+Every file is written on the calling thread (``pyarrow.parquet.write_table``), never through
+Arrow's dataset writer: that one hands the table to Arrow's thread pools, whose workers could
+drop the last reference to pandas' memory after the call returned and, when that happened while
+the interpreter was shutting down, abort the process ("terminate called without an active
+exception", exit 134).
+
+Reading checks the folder against the manifest (every file present, none extra, each with its
+row count) and refuses a data set that does not match it: a missing partition must never read
+as fewer rows.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import orjson
 import pandas as pd
 import pyarrow as pa
-import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from matchkit.errors import InvalidArgumentError, MatchkitError
@@ -39,9 +53,13 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "MANIFEST", "read_frames", "write_frames"]
 
-FORMAT = "matchkit-frames/1"
+FORMAT = "matchkit-frames/2"
+"""Written by this version: the manifest lists every data file with its row count."""
+READABLE_FORMATS = ("matchkit-frames/1", FORMAT)
 MANIFEST = "_matchkit.json"
 PARTITION = "date"
+NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__"
+PART_FILE = "part-0.parquet"
 
 # Arrow types read back as pandas' nullable dtypes (never through float64, which would round
 # integers beyond 2**53); the manifest's dtypes are applied on top.
@@ -51,6 +69,9 @@ _TYPES_MAPPER = {
     pa.string(): pd.StringDtype(),
     pa.large_string(): pd.StringDtype(),
 }.get
+
+# Errors of Arrow, the file system and malformed manifests, reported as MatchkitErrors.
+_READ_ERRORS = (pa.ArrowException, OSError, KeyError, TypeError, ValueError, AttributeError)
 
 
 def write_frames(
@@ -69,9 +90,96 @@ def write_frames(
 
     Raises:
         InvalidArgumentError: ``path`` is a non-empty folder and ``overwrite`` is false, or it
-            holds something other than a matchkit data set, or it is a file.
+            holds something other than a matchkit data set, or it is a file, or it is the
+            current folder (or holds it).
+        MatchkitError: the file system refused the write (the message says where and why);
+            nothing is left half-written.
     """
-    target = Path(path)
+    target = _checked_target(path, overwrite=overwrite)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise InvalidArgumentError(
+            f"{target.parent} is not a folder, so {target.name} cannot be written in it",
+            parameter="path",
+        ) from None
+    except OSError as error:
+        raise MatchkitError(f"cannot create {target.parent}: {error.strerror or error}") from None
+    _remove_leftovers(target)
+    staging = target.parent / f".{target.name}.writing-{os.getpid()}-{uuid.uuid4().hex}"
+    try:
+        staging.mkdir()
+        dates = _match_dates(frames.matches)
+        tables = {}
+        for name in TABLE_NAMES:
+            frame = frames.tables[name]
+            schema = TABLES[name]
+            files = _write_table(frame, staging / name, dates if schema.match_bound else None)
+            tables[name] = {
+                "rows": len(frame),
+                "partitioned": schema.match_bound,
+                "columns": list(frame.columns),
+                "dtypes": {column: _dtype_spec(frame[column].dtype) for column in frame},
+                "files": files,
+            }
+        manifest = {"format": FORMAT, "tables": tables, "problems": list(frames.problems)}
+        (staging / MANIFEST).write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
+        _move_into_place(staging, target)
+    except BaseException as error:
+        shutil.rmtree(staging, ignore_errors=True)
+        if isinstance(error, OSError):
+            raise MatchkitError(
+                f"could not write {target}: {error.strerror or error}"
+                f"{f' ({error.filename})' if error.filename else ''}; nothing was changed"
+            ) from error
+        raise
+    return target
+
+
+def read_frames(path: str | os.PathLike[str]) -> MatchFrames:
+    """Read what :func:`write_frames` wrote, with the dtypes it had, after checking it whole.
+
+    Rows come back partition by partition (in date order), in their original order within a
+    partition.
+
+    Raises:
+        MatchkitError: the folder has no manifest (not a matchkit data set, or a write that did
+            not finish), a manifest of another format or one that cannot be read, or its files
+            do not match the manifest: a file or table folder is missing, a file is extra (a
+            stray partition, a copied part file), a row count differs, or a file is damaged.
+            The message names what and where.
+    """
+    from matchkit.model.frames import MatchFrames
+
+    folder = Path(path)
+    manifest = _read_manifest(folder)
+    tables = {}
+    for name in TABLE_NAMES:
+        spec = manifest["tables"].get(name)
+        if spec is None:
+            tables[name] = empty_frame(TABLES[name])
+            continue
+        try:
+            tables[name] = _read_table(folder / name, spec)
+        except MatchkitError:
+            raise
+        except _READ_ERRORS as error:
+            raise MatchkitError(
+                f"{folder / name} cannot be read as the manifest describes it "
+                f"({type(error).__name__}: {error}); write the data set again"
+            ) from error
+    return MatchFrames(**tables, problems=tuple(manifest.get("problems", ())))
+
+
+def _checked_target(path: str | os.PathLike[str], *, overwrite: bool) -> Path:
+    target = Path(path).absolute()
+    here = Path.cwd()
+    if target == here or target in here.parents:
+        raise InvalidArgumentError(
+            f"{path} is the current folder or holds it; write the data set to a folder of its "
+            "own, such as ./matches",
+            parameter="path",
+        )
     if target.exists():
         if not target.is_dir():
             raise InvalidArgumentError(f"{target} exists and is not a folder", parameter="path")
@@ -88,63 +196,68 @@ def write_frames(
                     "replace it",
                     parameter="path",
                 )
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = target.parent / f".{target.name}.writing-{uuid.uuid4().hex}"
-    staging.mkdir()
-    try:
-        dates = _match_dates(frames.matches)
-        tables = {}
-        for name in TABLE_NAMES:
-            frame = frames.tables[name]
-            schema = TABLES[name]
-            tables[name] = {
-                "rows": len(frame),
-                "partitioned": schema.match_bound,
-                "columns": list(frame.columns),
-                "dtypes": {column: _dtype_spec(frame[column].dtype) for column in frame},
-            }
-            _write_table(frame, staging / name, dates if schema.match_bound else None)
-        manifest = {"format": FORMAT, "tables": tables, "problems": list(frames.problems)}
-        (staging / MANIFEST).write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
-        _move_into_place(staging, target)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     return target
 
 
-def read_frames(path: str | os.PathLike[str]) -> MatchFrames:
-    """Read what :func:`write_frames` wrote, with the dtypes it had.
+_LEFTOVER = r"^\.{name}\.(writing|replaced)-(?:(\d+)-)?[0-9a-f]{{32}}$"
 
-    Rows come back partition by partition (in date order), in their original order within a
-    partition.
 
-    Raises:
-        MatchkitError: the folder has no manifest (not a matchkit data set, or a write that did
-            not finish) or a manifest of another format.
+def _remove_leftovers(target: Path) -> None:
+    """Remove the staging and retired folders that killed writes of ``target`` left beside it.
+
+    Only names this module creates are touched, and only those of processes that are gone. A
+    retired folder (the previous data set) goes only once ``target`` holds a complete one.
     """
-    from matchkit.model.frames import MatchFrames
-
-    folder = Path(path)
+    pattern = re.compile(_LEFTOVER.format(name=re.escape(target.name)))
+    complete = (target / MANIFEST).is_file()
     try:
-        manifest = orjson.loads((folder / MANIFEST).read_bytes())
+        entries = list(target.parent.iterdir())
+    except OSError:  # cleaning up is a courtesy; the write itself reports a real problem
+        return
+    for entry in entries:
+        found = pattern.match(entry.name)
+        if found is None or not entry.is_dir() or entry.is_symlink():
+            continue
+        kind, pid = found.group(1), found.group(2)
+        if pid is not None and _alive(int(pid)):
+            continue
+        if kind == "replaced" and not complete:
+            continue
+        shutil.rmtree(entry, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+def _read_manifest(folder: Path) -> dict[str, Any]:
+    where = folder / MANIFEST
+    try:
+        manifest = orjson.loads(where.read_bytes())
     except FileNotFoundError:
         raise MatchkitError(
             f"{folder} is not a complete matchkit Parquet data set: {MANIFEST} is missing "
             "(write one with MatchFrames.to_parquet; an interrupted write leaves none)"
         ) from None
-    if manifest.get("format") != FORMAT:
+    except orjson.JSONDecodeError as error:
         raise MatchkitError(
-            f"{folder / MANIFEST} has format {manifest.get('format')!r}, not {FORMAT}"
-        )
-    tables = {}
-    for name in TABLE_NAMES:
-        spec = manifest["tables"].get(name)
-        if spec is None:
-            tables[name] = empty_frame(TABLES[name])
-            continue
-        tables[name] = _read_table(folder / name, spec)
-    return MatchFrames(**tables, problems=tuple(manifest.get("problems", ())))
+            f"{where} is not valid JSON ({error}); write the data set again"
+        ) from None
+    except OSError as error:
+        raise MatchkitError(f"cannot read {where}: {error.strerror or error}") from None
+    if not isinstance(manifest, dict) or manifest.get("format") not in READABLE_FORMATS:
+        found = manifest.get("format") if isinstance(manifest, dict) else None
+        raise MatchkitError(f"{where} has format {found!r}, not {FORMAT}")
+    tables = manifest.get("tables")
+    if not isinstance(tables, dict) or not all(isinstance(s, dict) for s in tables.values()):
+        raise MatchkitError(f"{where} has no readable 'tables'; write the data set again")
+    return manifest
 
 
 def _match_dates(matches: pd.DataFrame) -> pd.Series:
@@ -154,44 +267,115 @@ def _match_dates(matches: pd.DataFrame) -> pd.Series:
     return dates[~dates.index.duplicated()]
 
 
-def _write_table(frame: pd.DataFrame, folder: Path, dates: pd.Series | None) -> None:
+def _write_table(frame: pd.DataFrame, folder: Path, dates: pd.Series | None) -> dict[str, int]:
+    """Write ``frame`` under ``folder``, by partition when ``dates`` is given.
+
+    Returns:
+        Each file written (its path under ``folder``, with ``/``) and its number of rows, in
+        the order the rows are read back.
+    """
     folder.mkdir()
     if dates is None:
-        pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), folder / "part-0.parquet")
-        return
+        _write_file(pa.Table.from_pandas(frame, preserve_index=False), folder / PART_FILE)
+        return {PART_FILE: len(frame)}
     if frame.empty:
-        return
+        return {}
+    # One conversion for the whole table (one schema for every partition), then the rows of
+    # each partition, in their order, by ``take``: all on this thread.
+    table = pa.Table.from_pandas(frame, preserve_index=False)
     partition = pd.Series(frame["match_id"].map(dates).array, dtype=pd.StringDtype())
-    table = pa.Table.from_pandas(frame.assign(**{PARTITION: partition.array}), preserve_index=False)
-    ds.write_dataset(
-        table,
-        folder,
-        format="parquet",
-        partitioning=_partitioning(),
-        basename_template="part-{i}.parquet",
-        existing_data_behavior="overwrite_or_ignore",
-        preserve_order=True,
-    )
+    keys = np.asarray(partition.fillna(NULL_PARTITION), dtype=object)
+    order = np.argsort(keys, kind="stable")
+    values, starts = np.unique(keys[order], return_index=True)
+    files = {}
+    for value, begin, end in zip(values, starts, [*starts[1:], len(order)], strict=True):
+        name = f"{PARTITION}={value}/{PART_FILE}"
+        (folder / name).parent.mkdir()
+        _write_file(table.take(pa.array(order[begin:end])), folder / name)
+        files[name] = int(end - begin)
+    return files
 
 
-def _partitioning() -> ds.Partitioning:
-    """``date=YYYY-MM-DD`` folders; declared, since a set with only the null partition (rows
-    of unknown matches) gives Arrow nothing to infer the type from."""
-    return ds.partitioning(pa.schema([(PARTITION, pa.string())]), flavor="hive")
+def _write_file(table: pa.Table, path: Path) -> None:
+    pq.write_table(table, path)
+
+
+def _data_files(folder: Path) -> Iterator[str]:
+    """Every file under ``folder`` that a Parquet reader would take as data (with ``/``).
+
+    Like Arrow's discovery, names starting with ``.`` or ``_`` are skipped.
+    """
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
+        for name in sorted(names):
+            if not name.startswith((".", "_")):
+                yield Path(root, name).relative_to(folder).as_posix()
 
 
 def _read_table(folder: Path, spec: dict[str, Any]) -> pd.DataFrame:
     columns = spec["columns"]
     dtypes = {column: _dtype_of(value) for column, value in spec["dtypes"].items()}
-    if not spec["rows"] or not folder.exists():
-        return pd.DataFrame({column: pd.Series([], dtype=dtypes[column]) for column in columns})
-    if spec["partitioned"]:
-        dataset = ds.dataset(folder, format="parquet", partitioning=_partitioning())
-        table = dataset.to_table(columns=columns)
+    rows = spec["rows"]
+    listed = spec.get("files")  # None in data sets of format 1
+    if listed is not None:
+        _check_files(folder, listed, rows)
+    elif rows and not folder.is_dir():
+        raise MatchkitError(f"{folder} is missing; the manifest says it holds {rows} rows")
+    names = list(listed) if listed is not None else list(_data_files(folder))
+    if not names:
+        frame = pd.DataFrame({column: pd.Series([], dtype=dtypes[column]) for column in columns})
     else:
-        table = pq.read_table(folder, columns=columns)
-    frame = table.to_pandas(types_mapper=_TYPES_MAPPER)
+        tables = []
+        for name in names:
+            table = pq.ParquetFile(folder / name).read(columns=columns)
+            if listed is not None and table.num_rows != listed[name]:
+                raise MatchkitError(
+                    f"{folder / name} holds {table.num_rows} rows, the manifest says "
+                    f"{listed[name]}; write the data set again"
+                )
+            tables.append(table)
+        frame = pa.concat_tables(tables).to_pandas(types_mapper=_TYPES_MAPPER)
+    if len(frame) != rows:
+        raise MatchkitError(
+            f"{folder} holds {len(frame)} rows, the manifest says {rows}; a file is missing or "
+            "extra: write the data set again"
+        )
     return pd.DataFrame({column: _restored(frame[column], dtypes[column]) for column in columns})
+
+
+def _check_files(folder: Path, listed: dict[str, int], rows: int) -> None:
+    """Refuse a table folder whose files are not exactly those the manifest lists."""
+    if sum(listed.values()) != rows:
+        raise MatchkitError(
+            f"the manifest of {folder.parent} is inconsistent: the files of {folder.name} hold "
+            f"{sum(listed.values())} rows, its total says {rows}"
+        )
+    if not folder.is_dir():
+        if listed or rows:
+            raise MatchkitError(
+                f"{folder} is missing; the manifest lists {len(listed)} files with {rows} rows "
+                "in it. Write the data set again (a partial copy would read as fewer rows)"
+            )
+        return
+    present = set(_data_files(folder))
+    missing = sorted(set(listed) - present)
+    extra = sorted(present - set(listed))
+    if missing or extra:
+        parts = []
+        if missing:
+            lost = sum(listed[name] for name in missing)
+            parts.append(f"missing {_names(missing)} ({lost} of {rows} rows)")
+        if extra:
+            parts.append(f"not in the manifest {_names(extra)} (a stray or copied file)")
+        raise MatchkitError(
+            f"{folder} does not match its manifest: {'; '.join(parts)}. Write the data set "
+            "again, or remove what does not belong"
+        )
+
+
+def _names(names: list[str], shown: int = 5) -> str:
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
 
 
 def _restored(series: pd.Series, dtype: Any) -> pd.Series:
@@ -227,7 +411,7 @@ def _move_into_place(staging: Path, target: Path) -> None:
     if not target.exists():
         staging.rename(target)
         return
-    retired = target.parent / f".{target.name}.replaced-{uuid.uuid4().hex}"
+    retired = target.parent / f".{target.name}.replaced-{os.getpid()}-{uuid.uuid4().hex}"
     target.rename(retired)
     try:
         staging.rename(target)

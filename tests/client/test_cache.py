@@ -27,7 +27,8 @@ from matchkit.client.cache import (
     page_expiry,
     resolve_cache_dir,
 )
-from matchkit.errors import InvalidArgumentError
+from matchkit.client.cachefile import SERIALIZER
+from matchkit.errors import CacheError, InvalidArgumentError
 from tests.client.conftest import API_KEY
 
 NOW = datetime(2026, 10, 31, tzinfo=UTC)
@@ -219,3 +220,43 @@ def test_cached_response_is_fresh_only_unless_stale_is_allowed(
     assert cached_response(session, key, allow_stale=True) is not None
     assert cached_response(session, "no-such-key", allow_stale=True) is None
     session.close()
+
+
+def test_entries_are_sealed_json_and_a_changed_byte_does_not_load(
+    httpserver: HTTPServer, tmp_path: Path
+) -> None:
+    _serve_json(httpserver)
+    session = create_session(tmp_path)
+    response = session.get(httpserver.url_for("/page"), expire_after=-1)
+    stored = SERIALIZER.dumps(session.cache.get_response(response.cache_key))
+    assert isinstance(stored, bytes)
+    assert SERIALIZER.loads(stored).content == BODY.encode()
+    for offset in (len(stored) // 3, len(stored) - 2):
+        changed = stored[:offset] + bytes([stored[offset] ^ 1]) + stored[offset + 1 :]
+        with pytest.raises(ValueError, match="checksum mismatch"):
+            SERIALIZER.loads(changed)
+    with pytest.raises(ValueError, match="not a matchkit cache entry"):
+        SERIALIZER.loads(b"\x80\x04pickled")
+    session.close()
+
+
+def test_a_damaged_file_can_only_be_cleared_whole(tmp_path: Path) -> None:
+    (tmp_path / CACHE_FILE).write_bytes(b"not SQLite at all" * 100)
+    session = create_session(tmp_path)
+    assert session.cache.problem is not None
+    with pytest.raises(CacheError, match="is damaged"):
+        clear_cache(session, older_than=timedelta(days=1))
+    with pytest.raises(CacheError, match="is damaged"):
+        cache_info(session)
+    assert clear_cache(session) == 0
+    assert cache_info(session).responses == 0
+    assert session.cache.problem is None
+    session.close()
+
+
+def test_a_cache_path_that_sqlite_cannot_open_is_refused_at_once(tmp_path: Path) -> None:
+    (tmp_path / CACHE_FILE).mkdir()  # a folder where the file should be
+    with pytest.raises(CacheError, match="unable to open") as raised:
+        create_session(tmp_path)
+    assert raised.value.path == tmp_path / CACHE_FILE
+    assert (tmp_path / CACHE_FILE).is_dir()  # nothing deleted

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import orjson
 import pandas as pd
 import pyarrow.dataset as ds
 import pytest
@@ -109,11 +110,12 @@ def test_an_interrupted_write_leaves_nothing_that_reads_as_complete(
     original = matchkit.model.parquet._write_table
     written = []
 
-    def failing(frame: pd.DataFrame, folder: Path, dates: object) -> None:
+    def failing(frame: pd.DataFrame, folder: Path, dates: object) -> dict[str, int]:
         if folder.name == "rounds":
             raise KeyboardInterrupt
-        original(frame, folder, dates)
+        files = original(frame, folder, dates)
         written.append(folder.name)
+        return files
 
     monkeypatch.setattr(matchkit.model.parquet, "_write_table", failing)
     with pytest.raises(KeyboardInterrupt):
@@ -132,9 +134,11 @@ def test_an_interrupted_overwrite_keeps_the_old_data(
         raise OSError("disk full")
 
     monkeypatch.setattr(matchkit.model.parquet, "_write_table", failing)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(MatchkitError, match="disk full") as raised:
         frames.filter([True, False, False]).to_parquet(out, overwrite=True)
+    assert isinstance(raised.value.__cause__, OSError)  # the file system's own error, kept
     assert len(MatchFrames.read_parquet(out)) == 3
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]  # no staging folder left
 
 
 def test_reading_a_folder_without_manifest(tmp_path: Path, frames: MatchFrames) -> None:
@@ -167,3 +171,21 @@ def test_an_existing_empty_folder_is_a_fine_target(tmp_path: Path, frames: Match
     (tmp_path / "out").mkdir()
     frames.to_parquet(tmp_path / "out")
     assert len(MatchFrames.read_parquet(tmp_path / "out")) == 3
+
+
+def test_the_manifest_lists_every_file_with_its_rows(tmp_path: Path, frames: MatchFrames) -> None:
+    out = tmp_path / "out"
+    frames.to_parquet(out)
+    manifest = orjson.loads((out / MANIFEST).read_bytes())
+    assert manifest["format"] == "matchkit-frames/2"
+    for name in TABLE_NAMES:
+        spec = manifest["tables"][name]
+        on_disk = sorted(
+            path.relative_to(out / name).as_posix() for path in (out / name).rglob("*.parquet")
+        )
+        assert sorted(spec["files"]) == on_disk, name
+        assert sum(spec["files"].values()) == spec["rows"] == len(frames.tables[name]), name
+    assert manifest["tables"]["matches"]["files"] == {
+        "date=2026-10-30/part-0.parquet": 1,
+        "date=2026-10-31/part-0.parquet": 2,
+    }
