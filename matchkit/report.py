@@ -41,6 +41,7 @@ NOTEBOOKS = (
     "03-side-win-rates.ipynb",
     "04-cosmetics.ipynb",
     "05-explorer.ipynb",
+    "06-telemetry.ipynb",
 )
 
 

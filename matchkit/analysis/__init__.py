@@ -21,6 +21,12 @@ from matchkit.analysis.cosmetics import (
 from matchkit.analysis.display import PERCENT_COLUMNS, for_display, percent
 from matchkit.analysis.durations import DURATION_STATISTICS, duration_summary
 from matchkit.analysis.sides import SIDES, side_win_rates
+from matchkit.analysis.telemetry import (
+    battlerite_win_rates,
+    deciding_rounds,
+    per_minute_rates,
+    queue_times,
+)
 
 __all__ = [
     "COSMETIC_KINDS",
@@ -28,12 +34,16 @@ __all__ = [
     "PERCENT_COLUMNS",
     "SIDES",
     "TIME_PERIODS",
+    "battlerite_win_rates",
     "cosmetic_summary",
     "cosmetic_usage",
     "cosmetic_win_rates",
+    "deciding_rounds",
     "duration_summary",
     "for_display",
+    "per_minute_rates",
     "percent",
+    "queue_times",
     "side_win_rates",
     "version_key",
 ]

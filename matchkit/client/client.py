@@ -52,6 +52,7 @@ from matchkit.rules.windows import TimeWindow, format_time, parse_time
 
 if TYPE_CHECKING:
     from matchkit.model.frames import MatchFrames
+    from matchkit.telemetry.frames import TelemetryFrames
 
 __all__ = ["Client", "ServiceStatus"]
 
@@ -446,6 +447,35 @@ class Client:
     def _is_cached(self, path: str, params: dict[str, str]) -> bool:
         key = self._keys.key("GET", self.base_url + path, params.items())
         return cached_response(self._session, key, allow_stale=self.offline) is not None
+
+    # -- telemetry (matchkit/telemetry/assets.py does the work) ------------------------------
+
+    def telemetry(
+        self,
+        matches: MatchFrames | Iterable[str] | str,
+        *,
+        progress: bool | None = None,
+        max_workers: int | None = None,
+        on_error: str = "raise",
+    ) -> TelemetryFrames:
+        """Download the telemetry files of ``matches`` and return them as TelemetryFrames.
+
+        Args:
+            matches: MatchFrames (their telemetry assets are used) or match ids (each match is
+                fetched first).
+            progress: show a progress bar (default: the client's setting).
+            max_workers: downloads at once (default 4).
+            on_error: ``"raise"`` (default) or ``"skip"``: leave out a match whose file is
+                missing or broken and list it in ``problems``.
+
+        The files are fetched without the API key (the asset host is not the API), cached
+        forever and checked before they are stored. See :mod:`matchkit.telemetry`.
+        """
+        from matchkit.telemetry.assets import fetch_telemetry
+
+        return fetch_telemetry(
+            self, matches, progress=progress, max_workers=max_workers, on_error=on_error
+        )
 
 
 def _check_max_matches(value: object) -> int | None:

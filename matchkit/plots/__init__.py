@@ -23,17 +23,25 @@ from matchkit.plots.cosmetics import (
 )
 from matchkit.plots.durations import plot_duration_distribution, plot_duration_trend
 from matchkit.plots.sides import plot_side_win_rates
+from matchkit.plots.telemetry import (
+    plot_battlerite_win_rates,
+    plot_per_minute_rates,
+    plot_queue_times,
+)
 
 __all__ = [
     "OTHER_COLOR",
     "SERVER_TYPE_COLORS",
     "SERVER_TYPE_LABELS",
     "SIDE_COLORS",
+    "plot_battlerite_win_rates",
     "plot_cosmetic_heatmap",
     "plot_cosmetic_summary_heatmap",
     "plot_cosmetic_usage",
     "plot_duration_distribution",
     "plot_duration_trend",
+    "plot_per_minute_rates",
+    "plot_queue_times",
     "plot_side_win_rates",
     "server_type_color",
 ]

@@ -1,0 +1,294 @@
+"""Download telemetry files: never with the API key, cached forever, several at once.
+
+Each match's telemetry asset names an absolute ``URL`` (on the real service: a CDN, another
+host). :class:`TelemetryDownloader` GETs it through its own cached session, which has no
+``Authorization`` header and no client-side rate limit (the CDN had none), into the client's HTTP
+cache with ``NEVER_EXPIRE`` (a telemetry file never changes). A 200 is stored only once it is a
+JSON array of ``{cursor, type, dataObject}`` events with unique cursors (requests-cache's
+``filter_fn`` decides before anything is written); anything else is retried like a 5xx, then
+refused. Retries follow the client's :class:`~matchkit.client.transport.RetryPolicy`.
+
+Nothing is partial: a missing or broken file is an error naming the match, unless the caller
+passes ``on_error="skip"``, in which case the match is left out and listed in ``problems``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import requests
+from requests_cache import NEVER_EXPIRE, CachedSession
+from tqdm.auto import tqdm
+
+from matchkit.client.cache import CacheKeys, cached_response, create_session
+from matchkit.client.transport import RETRY_STATUSES, RetryPolicy, error_objects, rate_limit_wait
+from matchkit.errors import (
+    CacheMissError,
+    DocumentError,
+    InvalidArgumentError,
+    MatchkitError,
+    NotFoundError,
+    RateLimitError,
+    ServiceError,
+)
+from matchkit.telemetry.parse import ParsedFile, check_events, parse_file
+
+__all__ = [
+    "DEFAULT_MAX_WORKERS",
+    "OnError",
+    "TelemetryDownloader",
+    "TelemetryRequest",
+    "check_max_workers",
+]
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_MAX_WORKERS = 4
+"""Downloads at once by default: polite to a CDN, and enough to hide the latency."""
+
+OnError = Literal["raise", "skip"]
+
+_TRANSIENT_ERRORS = (
+    requests.ConnectionError,
+    requests.Timeout,
+    requests.exceptions.ChunkedEncodingError,
+    requests.exceptions.ContentDecodingError,
+)
+_HEADERS = {"Accept": "application/json"}
+_CHECKED = "_matchkit_checked_events"
+
+
+@dataclass(frozen=True)
+class TelemetryRequest:
+    """One file to download.
+
+    Attributes:
+        match_id: the match (named in errors and keyed in the tables).
+        url: the telemetry asset's ``URL``.
+    """
+
+    match_id: str
+    url: str
+
+
+def check_max_workers(value: object) -> int:
+    """``max_workers`` as a whole number >= 1 (``None``: the default)."""
+    if value is None:
+        return DEFAULT_MAX_WORKERS
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidArgumentError(
+            f"max_workers={value!r} must be a whole number >= 1 (downloads at once)",
+            parameter="max_workers",
+        )
+    return value
+
+
+def _stored_only_when_valid(response: requests.Response) -> bool:
+    """requests-cache's ``filter_fn``: store a 200 only when it is a telemetry file."""
+    try:
+        events = check_events(response.content)
+    except DocumentError:
+        return False
+    setattr(response, _CHECKED, events)  # spare the caller a second decoding
+    return True
+
+
+class TelemetryDownloader:
+    """Downloads telemetry files through a keyless, cached, unthrottled session.
+
+    Args:
+        cache_dir: the folder of the client's HTTP cache (the same file).
+        keys: how requests are keyed in the cache (the client's).
+        offline: answer only from the cache; a miss raises CacheMissError.
+        timeout: seconds per request.
+        retry: the retry policy (the client's).
+        trust_env: let requests read proxies from the environment (off on loopback).
+    """
+
+    def __init__(
+        self,
+        cache_dir: Path,
+        *,
+        keys: CacheKeys,
+        offline: bool,
+        timeout: float,
+        retry: RetryPolicy,
+        trust_env: bool = True,
+    ) -> None:
+        self.session: CachedSession = create_session(cache_dir, keys=keys, offline=offline)
+        self.keys = keys
+        self.session.settings.filter_fn = _stored_only_when_valid
+        self.session.trust_env = trust_env
+        self.offline = offline
+        self.timeout = timeout
+        self.retry = retry
+
+    def close(self) -> None:
+        """Close the session."""
+        self.session.close()
+
+    def __enter__(self) -> TelemetryDownloader:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def download(
+        self,
+        requests_: Sequence[TelemetryRequest],
+        *,
+        max_workers: int = DEFAULT_MAX_WORKERS,
+        progress: bool = True,
+        on_error: OnError = "raise",
+    ) -> tuple[list[ParsedFile], list[str]]:
+        """Fetch and check every file, ``max_workers`` at once, in input order.
+
+        Returns:
+            The checked files, and the problems (matches skipped with ``on_error="skip"``).
+
+        Raises:
+            MatchkitError: with ``on_error="raise"``, the first failure in input order
+                (NotFoundError, DocumentError, ServiceError, CacheMissError, ...), naming the
+                match. The other downloads are cancelled or finish; nothing is returned.
+        """
+        if on_error not in ("raise", "skip"):
+            raise InvalidArgumentError(
+                f"on_error={on_error!r} must be 'raise' or 'skip'", parameter="on_error"
+            )
+        files: list[ParsedFile] = []
+        problems: list[str] = []
+        bar = tqdm(total=len(requests_), desc="telemetry", unit="file", disable=not progress)
+        with bar, ThreadPoolExecutor(max_workers=max_workers) as pool:
+            futures = [pool.submit(self.fetch, request) for request in requests_]
+            try:
+                for request, future in zip(requests_, futures, strict=True):
+                    try:
+                        files.append(future.result())
+                    except MatchkitError as error:
+                        if on_error == "raise":
+                            raise
+                        problems.append(f"telemetry of match {request.match_id} skipped: {error}")
+                    bar.update()
+            except BaseException:
+                for future in futures:
+                    future.cancel()
+                raise
+        return files, problems
+
+    def fetch(self, request: TelemetryRequest) -> ParsedFile:
+        """Fetch and check one file.
+
+        Raises:
+            NotFoundError: the URL answered 404.
+            DocumentError: the file is not a telemetry file (after the retries).
+            CacheMissError: offline and not cached.
+            RateLimitError, ServiceError: the host kept refusing or failing.
+        """
+        match_id, url = request.match_id, request.url
+        hit = self._cached(request)
+        if hit is not None:
+            return hit
+        what = f"the telemetry of match {match_id}"
+        faults = 0
+        refusals = 0
+        while True:
+            try:
+                response = self.session.get(
+                    url, headers=_HEADERS, timeout=self.timeout, expire_after=NEVER_EXPIRE
+                )
+            except _TRANSIENT_ERRORS as error:
+                faults += 1
+                if faults >= self.retry.attempts:
+                    raise ServiceError(
+                        f"GET {url} ({what}) failed {faults} times ({type(error).__name__}); "
+                        "the host is unreachable, try again later",
+                        url=url,
+                    ) from error
+                self._wait(self.retry.backoff_seconds(faults - 1))
+                continue
+            status = response.status_code
+            from_cache = bool(getattr(response, "from_cache", False))
+            if self.offline and status == 504 and from_cache:
+                raise CacheMissError(
+                    f"offline: {what} ({url}) is not in the cache; fetch it once online",
+                    url=url,
+                )
+            if status == 200:
+                try:
+                    return self._checked(response, match_id)
+                except DocumentError as error:
+                    faults += 1
+                    if from_cache or faults >= self.retry.attempts:
+                        raise DocumentError(f"GET {url} answered 200 but {error}") from None
+                    self._wait(self.retry.backoff_seconds(faults - 1))
+                    continue
+            if status == 429:
+                refusals += 1
+                wait = rate_limit_wait(response.headers, wall_clock=self.retry.wall_clock())
+                wait = self.retry.backoff_seconds(refusals - 1) if wait is None else wait
+                if refusals < self.retry.rate_limit_attempts and wait <= (
+                    self.retry.max_rate_limit_wait
+                ):
+                    self._wait(wait)
+                    continue
+                raise RateLimitError(
+                    f"GET {url} ({what}) was refused {refusals} times (429)",
+                    retry_after=wait,
+                    status=status,
+                    url=url,
+                    errors=error_objects(response),
+                )
+            if status in RETRY_STATUSES:
+                faults += 1
+                if faults < self.retry.attempts:
+                    self._wait(self.retry.backoff_seconds(faults - 1))
+                    continue
+            raise _status_error(response, url=url, what=what, faults=faults)
+
+    def _cached(self, request: TelemetryRequest) -> ParsedFile | None:
+        """The stored file, read directly (requests-cache's full path for a hit costs about ten
+        times more); an entry that no longer checks out is dropped and fetched again."""
+        key = self.keys.key("GET", request.url)
+        response = cached_response(self.session, key, allow_stale=True)
+        if response is None:
+            return None
+        try:
+            return parse_file(response.content, match_id=request.match_id)
+        except DocumentError:
+            self.session.cache.delete(key)
+            return None
+
+    def _checked(self, response: requests.Response, match_id: str) -> ParsedFile:
+        checked = getattr(response, _CHECKED, None)
+        try:
+            return parse_file(
+                checked if checked is not None else response.content, match_id=match_id
+            )
+        except DocumentError:
+            key = getattr(response, "cache_key", None)
+            if key:  # stored before a check that needs the match failed: forget it
+                self.session.cache.delete(key)
+            raise
+
+    def _wait(self, seconds: float) -> None:
+        logger.debug("telemetry download: waiting %.2f s before retrying", seconds)
+        self.retry.sleep(seconds)
+
+
+def _status_error(response: requests.Response, *, url: str, what: str, faults: int) -> ServiceError:
+    status = response.status_code
+    errors = error_objects(response)
+    options: dict[str, Any] = {"status": status, "url": url, "errors": errors}
+    if status == 404:
+        return NotFoundError(f"404 from GET {url}: no such file ({what})", **options)
+    if status in RETRY_STATUSES:
+        return ServiceError(
+            f"{status} from GET {url} ({what}) after {faults} attempts; try again later",
+            **options,
+        )
+    return ServiceError(f"{status} from GET {url} ({what})", **options)

@@ -1,0 +1,176 @@
+"""TelemetryFrames: the tables of a set of telemetry files, and what analyses do with them.
+
+Build one with :func:`matchkit.telemetry.to_telemetry_frames` (telemetry you have) or
+:meth:`matchkit.Client.telemetry` (download); combine with :meth:`TelemetryFrames.concat`, store
+with :meth:`TelemetryFrames.to_parquet`. ``docs/telemetry.md`` describes every table.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
+
+import pandas as pd
+
+from matchkit.errors import InvalidArgumentError
+from matchkit.model.schema import coerce_frame, empty_frame
+from matchkit.telemetry.schema import TABLE_NAMES, TABLES
+
+__all__ = ["TelemetryFrames", "coerce_table"]
+
+
+@dataclass(frozen=True, eq=False)
+class TelemetryFrames:
+    """The tables of a set of telemetry files, keyed by ``match_id``.
+
+    Rows link to :class:`~matchkit.model.frames.MatchFrames` by match (``match_id``), player
+    (``user_id`` = ``participants.player_id``), round (``round`` = ``rounds.ordinal``), side
+    (``team``, ``team_side``, ``winning_team`` = ``rosters.side``) and character (``character``
+    = ``participants.actor``, here an integer).
+
+    Attributes:
+        files: one row per file (events, cursor span, time span).
+        queue_events: one row per QueueEvent (a player's time in queue, league, ping).
+        match_starts: MatchStart events.
+        reserved_users: MatchReservedUser events (character, cosmetics, league per player).
+        battlerite_picks: BattleritePickEvent (five per player in Arena matches).
+        round_events: RoundEvent (abilities, pickups, mounts).
+        deaths: DeathEvent, with the round inferred from cursor order.
+        rounds: RoundFinishedEvent (one per round: length, winning team).
+        user_round_spells: UserRoundSpell (per player, round, ability and score type).
+        match_finishes: MatchFinishedEvent (scores, match length).
+        team_updates: TeamUpdateEvent (ranked matches: rating changes per team).
+        shutdowns: ServerShutdown.
+        round_player_stats: one row per match, round and player (RoundFinishedEvent.playerStats).
+        queue_region_samples: one row per region a queued player's client measured.
+        other_events: events of types matchkit does not know, kept whole.
+        problems: values that did not fit their column (kept as missing), downloads skipped
+            with ``on_error="skip"``.
+    """
+
+    files: pd.DataFrame
+    queue_events: pd.DataFrame
+    match_starts: pd.DataFrame
+    reserved_users: pd.DataFrame
+    battlerite_picks: pd.DataFrame
+    round_events: pd.DataFrame
+    deaths: pd.DataFrame
+    rounds: pd.DataFrame
+    user_round_spells: pd.DataFrame
+    match_finishes: pd.DataFrame
+    team_updates: pd.DataFrame
+    shutdowns: pd.DataFrame
+    round_player_stats: pd.DataFrame
+    queue_region_samples: pd.DataFrame
+    other_events: pd.DataFrame
+    problems: tuple[str, ...] = ()
+
+    @property
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """Every table by name, in model order."""
+        return {name: getattr(self, name) for name in TABLE_NAMES}
+
+    @property
+    def match_ids(self) -> list[str]:
+        """The matches whose telemetry these frames hold."""
+        return self.files["match_id"].tolist()
+
+    @classmethod
+    def empty(cls) -> TelemetryFrames:
+        """Frames with every table's known columns and no rows."""
+        return cls(**{name: empty_frame(TABLES[name]) for name in TABLE_NAMES})
+
+    def __len__(self) -> int:
+        return len(self.files)
+
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{name}={len(frame)}" for name, frame in self.tables.items())
+        return f"TelemetryFrames({counts}, problems={len(self.problems)})"
+
+    def summary(self) -> str:
+        """A few lines: rows per table and the number of problems."""
+        width = max(map(len, TABLE_NAMES))
+        lines = [f"{name:<{width}}  {len(frame):>9,} rows" for name, frame in self.tables.items()]
+        lines.append(f"problems: {len(self.problems)}")
+        lines.extend(f"  - {problem}" for problem in self.problems[:5])
+        return "\n".join(lines)
+
+    @classmethod
+    def concat(cls, frames: Iterable[TelemetryFrames]) -> TelemetryFrames:
+        """Combine frames; a match present in several keeps its first telemetry.
+
+        Extra columns are the union; dtypes of known columns are re-applied.
+        """
+        frames = list(frames)
+        if not frames:
+            return cls.empty()
+        kept: list[TelemetryFrames] = []
+        seen: set[str] = set()
+        for frame in frames:
+            new = [m for m in frame.match_ids if m not in seen]
+            seen.update(new)
+            if len(new) != len(frame):
+                frame = frame._only(set(new))
+            kept.append(frame)
+        tables = {}
+        for name in TABLE_NAMES:
+            parts = [frame.tables[name] for frame in kept]
+            parts = [part for part in parts if len(part)] or parts[:1]
+            combined = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+            tables[name] = coerce_table(combined.reset_index(drop=True), name)
+        problems = tuple(dict.fromkeys(p for frame in frames for p in frame.problems))
+        return cls(**tables, problems=problems)
+
+    def _only(self, match_ids: set[str]) -> TelemetryFrames:
+        tables = {
+            name: frame[frame["match_id"].isin(match_ids).to_numpy()].reset_index(drop=True)
+            for name, frame in self.tables.items()
+        }
+        return type(self)(**tables, problems=self.problems)
+
+    def to_parquet(self, path: str | os.PathLike[str], *, overwrite: bool = False) -> None:
+        """Write every table as a Parquet file under ``path``, atomically.
+
+        See :mod:`matchkit.telemetry.parquet`.
+        """
+        from matchkit.telemetry.parquet import write_telemetry
+
+        write_telemetry(self, path, overwrite=overwrite)
+
+    @classmethod
+    def read_parquet(cls, path: str | os.PathLike[str]) -> TelemetryFrames:
+        """Read what :meth:`to_parquet` wrote, with identical dtypes."""
+        from matchkit.telemetry.parquet import read_telemetry
+
+        return read_telemetry(path)
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if field.name == "problems":
+                if not isinstance(value, tuple):
+                    object.__setattr__(self, "problems", tuple(value))
+            elif not isinstance(value, pd.DataFrame):
+                raise InvalidArgumentError(
+                    f"TelemetryFrames.{field.name} must be a pandas DataFrame, not "
+                    f"{type(value).__name__}",
+                    parameter=field.name,
+                )
+
+
+def coerce_table(frame: pd.DataFrame, name: str) -> pd.DataFrame:
+    """Known columns and dtypes for a telemetry table (an integer clock kept as text stays)."""
+    from matchkit.telemetry.build import CLOCK_COLUMNS
+
+    schema = TABLES[name]
+    kept = {
+        column: frame[column]
+        for table, column in CLOCK_COLUMNS
+        if table == name and column in frame and isinstance(frame[column].dtype, pd.StringDtype)
+    }
+    coerced = coerce_frame(frame.drop(columns=list(kept)), schema)
+    for column, series in kept.items():
+        coerced[column] = series
+    known = schema.column_names
+    return coerced[[*known, *sorted(set(coerced.columns) - set(known))]]

@@ -1,0 +1,236 @@
+"""Telemetry files in: paths, bytes, text or parsed lists -> checked events in cursor order.
+
+A telemetry file is a JSON array of ``{"cursor": int, "type": str, "dataObject": object}``
+(``../shared/spec/telemetry.md``). Anything else (not JSON, another top-level shape, an event
+with a missing or extra member or a member of the wrong type, two events with one cursor, events
+of another match) is a :class:`~matchkit.errors.DocumentError` naming the match: a broken file
+is never read in part.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from operator import attrgetter
+from pathlib import Path
+from typing import Any, TypeAlias
+
+import msgspec
+
+from matchkit.errors import DocumentError, InvalidArgumentError
+from matchkit.telemetry.schema import MATCH_ID_KEYS, MATCH_START
+
+__all__ = [
+    "Event",
+    "ParsedFile",
+    "TelemetrySource",
+    "check_events",
+    "parse_file",
+    "read_sources",
+]
+
+TelemetrySource: TypeAlias = "str | os.PathLike[str] | bytes | bytearray | memoryview | list[Any]"
+"""One telemetry file: a path, its bytes, its JSON text, or its parsed list of events."""
+
+
+class Event(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """One event as the file carries it."""
+
+    cursor: int
+    type: str
+    dataObject: dict[str, Any]  # noqa: N815 (the wire's spelling)
+
+
+_DECODER = msgspec.json.Decoder(list[Event])
+_BY_CURSOR = attrgetter("cursor")
+
+
+@dataclass(frozen=True)
+class ParsedFile:
+    """A checked telemetry file.
+
+    Attributes:
+        match_id: the match it belongs to.
+        events: its events, sorted by cursor (unique).
+        size: its size in bytes when it came as bytes, text or a file (else 0).
+    """
+
+    match_id: str
+    events: list[Event]
+    size: int = 0
+
+
+def parse_file(source: TelemetrySource, *, match_id: str | None, index: int = 0) -> ParsedFile:
+    """Read and check one telemetry file.
+
+    Args:
+        source: a path, bytes, JSON text or the parsed list of events.
+        match_id: the match it belongs to; ``None`` to take it from the file's events.
+        index: its position in the caller's input (named in errors).
+
+    Raises:
+        DocumentError: the file is broken (see the module docs), naming the match.
+        InvalidArgumentError: ``source`` is none of the accepted kinds, or a path that cannot
+            be read.
+    """
+    where = f"telemetry of match {match_id}" if match_id else f"telemetry file {index}"
+    if isinstance(source, list) and source and isinstance(source[0], Event):
+        events, size, label = source, 0, ""  # checked already (check_events)
+    else:
+        raw, label = _raw(source, index=index)
+        if label:
+            where = f"{where} ({label})"
+        events = check_events(raw, where=where, index=index)
+        size = 0 if isinstance(raw, list) else len(raw)
+    if match_id is None:
+        found = _match_id_of(events)
+        if found is None:
+            raise DocumentError(
+                f"{where} names no match (no event carries matchID); pass its match id "
+                "(a mapping {match_id: telemetry} or match_ids=)",
+                document_index=index,
+            )
+        match_id = found
+        where = f"telemetry of match {match_id}" + (f" ({label})" if label else "")
+    return ParsedFile(match_id, events, size)
+
+
+def check_events(
+    raw: bytes | str | list[Any], *, where: str = "telemetry", index: int = 0
+) -> list[Event]:
+    """The events of a file's content (bytes, text or a parsed list), checked, by cursor.
+
+    Raises:
+        DocumentError: not a JSON array of ``{cursor, type, dataObject}`` events with unique
+            cursors.
+    """
+    try:
+        if isinstance(raw, list):
+            events = msgspec.convert(raw, list[Event])
+        else:
+            events = _DECODER.decode(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError) as error:
+        raise DocumentError(
+            f"{where} is not a JSON array of {{cursor, type, dataObject}} events: {error}",
+            document_index=index,
+        ) from None
+    except RecursionError:
+        raise DocumentError(f"{where} is nested too deeply to read", document_index=index) from None
+    events.sort(key=_BY_CURSOR)
+    cursors = [event.cursor for event in events]
+    if len(set(cursors)) != len(cursors):
+        repeated = next(a for a, b in itertools.pairwise(cursors) if a == b)
+        raise DocumentError(
+            f"{where} has two events with cursor {repeated}; cursors must be unique",
+            document_index=index,
+        )
+    return events
+
+
+def read_sources(
+    telemetry: TelemetrySource | Sequence[TelemetrySource] | Mapping[str, TelemetrySource],
+    *,
+    match_ids: Sequence[str] | None,
+) -> list[ParsedFile]:
+    """Every file of ``telemetry`` (one, a sequence, or ``{match_id: file}``), checked.
+
+    Raises:
+        InvalidArgumentError: the input shape is not understood, ``match_ids`` does not fit it,
+            or one match is given twice.
+        DocumentError: a file is broken.
+    """
+    if isinstance(telemetry, Mapping):
+        if match_ids is not None:
+            raise InvalidArgumentError(
+                "match_ids= cannot be combined with a mapping {match_id: telemetry}",
+                parameter="match_ids",
+            )
+        sources: list[Any] = list(telemetry.values())
+        ids: list[str | None] = [_checked_id(key) for key in telemetry]
+    else:
+        sources = _as_list(telemetry)
+        if match_ids is None:
+            ids = [None] * len(sources)
+        else:
+            if isinstance(match_ids, str) or not isinstance(match_ids, Sequence):
+                match_ids = [match_ids] if isinstance(match_ids, str) else list(match_ids)
+            ids = [_checked_id(value) for value in match_ids]
+            if len(ids) != len(sources):
+                raise InvalidArgumentError(
+                    f"match_ids has {len(ids)} ids for {len(sources)} telemetry files",
+                    parameter="match_ids",
+                )
+    files = [
+        parse_file(source, match_id=match_id, index=index)
+        for index, (source, match_id) in enumerate(zip(sources, ids, strict=True))
+    ]
+    seen: set[str] = set()
+    for file in files:
+        if file.match_id in seen:
+            raise InvalidArgumentError(
+                f"the telemetry of match {file.match_id} is given twice", parameter="telemetry"
+            )
+        seen.add(file.match_id)
+    return files
+
+
+def _as_list(telemetry: Any) -> list[Any]:
+    """One source as a list of one; a sequence of sources as a list."""
+    if isinstance(telemetry, str | bytes | bytearray | memoryview | os.PathLike):
+        return [telemetry]
+    if isinstance(telemetry, list) and telemetry and all(isinstance(e, dict) for e in telemetry):
+        return [telemetry]  # one parsed file
+    if isinstance(telemetry, Sequence):
+        return list(telemetry)
+    raise InvalidArgumentError(
+        "telemetry must be a path, bytes, JSON text or a parsed list of events, a sequence of "
+        f"them, or a mapping {{match_id: telemetry}}; not {type(telemetry).__name__}",
+        parameter="telemetry",
+    )
+
+
+def _raw(source: Any, *, index: int) -> tuple[bytes | str | list[Any], str]:
+    """The file's content and a label for errors (its path, for a path)."""
+    if isinstance(source, list):
+        return source, ""
+    if isinstance(source, bytes | bytearray | memoryview):
+        return bytes(source), ""
+    if isinstance(source, str) and source.lstrip()[:1] in ("[", "{"):
+        return source.encode(), ""
+    if isinstance(source, str | os.PathLike):
+        path = Path(source)
+        try:
+            return path.read_bytes(), str(path)
+        except OSError as error:
+            raise InvalidArgumentError(
+                f"telemetry file {index} ({path}) cannot be read: {error.strerror or error}",
+                parameter="telemetry",
+            ) from None
+    raise InvalidArgumentError(
+        f"telemetry file {index} is a {type(source).__name__}; give a path, bytes, JSON text "
+        "or the parsed list of events",
+        parameter="telemetry",
+    )
+
+
+def _checked_id(value: object) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidArgumentError(
+            f"match id {value!r} must be a non-empty string", parameter="match_ids"
+        )
+    return value
+
+
+def _match_id_of(events: list[Event]) -> str | None:
+    """The match the events name: MatchStart's matchID, else the first event's."""
+    found = None
+    for event in events:
+        data = event.dataObject
+        value = next((data[key] for key in MATCH_ID_KEYS if data.get(key)), None)
+        if isinstance(value, str):
+            if event.type == MATCH_START:
+                return value
+            found = found or value
+    return found

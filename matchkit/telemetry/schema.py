@@ -1,0 +1,396 @@
+"""The TelemetryFrames model, declared: every table, the event type it comes from, its columns.
+
+Columns reuse :class:`matchkit.model.schema.Column`: ``section="attributes"`` names a member of
+the event's ``dataObject`` (``key``), ``section="derived"`` a value matchkit computes (the match
+id, the event's ``cursor``, a death's round, a list position). ``docs/telemetry.md`` describes
+the same tables for readers; ``../shared/spec/telemetry.md`` the wire format.
+
+Every event table carries ``match_id``, ``cursor`` and ``time`` (tz-aware UTC, from the event's
+``time`` in milliseconds). A ``dataObject`` member no column declares becomes an extra column
+(snake_case, after the known ones, sorted by name); an event type no table declares is kept
+whole in ``other_events``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from matchkit.model.schema import Column, Kind, TableSchema
+
+__all__ = [
+    "DEATH",
+    "EVENT_TABLES",
+    "MATCH_FINISHED",
+    "MATCH_ID_KEYS",
+    "MATCH_START",
+    "PICK",
+    "PLAYER_STATS",
+    "QUEUE",
+    "RESERVED_USER",
+    "ROUND_EVENT",
+    "ROUND_FINISHED",
+    "SHUTDOWN",
+    "SPELL",
+    "TABLES",
+    "TABLE_NAMES",
+    "TEAM_UPDATE",
+    "EventTable",
+]
+
+QUEUE = "com.stunlock.service.matchmaking.avro.QueueEvent"
+MATCH_START = "Structures.MatchStart"
+RESERVED_USER = "Structures.MatchReservedUser"
+PICK = "Structures.BattleritePickEvent"
+ROUND_EVENT = "Structures.RoundEvent"
+DEATH = "Structures.DeathEvent"
+ROUND_FINISHED = "Structures.RoundFinishedEvent"
+SPELL = "Structures.UserRoundSpell"
+MATCH_FINISHED = "Structures.MatchFinishedEvent"
+TEAM_UPDATE = "com.stunlock.battlerite.team.TeamUpdateEvent"
+SHUTDOWN = "Structures.ServerShutdown"
+
+MATCH_ID_KEYS = ("matchID", "matchId")
+"""How events spell the match id (checked against the file's match, then carried as match_id)."""
+
+
+def _derived(name: str, kind: Kind, description: str) -> Column:
+    return Column(name, kind, "derived", "", description)
+
+
+def _member(name: str, kind: Kind, key: str, description: str = "") -> Column:
+    return Column(name, kind, "attributes", key, description)
+
+
+_MATCH_ID = _derived("match_id", "string", "the match the telemetry file belongs to")
+_CURSOR = _derived("cursor", "Int64", "the event's cursor: its global, increasing position")
+_TIME = _member("time", "datetime", "time", "when the event happened, UTC (milliseconds)")
+_EXTERNAL = _member("external_match_id", "string", "externalMatchID", "empty in real files")
+_EVENT = (_MATCH_ID, _CURSOR, _TIME)
+
+
+def _user(key: str) -> Column:
+    return _member("user_id", "string", key, "the player (= participants.player_id)")
+
+
+_CHARACTER = _member("character", "Int64", "character", "the character (= participants.actor)")
+_ROUND = _member("round", "Int64", "round", "0-based round (= rounds.ordinal)")
+
+_STAT_NAMES = (
+    "kills",
+    "deaths",
+    "score",
+    "damageDone",
+    "damageReceived",
+    "healingDone",
+    "healingReceived",
+    "disablesDone",
+    "disablesReceived",
+    "energyGained",
+    "energyUsed",
+    "timeAlive",
+    "abilityUses",
+)
+
+
+def _snake(key: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in key)
+
+
+PLAYER_STATS: tuple[str, ...] = tuple(_snake(key) for key in _STAT_NAMES)
+"""The per-round stats a RoundFinishedEvent carries per player (column names)."""
+
+
+@dataclass(frozen=True)
+class EventTable:
+    """A table built from one event type.
+
+    Attributes:
+        schema: the table's declaration.
+        event_type: the ``type`` of the events it holds (empty for derived tables).
+    """
+
+    schema: TableSchema
+    event_type: str
+
+
+def _table(
+    name: str, event_type: str, key: tuple[str, ...], columns: tuple[Column, ...]
+) -> EventTable:
+    return EventTable(TableSchema(name, event_type, key, columns), event_type)
+
+
+_EVENT_KEY = ("match_id", "cursor")
+
+EVENT_TABLES: tuple[EventTable, ...] = (
+    _table(
+        "queue_events",
+        QUEUE,
+        _EVENT_KEY,
+        (
+            *_EVENT,
+            _user("userId"),
+            _member("team_id", "string", "teamId"),
+            _member("session_id", "string", "sessionId"),
+            _member("season", "Int64", "season"),
+            _member("event_type", "string", "eventType"),
+            _member(
+                "time_joined_queue",
+                "Int64",
+                "timeJoinedQueue",
+                "a nanosecond monotonic clock, not the epoch (text of digits beyond int64)",
+            ),
+            _member("time_in_queue", "float64", "timeInQueue", "seconds"),
+            _CHARACTER,
+            _member("character_archetype", "Int64", "characterArchetype", "2, 4 or 8"),
+            _member("queue_types", "string", "queueTypes", "JSON list of queue names"),
+            _member("limit_matchmaking_range", "boolean", "limitMatchmakingRange"),
+            _member("preferred_region", "string", "preferredRegion"),
+            _member("ranking_type", "string", "rankingType"),
+            _member("league", "Int64", "league"),
+            _member("division", "Int64", "division"),
+            _member("division_rating", "Int64", "divisionRating"),
+            _member("team_size", "Int64", "teamSize"),
+            _member("team_members", "string", "teamMembers", "JSON list of the other members"),
+            _member("placement_games_left", "Int64", "placementGamesLeft"),
+            _member("match_region", "string", "matchRegion"),
+            _member("team_side", "Int64", "teamSide", "1 or 2 (= rosters.side)"),
+            _member("auto_matchmaking", "boolean", "autoMatchmaking"),
+        ),
+    ),
+    _table(
+        "match_starts",
+        MATCH_START,
+        _EVENT_KEY,
+        (
+            *_EVENT,
+            _EXTERNAL,
+            _member("version", "string", "version", "the patch"),
+            _member("server_type", "string", "type", "as tags.serverType"),
+            _member("game_mode", "Int64", "gameMode"),
+            _member("map_id", "string", "mapID"),
+            _member("team_size", "Int64", "teamSize"),
+            _member("region", "string", "region"),
+        ),
+    ),
+    _table(
+        "reserved_users",
+        RESERVED_USER,
+        _EVENT_KEY,
+        (
+            *_EVENT,
+            _user("accountId"),
+            _member("server_type", "string", "serverType"),
+            _member("character_level", "Int64", "characterLevel"),
+            _member("team_id", "string", "teamId"),
+            _member("total_time_played", "Int64", "totalTimePlayed"),
+            _member("character_time_played", "Int64", "characterTimePlayed"),
+            _CHARACTER,
+            _member("team", "Int64", "team", "1 or 2 (= rosters.side)"),
+            _member("ranking_type", "string", "rankingType"),
+            _member("mount", "Int64", "mount"),
+            _member("attachment", "Int64", "attachment"),
+            _member("outfit", "Int64", "outfit"),
+            _member("emote", "Int64", "emote"),
+            _member("league", "Int64", "league"),
+            _member("division", "Int64", "division"),
+            _member("division_rating", "Int64", "divisionRating"),
+            _member("season_id", "Int64", "seasonId"),
+        ),
+    ),
+    _table(
+        "battlerite_picks",
+        PICK,
+        _EVENT_KEY,
+        (
+            *_EVENT,
+            _EXTERNAL,
+            _user("userID"),
+            _ROUND,
+            _CHARACTER,
+            _member("server_type", "string", "serverType"),
+            _member("loadout_type", "string", "loadoutType"),
+            _member("battlerite_type", "Int64", "battleriteType", "the battlerite picked"),
+        ),
+    ),
+    _table(
+        "round_events",
+        ROUND_EVENT,
+        _EVENT_KEY,
+        (
+            *_EVENT,
+            _EXTERNAL,
+            _user("userID"),
+            _ROUND,
+            _CHARACTER,
+            _member("event_type", "string", "type", "e.g. ULTIMATE_USED"),
+            _member("value", "Int64", "value"),
+            _member("time_into_round", "Int64", "timeIntoRound", "0 in real files"),
+        ),
+    ),
+    _table(
+        "deaths",
+        DEATH,
+        _EVENT_KEY,
+        (
+            *_EVENT,
+            _EXTERNAL,
+            _user("userID"),
+            _derived(
+                "round",
+                "Int64",
+                "the round it happened in: that of the first RoundFinishedEvent after it in "
+                "cursor order (<NA> when none follows, e.g. a match without rounds)",
+            ),
+        ),
+    ),
+    _table(
+        "rounds",
+        ROUND_FINISHED,
+        ("match_id", "round"),
+        (
+            *_EVENT,
+            _EXTERNAL,
+            _ROUND,
+            _member("round_length", "Int64", "roundLength", "seconds (= rounds.duration)"),
+            _member("winning_team", "Int64", "winningTeam", "1 or 2 (= rounds.winning_team)"),
+        ),
+    ),
+    _table(
+        "user_round_spells",
+        SPELL,
+        _EVENT_KEY,
+        (
+            *_EVENT,
+            _user("accountId"),
+            _ROUND,
+            _CHARACTER,
+            _member("type_id", "Int64", "typeId"),
+            _member("source_type_id", "Int64", "sourceTypeId"),
+            _member("score_type", "string", "scoreType", "USES, DAMAGE_DONE, ..."),
+            _member("value", "Int64", "value"),
+        ),
+    ),
+    _table(
+        "match_finishes",
+        MATCH_FINISHED,
+        _EVENT_KEY,
+        (
+            *_EVENT,
+            _EXTERNAL,
+            _member("team_one_score", "Int64", "teamOneScore", "= the side 1 roster's score"),
+            _member("team_two_score", "Int64", "teamTwoScore", "= the side 2 roster's score"),
+            _member("match_length", "Int64", "matchLength", "seconds (= matches.duration)"),
+            _member("leavers", "string", "leavers", "JSON list"),
+            _member("region", "string", "region"),
+        ),
+    ),
+    _table(
+        "team_updates",
+        TEAM_UPDATE,
+        _EVENT_KEY,
+        (
+            *_EVENT,
+            _EXTERNAL,
+            _member("team_id", "string", "teamID", "= rosters.team_id"),
+            _member("user_ids", "string", "userIDs", "JSON list of the team's players"),
+            _member("season", "Int64", "season"),
+            _member("mode", "string", "mode"),
+            *(
+                _member(_snake(key), "Int64", key)
+                for key in (
+                    "prevLeague",
+                    "league",
+                    "prevDivision",
+                    "division",
+                    "prevDivisionRating",
+                    "divisionRating",
+                    "prevWins",
+                    "wins",
+                    "prevLosses",
+                    "losses",
+                    "roundsWon",
+                    "roundsLost",
+                    "teamSize",
+                )
+            ),
+            _member("ranking_change_type", "string", "rankingChangeType"),
+            _member("prev_placement_games_left", "Int64", "prevPlacementGamesLeft"),
+            _member("placement_games_left", "Int64", "placementGamesLeft"),
+            _member("match_region", "string", "matchRegion"),
+        ),
+    ),
+    _table(
+        "shutdowns",
+        SHUTDOWN,
+        _EVENT_KEY,
+        (
+            *_EVENT,
+            _EXTERNAL,
+            _member("match_time", "Int64", "matchTime", "seconds"),
+            _member("reason", "string", "reason"),
+        ),
+    ),
+)
+
+_DERIVED_TABLES = (
+    TableSchema(
+        "files",
+        "",
+        ("match_id",),
+        (
+            _MATCH_ID,
+            _derived("events", "Int64", "events in the file"),
+            _derived("first_cursor", "Int64", "the smallest cursor"),
+            _derived("last_cursor", "Int64", "the largest cursor"),
+            _derived("started_at", "datetime", "the earliest event time"),
+            _derived("ended_at", "datetime", "the latest event time"),
+        ),
+    ),
+    TableSchema(
+        "round_player_stats",
+        ROUND_FINISHED,
+        ("match_id", "round", "user_id"),
+        (
+            _MATCH_ID,
+            _derived("round", "Int64", "0-based round of its RoundFinishedEvent"),
+            _user("userID"),
+            *(
+                _member(name, "Int64", key)
+                for name, key in zip(PLAYER_STATS, _STAT_NAMES, strict=True)
+            ),
+        ),
+    ),
+    TableSchema(
+        "queue_region_samples",
+        QUEUE,
+        ("match_id", "cursor", "position"),
+        (
+            _MATCH_ID,
+            _derived("cursor", "Int64", "the cursor of its QueueEvent"),
+            _derived("user_id", "string", "the queued player"),
+            _derived("position", "Int64", "0-based position in regionSamples"),
+            _member("region", "string", "region"),
+            _member("latency_ms", "Int64", "latencyMS", "milliseconds"),
+        ),
+    ),
+    TableSchema(
+        "other_events",
+        "",
+        ("match_id", "cursor"),
+        (
+            *_EVENT,
+            _derived("event_type", "string", "the event's type, unknown to matchkit"),
+            _derived("data", "string", "its dataObject as compact JSON text (sorted keys)"),
+        ),
+    ),
+)
+
+TABLES: dict[str, TableSchema] = {
+    schema.name: schema
+    for schema in (
+        _DERIVED_TABLES[0],
+        *(table.schema for table in EVENT_TABLES),
+        *_DERIVED_TABLES[1:],
+    )
+}
+TABLE_NAMES: tuple[str, ...] = tuple(TABLES)
