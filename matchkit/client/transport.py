@@ -229,7 +229,7 @@ class Transport:
                 status=failure.status,
                 url=failure.url,
                 errors=failure.errors,
-            )
+            ) from failure
         self.confirmed = True
 
     def _from_cache(self, key: str, kind: RequestKind, shown: str) -> Fetched | None:

@@ -54,8 +54,10 @@ class Proxy:
             for name, value in request.headers.items()
             if name in ("Authorization", "Accept")
         }
+        # The path as sent (still percent-encoded), not werkzeug's decoded one.
+        raw_path = request.environ.get("RAW_URI", request.path).split("?", 1)[0]
         upstream = requests.get(
-            self.service.base_url + request.path, params=params, headers=headers, timeout=30
+            self.service.base_url + raw_path, params=params, headers=headers, timeout=30
         )
         kept = {
             name: value
