@@ -99,7 +99,7 @@ def match_path_segment(match_id: object) -> str:
         or not match_id.isprintable()
     ):
         raise InvalidArgumentError(
-            f"match_id={match_id!r} must be a non-empty string without '/', '\\\\', control "
+            f"match_id={match_id!r} must be a non-empty string without '/', '\\', control "
             "characters or surrounding spaces, and not '.' or '..'",
             parameter="match_id",
         )

@@ -41,6 +41,8 @@ from matchkit.client.answers import (
     RequestKind,
     check_body,
     error_objects,
+    rate_limit_wait,
+    read_head,
     read_rate_limit_wait,
 )
 from matchkit.client.cache import CacheKeys, cached_response
@@ -53,7 +55,17 @@ from matchkit.errors import (
 )
 from matchkit.rules.jsonapi import describe_errors
 
-__all__ = ["RETRY_STATUSES", "Fetched", "RequestKind", "RetryPolicy", "Transport"]
+__all__ = [
+    "RETRY_STATUSES",
+    "Fetched",
+    "RequestKind",
+    "RetryPolicy",
+    "Transport",
+    # Read from the answers (matchkit.client.answers), named here too for callers of before.
+    "error_objects",
+    "rate_limit_wait",
+    "read_head",
+]
 
 logger = logging.getLogger(__name__)
 
