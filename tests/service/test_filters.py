@@ -61,7 +61,8 @@ def test_server_type_filter_is_case_insensitive(api, oracle, value):
 
 
 def test_unknown_server_type_is_400(api):
-    response = api.get("/shards/global/matches", {"filter[serverType]": "QUICK5V5"})
+    # Malformed (decision 3: a well-formed unlisted value such as LEAGUE2V2 passes).
+    response = api.get("/shards/global/matches", {"filter[serverType]": "QUICK-5V5"})
     assert response.status_code == 400
     assert error_of(response)["source"] == {"parameter": "filter[serverType]"}
 
