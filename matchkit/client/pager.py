@@ -81,9 +81,8 @@ class Pager:
                     for page in self._iter_window(batch, window, plan):
                         pages += 1
                         for resource in primary_resources(page.head or {}):
-                            attributes = resource.get("attributes")
-                            created = attributes.get("createdAt") if attributes else None
-                            found.setdefault(resource.get("id"), str(created or ""))
+                            if resource.get("id") not in kept:  # new to this call
+                                found.setdefault(resource.get("id"), _created_at(resource))
                         bar.set_postfix(pages=pages, matches=len(kept) + len(found), refresh=False)
                         yield page
                         if cap is not None and len(batches) == 1 and len(kept) + len(found) >= cap:
@@ -124,7 +123,7 @@ class Pager:
         One batch comes in sort order already; the matches of several batches are put in order
         by ``createdAt``, then id, as the service sorts.
         """
-        new = [match_id for match_id in found if match_id not in kept]
+        new = list(found)
         if sort:
             new.sort(key=lambda match_id: (found[match_id], str(match_id)), reverse=descending)
         kept.update(dict.fromkeys(new[: max(0, cap - len(kept))]))
@@ -162,6 +161,13 @@ class Pager:
             if hinted is not None and hinted != following:
                 logger.debug("links.next offset %d disagrees; using offset %d", hinted, following)
             offset = following
+
+
+def _created_at(resource: dict[str, Any]) -> str:
+    """A match resource's ``createdAt`` as sent (the service's one format sorts as text)."""
+    attributes = resource.get("attributes")
+    created = attributes.get("createdAt") if isinstance(attributes, dict) else None
+    return str(created or "")
 
 
 def ordered_frames(frames: MatchFrames, *, descending: bool) -> MatchFrames:
