@@ -44,7 +44,15 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         dest="api_keys",
         metavar="KEY",
-        help="a key the service accepts (repeatable; default: one is generated)",
+        help="a key the service accepts (repeatable; shown by ps: prefer --api-key-file or "
+        "MATCHKIT_API_KEY; default: one is generated)",
+    )
+    serve.add_argument(
+        "--api-key-file",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="a file of keys the service accepts, one per line",
     )
     serve.add_argument(
         "--now",
@@ -141,6 +149,7 @@ def _serve(args: argparse.Namespace) -> int:
         port=args.port,
         data=args.data,
         api_keys=args.api_keys,
+        api_key_file=args.api_key_file,
         now=args.now,
         rate_limit=args.rate_limit or "10/minute",
         faults=args.faults,
