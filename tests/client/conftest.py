@@ -74,12 +74,29 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+STATUS = {"data": {"type": "status", "id": "test", "attributes": {"version": "v1"}}}
+
+
+def sent(httpserver: HTTPServer) -> int:
+    """How many requests other than ``GET /status`` reached ``httpserver``."""
+    return sum(request.path != "/status" for request, _response in httpserver.log)
+
+
+def serve_status(httpserver: HTTPServer) -> None:
+    """Let ``httpserver`` answer ``GET /status`` as a match-data service does (decision 11)."""
+    httpserver.expect_request("/status").respond_with_json(
+        STATUS, content_type="application/vnd.api+json"
+    )
+
+
 @pytest.fixture
 def make_client(
     httpserver: HTTPServer, tmp_path: Path, clock: FakeClock
 ) -> Iterator[Callable[..., Client]]:
-    """Build clients for ``httpserver`` whose retries sleep on the fake clock."""
+    """Build clients for ``httpserver`` (which answers ``/status``) whose retries sleep on the
+    fake clock."""
     clients: list[Client] = []
+    serve_status(httpserver)
 
     def build(**options: Any) -> Client:
         options.setdefault("api_key", API_KEY)
