@@ -13,17 +13,25 @@ import json
 import logging
 import os
 import re
-import shutil
+import subprocess
+import sys
 import tempfile
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from matchkit.errors import MatchkitError
+from matchkit.report_folder import ReportFolder
 
-__all__ = ["NOTEBOOKS", "ReportPage", "build_report", "notebooks_path", "stable_widget_ids"]
-
-log = logging.getLogger("matchkit")
+__all__ = [
+    "API_FOLDER",
+    "NOTEBOOKS",
+    "ReportPage",
+    "build_report",
+    "notebooks_path",
+    "stable_widget_ids",
+]
 
 #: Seconds one notebook may take before the report gives up on it.
 CELL_TIMEOUT = 600
@@ -46,10 +54,21 @@ NOTEBOOKS = (
 
 @dataclass(frozen=True)
 class ReportPage:
-    """One notebook of the report: its title and the HTML file written for it."""
+    """One notebook of the report: its title, the HTML file written for it and its run time.
+
+    Attributes:
+        title: the notebook's first heading.
+        html: the page's path in the report folder (there once the report is complete).
+        seconds: how long the notebook took to execute and export.
+    """
 
     title: str
     html: Path
+    seconds: float = 0.0
+
+
+#: The folder of the report that holds the API reference.
+API_FOLDER = "api"
 
 
 def build_report(
@@ -57,25 +76,41 @@ def build_report(
     out: str | os.PathLike[str] = "reports",
     base_url: str | None = None,
     notebooks: Sequence[str | os.PathLike[str]] | None = None,
+    overwrite: bool = False,
+    api_reference: bool = True,
+    assets: str | os.PathLike[str] | None = None,
+    on_page: Callable[[ReportPage], None] | None = None,
 ) -> Path:
     """Execute the notebooks and write one HTML page each plus an ``index.html``.
 
+    The report reads without the internet: the web files the pages load (the widget manager,
+    require.js, MathJax) are copied beside them from :mod:`matchkit.report_assets`, and the API
+    reference (pdoc) is written to ``api/`` and linked from the index.
+
     Args:
-        out: the report folder; replaced as a whole when the report is complete.
+        out: the report folder: new, empty, or (with ``overwrite``) a previous report. It is
+            replaced as a whole when the report is complete; a folder holding anything matchkit
+            did not write is refused before any notebook runs.
         base_url: a remote service (its key from ``MATCHKIT_API_KEY``); default
             ``MATCHKIT_BASE_URL``, else the embedded sample service.
         notebooks: notebook files to run (default: :data:`NOTEBOOKS` in :func:`notebooks_path`).
+        overwrite: replace a previous report in ``out``.
+        api_reference: also write the API reference and link it from the index.
+        assets: the installed web files (default :func:`matchkit.report_assets.assets_path`).
+        on_page: called with each page when it is written (e.g. to print its time).
 
     Returns:
         The path of ``index.html``.
 
     Raises:
-        MatchkitError: a notebook is missing or a cell failed (the message names the notebook).
+        InvalidArgumentError: ``out`` may not receive a report (see :mod:`matchkit.report_folder`).
+        MatchkitError: a notebook is missing, a cell failed (the message names the notebook), the
+            web files are not installed or the API reference failed.
     """
     import nbformat
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
     from nbconvert import HTMLExporter
+
+    from matchkit.report_assets import PAGE_URLS, copy_assets, require_assets
 
     paths = (
         [Path(p) for p in notebooks]
@@ -85,46 +120,118 @@ def build_report(
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise MatchkitError(f"notebooks not found: {', '.join(missing)}")
+    require_assets(assets)  # before any notebook runs
     env = dict(os.environ)
     if base_url is not None:
         env["MATCHKIT_BASE_URL"] = base_url
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent.resolve()))
-    staging.chmod(0o755)  # mkdtemp makes it owner-only; a report is for reading
-    # nbclient and nbconvert narrate every step on the traitlets logger; keep their errors only.
-    logging.getLogger("traitlets").setLevel(logging.ERROR)
-    exporter = HTMLExporter()
+    folder = ReportFolder.prepare(out, overwrite=overwrite)
+    exporter = HTMLExporter(**PAGE_URLS)
     pages = []
+    reference = None
     try:
+        if api_reference:
+            reference = _start_api_reference(folder.staging / API_FOLDER)
+        copy_assets(folder.staging, folder=assets)
         for path in paths:
-            log.info("report: running %s", path.name)
-            notebook = nbformat.read(path, as_version=4)
-            client = NotebookClient(
-                notebook,
-                timeout=CELL_TIMEOUT,
-                kernel_name="python3",
-                resources={"metadata": {"path": str(path.parent)}},
-            )
-            try:
-                client.execute(env=env)
-            except CellExecutionError as error:
-                message = _ANSI_ESCAPE.sub("", str(error))
-                raise MatchkitError(f"{path.name} failed: {message}") from None
+            started = time.perf_counter()
+            notebook = _execute(nbformat.read(path, as_version=4), path, env)
             notebook = stable_widget_ids(notebook)
             body, _ = exporter.from_notebook_node(notebook)
             body = _stable_element_ids(body)
-            target = staging / f"{path.stem}.html"
+            target = folder.staging / f"{path.stem}.html"
             target.write_text(body, encoding="utf-8")
-            pages.append(ReportPage(_title(notebook, path), target))
-        (staging / "index.html").write_text(_index(pages), encoding="utf-8")
-        if out.exists():
-            shutil.rmtree(out)
-        staging.rename(out)
+            seconds = time.perf_counter() - started
+            page = ReportPage(_title(notebook, path), folder.target / target.name, seconds)
+            pages.append(page)
+            if on_page is not None:
+                on_page(page)
+        if reference is not None:
+            _finish_api_reference(reference, folder.staging / API_FOLDER)
+        (folder.staging / "index.html").write_text(
+            _index(pages, api_reference=api_reference), encoding="utf-8"
+        )
+        written = folder.commit()
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        if reference is not None and reference.poll() is None:
+            reference.kill()
+            reference.wait()
+        folder.discard()
         raise
-    return out / "index.html"
+    return written / "index.html"
+
+
+def _execute(notebook, path: Path, env: dict[str, str]):
+    """Run ``notebook`` in a fresh kernel that talks over local sockets (IPC), not TCP."""
+    from jupyter_client.manager import KernelManager
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    # ipykernel warns on every start that TCP is unencrypted; IPC sockets are files readable by
+    # this user only, in a private temporary folder (short path: socket names are length-bound).
+    with tempfile.TemporaryDirectory(prefix="mk-kernel-") as sockets:
+        manager = KernelManager(
+            kernel_name="python3",
+            transport="ipc",
+            connection_file=str(Path(sockets) / "kernel.json"),
+        )
+        client = NotebookClient(
+            notebook,
+            km=manager,
+            timeout=CELL_TIMEOUT,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(path.parent)}},
+        )
+        # nbclient and jupyter_client narrate every step at INFO; keep their errors only.
+        manager.log = client.log = _QUIET_LOG
+        try:
+            client.execute(env=env)
+        except CellExecutionError as error:
+            message = _ANSI_ESCAPE.sub("", str(error))
+            raise MatchkitError(f"{path.name} failed: {message}") from None
+    return notebook
+
+
+# A logger of its own, outside the logging tree: no handler or level of the process changes.
+_QUIET_LOG = logging.Logger("matchkit.report.kernel", level=logging.ERROR)
+
+
+# Run in a child process: pdoc imports every module and configures its renderer globally, neither
+# of which should happen in the caller. Names a package loads lazily (module ``__getattr__``) are
+# resolved first, so that pdoc documents them where ``__all__`` lists them.
+_API_SCRIPT = """
+import importlib, pkgutil, sys
+import matchkit
+from pdoc.__main__ import cli
+names = ["matchkit"] + sorted(
+    "matchkit." + m.name for m in pkgutil.iter_modules(matchkit.__path__)
+    if not m.name.startswith("_")
+)
+for name in names:
+    module = importlib.import_module(name)
+    for member in getattr(module, "__all__", ()):
+        if member not in vars(module):
+            setattr(module, member, getattr(module, member))
+cli(["--no-search", "-o", sys.argv[1], *names])
+"""
+
+
+def _start_api_reference(target: Path) -> subprocess.Popen[str]:
+    """Start writing the API reference of matchkit with pdoc (it runs beside the notebooks)."""
+    return subprocess.Popen(
+        [sys.executable, "-c", _API_SCRIPT, str(target)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def _finish_api_reference(process: subprocess.Popen[str], target: Path) -> None:
+    output, _ = process.communicate()
+    if process.returncode != 0 or not (target / "matchkit.html").exists():
+        raise MatchkitError(
+            f"the API reference (pdoc) failed with exit {process.returncode}: "
+            f"{output.strip()[-800:]}"
+        )
 
 
 def stable_widget_ids(notebook):
@@ -190,10 +297,17 @@ def _title(notebook, path: Path) -> str:
     return path.stem
 
 
-def _index(pages: Sequence[ReportPage]) -> str:
+def _index(pages: Sequence[ReportPage], *, api_reference: bool) -> str:
     items = "\n".join(
         f'    <li><a href="{html.escape(page.html.name)}">{html.escape(page.title)}</a></li>'
         for page in pages
+    )
+    reference = (
+        f'  <p>The <a href="{API_FOLDER}/matchkit.html">API reference</a> documents the package'
+        " (<code>Client</code>, <code>to_frames</code>, <code>MatchFrames</code> and the rest)."
+        "</p>\n"
+        if api_reference
+        else ""
     )
     return f"""<!DOCTYPE html>
 <html lang="en">
@@ -208,6 +322,6 @@ def _index(pages: Sequence[ReportPage]) -> str:
   <ol>
 {items}
   </ol>
-</body>
+{reference}</body>
 </html>
 """
