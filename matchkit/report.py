@@ -107,6 +107,7 @@ def build_report(
         MatchkitError: a notebook is missing, a cell failed (the message names the notebook), the
             web files are not installed or the API reference failed.
     """
+    import jinja2
     import nbformat
     from nbconvert import HTMLExporter
 
@@ -125,7 +126,11 @@ def build_report(
     if base_url is not None:
         env["MATCHKIT_BASE_URL"] = base_url
     folder = ReportFolder.prepare(out, overwrite=overwrite)
-    exporter = HTMLExporter(**PAGE_URLS)
+    exporter = HTMLExporter(
+        **PAGE_URLS,
+        extra_loaders=[jinja2.DictLoader({_TEMPLATE: _TEMPLATE_SOURCE})],
+        template_file=_TEMPLATE,
+    )
     pages = []
     reference = None
     try:
@@ -158,6 +163,14 @@ def build_report(
         folder.discard()
         raise
     return written / "index.html"
+
+
+# JupyterLab's page without the loader of mermaid, which would import it from a CDN when a page
+# has a diagram; the report ships no mermaid, so a diagram shows as its source text, offline.
+_TEMPLATE = "matchkit-report.html.j2"
+_TEMPLATE_SOURCE = """{%- extends "index.html.j2" -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+"""
 
 
 def _execute(notebook, path: Path, env: dict[str, str]):
