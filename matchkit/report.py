@@ -131,6 +131,7 @@ def build_report(
         extra_loaders=[jinja2.DictLoader({_TEMPLATE: _TEMPLATE_SOURCE})],
         template_file=_TEMPLATE,
     )
+    exporter.log = _QUIET_LOG  # its notes (e.g. on images without alt text) are not the reader's
     pages = []
     reference = None
     try:
@@ -205,7 +206,7 @@ def _execute(notebook, path: Path, env: dict[str, str]):
 
 
 # A logger of its own, outside the logging tree: no handler or level of the process changes.
-_QUIET_LOG = logging.Logger("matchkit.report.kernel", level=logging.ERROR)
+_QUIET_LOG = logging.Logger("matchkit.report.quiet", level=logging.ERROR)
 
 
 # Run in a child process: pdoc imports every module and configures its renderer globally, neither

@@ -110,6 +110,7 @@ PACKAGES = (
             "LICENSE",
             "MathJax.js",
             "config/TeX-AMS_CHTML-full.js",
+            "config/Safe.js",
             "extensions/*",
             "jax/input/TeX/*",
             "jax/output/CommonHTML/*",
