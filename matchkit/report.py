@@ -154,7 +154,7 @@ def build_report(
         if reference is not None:
             _finish_api_reference(reference, folder.staging / API_FOLDER)
         (folder.staging / "index.html").write_text(
-            _index(pages, api_reference=api_reference), encoding="utf-8"
+            _index(pages, api_modules=_api_modules(folder.staging)), encoding="utf-8"
         )
         written = folder.commit()
     except BaseException:
@@ -225,7 +225,7 @@ for name in names:
     for member in getattr(module, "__all__", ()):
         if member not in vars(module):
             setattr(module, member, getattr(module, member))
-cli(["--no-search", "-o", sys.argv[1], *names])
+cli(["--docformat", "google", "--no-search", "-o", sys.argv[1], *names])
 """
 
 
@@ -311,18 +311,40 @@ def _title(notebook, path: Path) -> str:
     return path.stem
 
 
-def _index(pages: Sequence[ReportPage], *, api_reference: bool) -> str:
+def _api_modules(report: Path) -> list[str]:
+    """The top-level modules the API reference documents (paths relative to the report)."""
+    api = report / API_FOLDER
+    if not api.exists():
+        return []
+    return [
+        f"{API_FOLDER}/{path.relative_to(api).as_posix()}"
+        for path in [api / "matchkit.html", *sorted((api / "matchkit").glob("*.html"))]
+        if path.is_file()
+    ]
+
+
+def _module_name(path: str) -> str:
+    return path.removeprefix(f"{API_FOLDER}/").removesuffix(".html").replace("/", ".")
+
+
+def _index(pages: Sequence[ReportPage], *, api_modules: Sequence[str]) -> str:
     items = "\n".join(
         f'    <li><a href="{html.escape(page.html.name)}">{html.escape(page.title)}</a></li>'
         for page in pages
     )
-    reference = (
-        f'  <p>The <a href="{API_FOLDER}/matchkit.html">API reference</a> documents the package'
-        " (<code>Client</code>, <code>to_frames</code>, <code>MatchFrames</code> and the rest)."
-        "</p>\n"
-        if api_reference
-        else ""
-    )
+    reference = ""
+    if api_modules:
+        modules = "\n".join(
+            f'    <li><a href="{html.escape(path)}"><code>{html.escape(_module_name(path))}</code>'
+            "</a></li>"
+            for path in api_modules
+        )
+        reference = (
+            f'  <h2>API reference</h2>\n  <p>The <a href="{html.escape(api_modules[0])}">API '
+            "reference</a> documents the package (<code>Client</code>, <code>to_frames</code>, "
+            "<code>MatchFrames</code> and the rest), module by module:</p>\n"
+            f"  <ul>\n{modules}\n  </ul>\n"
+        )
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
