@@ -73,7 +73,9 @@ def test_the_explorer_shows_its_live_panel(report: Path, offline_page) -> None:
     # The filters are real controls, rendered from the saved widget state.
     assert opened.page.locator(".widget-select-multiple, .widget-dropdown").count() >= 2
     assert opened.page.locator(".widget-tab .lm-TabBar-tab").count() >= 3
-    assert opened.page.locator(".jupyter-widgets-view").count() >= 1
+    assert opened.page.locator(".widget-vbox").first.is_visible()
+    # The state's values, not only the controls: the selection count the panel showed.
+    assert opened.page.get_by_text("matches selected").first.is_visible()
     assert opened.blocked == []
 
 
