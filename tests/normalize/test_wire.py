@@ -19,7 +19,7 @@ from matchkit.model.frames import MatchFrames
 from matchkit.normalize import pipeline as normalize
 from matchkit.normalize.pipeline import _shape_decoder
 from matchkit.synth.dataset import open_dataset
-from tests.match_documents import arena, match, page, participant, player, roster
+from tests.builders.resources import arena, match, page, participant, player, roster
 
 DECODER = _shape_decoder()
 
