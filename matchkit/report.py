@@ -1,4 +1,9 @@
-"""Execute the notebooks into a reproducible HTML report.
+"""Execute the notebooks into a reproducible HTML report that reads offline.
+
+Each notebook runs in a fresh kernel and becomes one page; the web files the pages load are
+copied beside them (:mod:`matchkit.report_assets`), pdoc writes the API reference to ``api/``, and
+the folder is written and swapped in as :mod:`matchkit.report_folder` says (never over what
+matchkit did not write).
 
 The notebooks take their service from the environment (``MATCHKIT_BASE_URL``,
 ``MATCHKIT_API_KEY``), never from an injected cell, so that a key cannot end up in a notebook or
@@ -20,6 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from matchkit.errors import MatchkitError
 from matchkit.report_folder import ReportFolder
@@ -136,7 +142,7 @@ def build_report(
     reference = None
     try:
         if api_reference:
-            reference = _start_api_reference(folder.staging / API_FOLDER)
+            reference = _ApiReference.start(folder.staging / API_FOLDER)
         copy_assets(folder.staging, folder=assets)
         for path in paths:
             started = time.perf_counter()
@@ -152,15 +158,14 @@ def build_report(
             if on_page is not None:
                 on_page(page)
         if reference is not None:
-            _finish_api_reference(reference, folder.staging / API_FOLDER)
+            reference.finish()
         (folder.staging / "index.html").write_text(
             _index(pages, api_modules=_api_modules(folder.staging)), encoding="utf-8"
         )
         written = folder.commit()
     except BaseException:
-        if reference is not None and reference.poll() is None:
-            reference.kill()
-            reference.wait()
+        if reference is not None:
+            reference.stop()
         folder.discard()
         raise
     return written / "index.html"
@@ -229,23 +234,49 @@ cli(["--docformat", "google", "--no-search", "-o", sys.argv[1], *names])
 """
 
 
-def _start_api_reference(target: Path) -> subprocess.Popen[str]:
-    """Start writing the API reference of matchkit with pdoc (it runs beside the notebooks)."""
-    return subprocess.Popen(
-        [sys.executable, "-c", _API_SCRIPT, str(target)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+@dataclass(frozen=True)
+class _ApiReference:
+    """pdoc writing the API reference in a child process, beside the notebooks.
 
+    Its output goes to a temporary file: a pipe nobody reads until the end could fill and block.
+    """
 
-def _finish_api_reference(process: subprocess.Popen[str], target: Path) -> None:
-    output, _ = process.communicate()
-    if process.returncode != 0 or not (target / "matchkit.html").exists():
-        raise MatchkitError(
-            f"the API reference (pdoc) failed with exit {process.returncode}: "
-            f"{output.strip()[-800:]}"
-        )
+    target: Path
+    process: subprocess.Popen[bytes]
+    output: IO[bytes]
+
+    @classmethod
+    def start(cls, target: Path) -> _ApiReference:
+        output = tempfile.TemporaryFile()  # noqa: SIM115 (closed by finish or stop)
+        try:
+            process = subprocess.Popen(
+                [sys.executable, "-c", _API_SCRIPT, str(target)],
+                stdout=output,
+                stderr=subprocess.STDOUT,
+            )
+        except BaseException:
+            output.close()
+            raise
+        return cls(target, process, output)
+
+    def finish(self) -> None:
+        """Wait for pdoc; raise MatchkitError with what it printed if it failed."""
+        self.process.wait()
+        self.output.seek(0)
+        printed = self.output.read().decode(errors="replace")
+        self.output.close()
+        if self.process.returncode != 0 or not (self.target / "matchkit.html").exists():
+            raise MatchkitError(
+                f"the API reference (pdoc) failed with exit {self.process.returncode}: "
+                f"{printed.strip()[-800:]}"
+            )
+
+    def stop(self) -> None:
+        """End pdoc if it still runs (the report failed)."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.output.close()
 
 
 def stable_widget_ids(notebook):
