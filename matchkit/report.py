@@ -181,27 +181,24 @@ _TEMPLATE_SOURCE = """{%- extends "index.html.j2" -%}
 
 def _execute(notebook, path: Path, env: dict[str, str]):
     """Run ``notebook`` in a fresh kernel that talks over local sockets (IPC), not TCP."""
-    from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
+    from traitlets.config import Config
 
-    # ipykernel warns on every start that TCP is unencrypted; IPC sockets are files readable by
-    # this user only, in a private temporary folder (short path: socket names are length-bound).
+    # ipykernel warns at every start that TCP is unencrypted: the kernel manager nbclient creates
+    # (and shuts down) talks over IPC sockets instead, files in a private temporary folder (an
+    # absolute path: the kernel runs in the notebook's folder; a short one: socket names are
+    # length-bound).
     with tempfile.TemporaryDirectory(prefix="mk-kernel-") as sockets:
-        manager = KernelManager(
-            kernel_name="python3",
-            transport="ipc",
-            connection_file=str(Path(sockets) / "kernel.json"),
-        )
+        transport = {"transport": "ipc", "ip": str(Path(sockets) / "kernel")}
         client = NotebookClient(
             notebook,
-            km=manager,
             timeout=CELL_TIMEOUT,
             kernel_name="python3",
             resources={"metadata": {"path": str(path.parent)}},
+            config=Config({"KernelManager": transport}),
         )
-        # nbclient and jupyter_client narrate every step at INFO; keep their errors only.
-        manager.log = client.log = _QUIET_LOG
+        client.log = _QUIET_LOG  # nbclient narrates every step at INFO; keep its errors only
         try:
             client.execute(env=env)
         except CellExecutionError as error:
