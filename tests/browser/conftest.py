@@ -23,7 +23,7 @@ def _unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # closed when the browser tests are done
 def browser() -> Iterator[Any]:
     try:
         from playwright.sync_api import sync_playwright
