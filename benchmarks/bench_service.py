@@ -58,6 +58,7 @@ def serve(store_dir: str) -> None:
     from matchkit.service import create_app
     from matchkit.service.app import _AsgiEndpoint
     from matchkit.service.documents import list_body, page_links
+    from matchkit.service.protocol import uvicorn_config
     from matchkit.service.responses import JSON, accepts_gzip, respond
 
     app = create_app(rate_limit="off", api_keys=[KEY], store_dir=store_dir)
@@ -84,7 +85,8 @@ def serve(store_dir: str) -> None:
 
     app.router.routes.insert(0, Route(FIXED_PATH, _AsgiEndpoint(fixed)))
     print(f"PORT {port} BODY {len(body)}", flush=True)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    # The served stack: the service's own connection protocol and limits (issue 11 item 12).
+    config = uvicorn_config(app, log_level="warning", access_log=False)
     uvicorn.Server(config).run(sockets=[listener])
 
 

@@ -18,9 +18,14 @@ It checks, and exits non-zero unless all hold:
 - memory: RSS of the service's process at the start, after warm-up and at the end (reported;
   growth after warm-up is flagged above 50 MB).
 
+Then, on a fresh service, connections that never finish a request (:func:`idle_flood`): 1,100
+that send nothing and 100 that send half a request head must all be closed by the request
+timeout.
+
 Environment (or flags): ``MATCHKIT_SOAK_SECONDS`` / ``--seconds`` (default 60),
 ``--greedy`` and ``--paced`` (client processes, default 3 and 3), ``--max-requests`` (budget
-per client, default 50,000). Loopback only.
+per client, default 50,000), ``--idle`` and ``--partial`` (default 1,100 and 100; 0 and 0 skip
+the flood). Loopback only.
 """
 
 from __future__ import annotations
@@ -309,6 +314,68 @@ def logged_server_errors(logged: Counter[int]) -> int:
     return sum(count for status, count in logged.items() if status >= 500)
 
 
+def idle_flood(*, idle: int, partial: int) -> int:
+    """Connections that never finish a request (issue 11 item 12), against ``running()`` with
+    the default connection limits: ``idle`` send nothing, ``partial`` half a request head. Every
+    one must be closed within the request timeout plus 5 s, the half heads with a JSON:API 408;
+    a request while they are open gets a JSON:API 503 once they exceed the connection limit,
+    and a 200 once they are gone. Returns the exit status."""
+    import socket
+
+    import requests
+
+    from matchkit.service import running
+    from matchkit.service.protocol import ConnectionLimits
+
+    limits = ConnectionLimits()
+    failures = []
+    with running() as service:
+        address = ("127.0.0.1", int(service.base_url.rsplit(":", 1)[1]))
+        began = time.monotonic()
+        sockets = [socket.create_connection(address, timeout=5) for _ in range(idle + partial)]
+        for connection in sockets[idle:]:
+            connection.sendall(b"GET /status HTTP/1.1\r\nHost: x\r\n")
+        during = requests.get(f"{service.base_url}/status", timeout=30)
+        if idle + partial >= limits.max_connections and (
+            during.status_code != 503 or "errors" not in during.json()
+        ):
+            failures.append(f"a request during the flood got {during.status_code}, not a 503")
+        closed_at: dict[int, float] = {}
+        first_bytes: Counter[bytes] = Counter()
+        deadline = began + limits.request_timeout + 5
+        for number, connection in enumerate(sockets):
+            connection.settimeout(max(deadline - time.monotonic(), 0.01))
+            try:
+                data = connection.recv(65536)
+                if data:
+                    first_bytes[data[9:12]] += 1
+                    data = connection.recv(65536)
+                if not data:
+                    closed_at[number] = time.monotonic() - began
+            except TimeoutError:
+                pass
+            except ConnectionResetError:
+                closed_at[number] = time.monotonic() - began
+            connection.close()
+        after = requests.get(f"{service.base_url}/status", timeout=30)
+    print(f"idle flood: {idle} silent + {partial} half-head connections (limits: {limits})")
+    if closed_at:
+        print(
+            f"  closed {len(closed_at)} of {len(sockets)}, from {min(closed_at.values()):.2f} s "
+            f"to {max(closed_at.values()):.2f} s; answers before closing: {dict(first_bytes)}"
+        )
+    print(f"  a request during the flood: {during.status_code}; after it: {after.status_code}")
+    if len(closed_at) < len(sockets):
+        failures.append(f"{len(sockets) - len(closed_at)} connections were not closed in time")
+    if first_bytes != Counter({b"408": partial}):
+        failures.append(f"the half heads were answered {dict(first_bytes)}, not 408s")
+    if after.status_code != 200:
+        failures.append(f"a request after the flood got {after.status_code}")
+    for failure in failures:
+        print(f"  FAILED: {failure}")
+    return 1 if failures else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.soak", description=__doc__)
     parser.add_argument(
@@ -317,13 +384,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--greedy", type=int, default=3)
     parser.add_argument("--paced", type=int, default=3)
     parser.add_argument("--max-requests", type=int, default=50_000)
+    parser.add_argument("--idle", type=int, default=1100, help="silent connections (0: none)")
+    parser.add_argument("--partial", type=int, default=100, help="half-head connections")
     args = parser.parse_args(argv)
-    return run(
+    status = run(
         seconds=args.seconds,
         greedy=args.greedy,
         paced=args.paced,
         max_requests=args.max_requests,
     )
+    if args.idle or args.partial:
+        status |= idle_flood(idle=args.idle, partial=args.partial)
+    return status
 
 
 if __name__ == "__main__":

@@ -47,6 +47,7 @@ def _serve(args: argparse.Namespace) -> int:
         port=args.port,
         data=args.data,
         api_keys=args.api_keys,
+        api_key_file=args.api_key_file,
         now=args.now,
         rate_limit=args.rate_limit or "10/minute",
         faults=args.faults,

@@ -75,7 +75,8 @@ def _serve_parser(commands) -> None:
 examples:
   matchkit serve                                  # sample set, loopback port 8000, a new key
   matchkit serve --port 0 --rate-limit off        # any free port, no rate limit
-  matchkit serve --api-key KEY1 --api-key KEY2    # accept these keys
+  MATCHKIT_API_KEY=secret matchkit serve          # accept this key (kept out of `ps`)
+  matchkit serve --api-key-file keys.txt          # accept the keys in this file, one per line
   matchkit serve --data my-dataset --now wall     # another data set, the wall clock as now
 """,
     )
@@ -96,8 +97,16 @@ examples:
         action="append",
         dest="api_keys",
         metavar="KEY",
-        help="a key the service accepts, repeatable (default: $MATCHKIT_API_KEY, else one is "
-        "generated and printed); a key given here is visible in the process list",
+        help="a key the service accepts, repeatable; visible in the process list, so prefer "
+        "--api-key-file or $MATCHKIT_API_KEY (default: $MATCHKIT_API_KEY, else one is "
+        "generated and printed)",
+    )
+    serve.add_argument(
+        "--api-key-file",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="a file of keys the service accepts, one per line (default: none)",
     )
     serve.add_argument(
         "--now",

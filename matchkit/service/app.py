@@ -14,14 +14,13 @@ from datetime import UTC, datetime, timedelta
 from importlib import metadata
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
 
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.routing import Route
 
 from matchkit.errors import InvalidArgumentError
-from matchkit.rules.query import SHARDS, MatchQuery
+from matchkit.rules.query import SHARDS
 from matchkit.rules.windows import RETENTION, TimeWindow, parse_time
 from matchkit.service.auth import ApiKeys, generate_api_key
 from matchkit.service.documents import (
@@ -32,6 +31,7 @@ from matchkit.service.documents import (
     status_body,
 )
 from matchkit.service.faults import FaultInjector, FaultMiddleware, Faults
+from matchkit.service.params import list_query, query_items
 from matchkit.service.ratelimit import DEFAULT_RATE_LIMIT, RateLimit, RateLimiter
 from matchkit.service.requestlog import RequestLog, RequestLogMiddleware
 from matchkit.service.responses import (
@@ -177,6 +177,22 @@ class _ServiceApp(Starlette):
         stack = super().build_middleware_stack()
         return stack if self.outermost is None else self.outermost(stack)
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await super().__call__(_without_trailing_slash(scope), receive, send)
+
+
+def _without_trailing_slash(scope: Any) -> Any:
+    """Decision 7: ``/shards/na/matches/`` is ``/shards/na/matches`` (real clients asked for it
+    with the slash), for every endpoint. One slash is dropped, so a path ending in ``//`` stays
+    unknown; links are built from the path without it."""
+    path = scope.get("path", "")
+    if scope["type"] != "http" or len(path) < 2 or not path.endswith("/"):
+        return scope
+    raw_path = scope.get("raw_path")
+    if raw_path is not None and raw_path.endswith(b"/"):
+        raw_path = raw_path[:-1]
+    return {**scope, "path": path[:-1], "raw_path": raw_path}
+
 
 class _AsgiEndpoint:
     """Adapts ``async (Request) -> RawResponse`` to an ASGI app."""
@@ -278,20 +294,6 @@ async def _not_found(request: Request) -> RawResponse:
     )
 
 
-def _query_items(request: Request) -> list[tuple[str, str]]:
-    items = parse_qsl(request.scope["query_string"].decode("latin-1"), keep_blank_values=True)
-    seen: set[str] = set()
-    for key, _value in items:
-        if key in seen:
-            raise InvalidArgumentError(
-                f"query parameter {key!r} is given more than once; give it once, with "
-                "comma-separated values where it takes several",
-                parameter=key,
-            )
-        seen.add(key)
-    return items
-
-
 def _base_url(request: Request) -> str:
     """The base of the links: the ``Host`` the client used, if it is a host name or address
     (with a port); else the address the request arrived at, so no sent text lands in a link."""
@@ -311,7 +313,7 @@ def _shard_error(context: _Context, shard: str) -> RawResponse:
 
 
 async def _status(service: Service, request: Request, context: _Context) -> RawResponse:
-    params = _query_items(request)
+    params = query_items(request.scope["query_string"])
     if params:
         raise InvalidArgumentError(
             f"/status takes no query parameters; remove {params[0][0]!r}",
@@ -325,8 +327,8 @@ async def _list_matches(service: Service, request: Request, context: _Context) -
     shard = request.path_params["shard"]
     if shard not in SHARDS:
         return _shard_error(context, shard)
-    params = _query_items(request)
-    query = MatchQuery.from_params(shard, dict(params))
+    params = query_items(request.scope["query_string"])
+    query = list_query(shard, params)
     window = query.window(now=service.now())
     matches = service.store.list_matches(query, window)
     base_url = _base_url(request)
@@ -340,7 +342,7 @@ async def _get_match(service: Service, request: Request, context: _Context) -> R
     shard = request.path_params["shard"]
     if shard not in SHARDS:
         return _shard_error(context, shard)
-    params = _query_items(request)
+    params = query_items(request.scope["query_string"])
     if params:
         raise InvalidArgumentError(
             f"a single match takes no query parameters; remove {params[0][0]!r}",

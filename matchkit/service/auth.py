@@ -7,11 +7,20 @@ from __future__ import annotations
 
 import hmac
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 
-from matchkit.errors import InvalidArgumentError
+from matchkit.errors import InvalidArgumentError, MatchkitError
 
-__all__ = ["ApiKeys", "generate_api_key"]
+__all__ = [
+    "API_KEY_VARIABLE",
+    "ApiKeys",
+    "generate_api_key",
+    "read_api_key_file",
+    "resolve_api_keys",
+]
+
+API_KEY_VARIABLE = "MATCHKIT_API_KEY"
 
 
 def generate_api_key() -> str:
@@ -60,3 +69,49 @@ class ApiKeys:
         for key in self._keys:  # every key is compared: the time does not tell which matched
             accepted |= hmac.compare_digest(presented, key)
         return candidate if accepted else None
+
+
+def read_api_key_file(path: str | Path) -> tuple[str, ...]:
+    """The keys in a file: one per line; blank lines and lines starting with ``#`` are skipped.
+
+    Raises:
+        MatchkitError: the file cannot be read or holds no key (the message names the file,
+            never its content).
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or "not UTF-8 text"
+        raise MatchkitError(
+            f"cannot read the API key file {str(path)!r} ({reason}); give a readable file "
+            "with one key per line"
+        ) from None
+    keys = tuple(
+        line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")
+    )
+    if not keys:
+        raise MatchkitError(f"the API key file {str(path)!r} holds no key; write one per line")
+    return keys
+
+
+def resolve_api_keys(
+    api_keys: Iterable[str] | None,
+    *,
+    api_key_file: str | Path | None,
+    environ: Mapping[str, str],
+) -> tuple[tuple[str, ...] | None, str]:
+    """The keys a served service accepts, and where they came from (for its banner).
+
+    Keys given as arguments and in ``api_key_file`` are all accepted; without either,
+    ``MATCHKIT_API_KEY`` in ``environ``; without that, ``None``: a key is to be generated. So a
+    fixed key need not appear on a command line (where ``ps`` shows it).
+    """
+    given = tuple(api_keys or ())
+    if api_key_file is not None:
+        given += read_api_key_file(api_key_file)
+    if given:
+        return given, "given"
+    from_environment = environ.get(API_KEY_VARIABLE, "").strip()
+    if from_environment:
+        return (from_environment,), f"from {API_KEY_VARIABLE}"
+    return None, "generated"

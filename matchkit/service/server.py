@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import socket
+import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -19,7 +21,9 @@ import uvicorn
 
 from matchkit.errors import MatchkitError
 from matchkit.service.app import create_app
+from matchkit.service.auth import resolve_api_keys
 from matchkit.service.faults import Faults
+from matchkit.service.protocol import ConnectionLimits, uvicorn_config
 from matchkit.service.ratelimit import DEFAULT_RATE_LIMIT, RateLimit
 from matchkit.service.requestlog import RequestLog
 
@@ -34,22 +38,39 @@ def serve(
     port: int = 8000,
     data: str | Path | None = None,
     api_keys: list[str] | tuple[str, ...] | None = None,
+    api_key_file: str | Path | None = None,
     now: str | datetime | None = None,
     rate_limit: str | RateLimit | None = DEFAULT_RATE_LIMIT,
     faults: str | Faults | None = None,
     store_dir: str | Path | None = None,
+    limits: ConnectionLimits | None = None,
+    environ: Mapping[str, str] | None = None,
     announce: Callable[[str], None] | None = None,
+    announce_key: Callable[[str], None] | None = None,
 ) -> None:
     """Run the service with uvicorn until interrupted; announces the base URL and the key.
 
-    Options as for :func:`matchkit.service.create_app`; ``port=0`` picks a free port. The
-    generated key is printed once on the terminal (the operator needs it); it never reaches the
-    log. ``announce`` receives those lines (default: print to standard output).
+    The keys accepted are ``api_keys`` and those in ``api_key_file`` (one per line); without
+    either, ``MATCHKIT_API_KEY`` from ``environ`` (default: the process environment); without
+    that, one generated key. A generated key is shown once, on its own line through
+    ``announce_key`` (default: standard error), apart from the other lines and from uvicorn's
+    access log (standard output); it never reaches a log. Other options as for
+    :func:`matchkit.service.create_app`; ``limits`` bounds connections (see
+    :class:`~matchkit.service.protocol.ConnectionLimits`); ``port=0`` picks a free port.
+    ``announce`` receives the other lines (default: standard output).
+
+    Raises:
+        MatchkitError: the key file cannot be read, the data cannot be loaded, or the address
+            is taken.
     """
     announce = announce or _print
+    announce_key = announce_key or _print_to_stderr
+    keys, source = resolve_api_keys(
+        api_keys, api_key_file=api_key_file, environ=os.environ if environ is None else environ
+    )
     app = create_app(
         data=data,
-        api_keys=api_keys,
+        api_keys=keys,
         now=now,
         rate_limit=rate_limit,
         faults=faults,
@@ -59,15 +80,15 @@ def serve(
     listener = _listen(host, port)
     shown_host = f"[{host}]" if ":" in host else host
     announce(f"matchkit service on http://{shown_host}:{listener.getsockname()[1]}")
-    if api_keys is None:
-        announce(f"API key: {service.api_keys.first}")
+    if keys is None:
+        announce_key(f"API key: {service.api_keys.first}")
     else:
-        announce(f"accepting the {len(api_keys)} API key(s) given")
+        announce_key(f"accepting the {len(keys)} API key(s) {source}")
     now_text = "wall clock" if service.fixed_now is None else service.fixed_now.isoformat()
     announce(f"now: {now_text}; rate limit: {rate_limit or 'off'}")
     if app.state.fault_injector is not None:
         announce(f"injecting faults: {app.state.fault_injector.faults}")
-    config = uvicorn.Config(app, log_level="info", lifespan="off")
+    config = uvicorn_config(app, limits=limits, log_level="info")
     try:
         uvicorn.Server(config).run(sockets=[listener])
     finally:
@@ -77,6 +98,10 @@ def serve(
 
 def _print(line: str) -> None:
     print(line, flush=True)
+
+
+def _print_to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -123,13 +148,16 @@ def running(
     port: int = 0,
     rate_limit: str | RateLimit | None = "off",
     log_level: str = "warning",
+    limits: ConnectionLimits | None = None,
     **options: Any,
 ) -> Iterator[RunningService]:
     """Serve in a background thread on a free loopback port (or ``port``) while in the block.
 
     The embedded test double: rate limiting is off unless ``rate_limit="N/minute"`` is given.
+    ``limits`` bounds connections (see :class:`~matchkit.service.protocol.ConnectionLimits`).
     Other options as for :func:`matchkit.service.create_app` (``data``, ``api_keys``, ``now``,
-    ``store_dir``, ``clock``, ...).
+    ``store_dir``, ``clock``, ...); ``MATCHKIT_API_KEY`` is not read: the key is generated
+    unless ``api_keys`` is given.
 
     Example:
         >>> with running() as service:  # doctest: +SKIP
@@ -140,8 +168,8 @@ def running(
     app = create_app(rate_limit=rate_limit, request_log=requests, **options)
     listener = _listen(host, port)
     bound_port = listener.getsockname()[1]
-    config = uvicorn.Config(
-        app, log_level=log_level, access_log=False, lifespan="off", timeout_graceful_shutdown=5
+    config = uvicorn_config(
+        app, limits=limits, log_level=log_level, access_log=False, timeout_graceful_shutdown=5
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(

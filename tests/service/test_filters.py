@@ -60,10 +60,47 @@ def test_server_type_filter_is_case_insensitive(api, oracle, value):
     )
 
 
-def test_unknown_server_type_is_400(api):
-    response = api.get("/shards/global/matches", {"filter[serverType]": "QUICK5V5"})
+@pytest.mark.parametrize("value", ["QUICK 5V5", "QUICK-5V5", "QUICK3V3,LEAGUE*", "Ω2V2"])
+def test_malformed_server_type_is_400(api, value):
+    response = api.get("/shards/global/matches", {"filter[serverType]": value})
     assert response.status_code == 400
     assert error_of(response)["source"] == {"parameter": "filter[serverType]"}
+
+
+@pytest.mark.parametrize("value", ["QUICK5V5", "league2v2", "PRIVATE"])
+def test_well_formed_unknown_server_type_matches_what_it_matches(api, value):
+    """Decision 3: the real service had more server types than the interface lists."""
+    response = api.get("/shards/global/matches", {"filter[serverType]": value})
+    assert response.status_code == 200, response.text
+    assert response.json()["data"] == []  # the factory has none of these
+    self_link = response.json()["links"]["self"]
+    assert f"filter[serverType]={value}" in self_link
+
+
+def test_unknown_server_type_beside_known_ones_keeps_the_known_matches(api, oracle):
+    _check(
+        api,
+        oracle,
+        "global",
+        {"filter[serverType]": "QUICK3V3,LEAGUE3V3"},
+        lambda match: match.server_type == "QUICK3V3",
+        GLOBAL_WINDOW,
+    )
+
+
+@pytest.mark.parametrize(
+    ("shard", "parameter"),
+    [("global", "filter[playerIds]"), ("na", "filter[playerNames]"), ("na", "filter[teamNames]")],
+)
+def test_more_than_six_player_or_team_values_are_400(api, shard, parameter):
+    values = [f"v{number}" for number in range(7)]
+    response = api.get(f"/shards/{shard}/matches", {parameter: ",".join(values)})
+    assert response.status_code == 400
+    error = error_of(response)
+    assert error["source"] == {"parameter": parameter}
+    assert "at most 6" in error["detail"]
+    six = api.get(f"/shards/{shard}/matches", {parameter: ",".join(values[:6])})
+    assert six.status_code == 200, six.text
 
 
 @pytest.mark.parametrize("value", ["RANKED", "UNRANKED", "ranked"])

@@ -50,6 +50,14 @@ PLAUSIBLE_VALUES = [
     "-1",
     "1e3",
     "９",
+    # Paging values that were 500s (issue 11 item 10): a double sign, beyond 2^63-1, beyond
+    # Python's int-str limit of 4,300 digits.
+    "--5",
+    str(2**63),
+    "9" * 4301,
+    "0" * 4400 + "1",
+    "LEAGUE2V2",
+    ",".join(str(number) for number in range(7)),
     "2026-10-01T00:00:00Z",
     "2026-10-01T00:00:00 0100",
     "2026-13-45T99:99:99Z",
