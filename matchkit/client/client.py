@@ -89,6 +89,14 @@ class ServiceStatus:
     released_at: datetime | None
     attributes: dict[str, Any]
 
+    def __repr__(self) -> str:
+        # Readable in a notebook or a report: the time as ISO 8601, not datetime.datetime(...).
+        released = "None" if self.released_at is None else format_time(self.released_at)
+        return (
+            f"ServiceStatus(name={self.name!r}, version={self.version!r}, "
+            f"released_at={released}, attributes={self.attributes!r})"
+        )
+
 
 class Client:
     """Fetches match records, cached, paged, windowed and rate-limited, as MatchFrames.
