@@ -46,6 +46,7 @@ logger = logging.getLogger(__name__)
 
 # How many references of one kind are listed one by one in the problems before a count.
 _LISTED_PER_KIND = 10
+_NAT = np.iinfo(np.int64).min
 
 
 def build_frames(walker: Walker) -> MatchFrames:
@@ -67,9 +68,8 @@ class _Builder:
                 count,
                 f"ignored {count} resource(s) of type {type_!r}: not part of the match model",
             )
-        self.ids = {
-            type_: pa.array(list(rows), type=pa.string()) for type_, rows in walker.rows.items()
-        }
+        self.id_lists = {type_: table.ids() for type_, table in walker.tables.items()}
+        self.ids = {type_: pa.array(ids, type=pa.string()) for type_, ids in self.id_lists.items()}
         self.built: dict[str, pd.DataFrame] = {}
         self._links: dict[tuple[str, str], Links] = {}
 
@@ -90,7 +90,7 @@ class _Builder:
         copies = self.walker.repeats.read(type_)
         if copies is None:
             return sections
-        rows_of = self.walker.rows[type_]
+        rows_of = {id_: row for row, id_ in enumerate(self.id_lists[type_])}
         kept_rows = np.array([rows_of[id_] for id_ in copies.ids()], dtype=np.int64)
         differs = differing(
             sections,
@@ -118,10 +118,15 @@ class _Builder:
         table, column = SNAPSHOT_OWNERS[type_]
         owners = self.built[table][[column, "match_id"]].dropna()
         matches = self.built["matches"]
-        created = {
-            match: None if pd.isna(time) else time.to_pydatetime()
-            for match, time in zip(matches["match_id"], matches["created_at"], strict=True)
-        }
+        times = matches["created_at"]
+        nanoseconds = times.array.asi8.tolist()  # NaT reads as the earliest time
+        created = dict(
+            zip(
+                matches["match_id"].tolist(),
+                [None if t == _NAT else t for t in nanoseconds],
+                strict=True,
+            )
+        )
         return SnapshotKeys(
             self.walker.document_matches,
             created,
@@ -348,7 +353,7 @@ class _Builder:
                 "match_id": match_ids,
                 "team_id": self.to_one("roster", "team", "team"),
                 "side": roster_sides_from_participants(
-                    self.ids["roster"].to_pylist(), sides, participants
+                    self.id_lists["roster"], sides, participants
                 ),
                 "side_label": labels,
             },

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -29,11 +28,13 @@ from matchkit.normalize.problems import Problems
 
 __all__ = ["MatchKey", "Repeats", "SnapshotKeys"]
 
-MatchKey = tuple[int, datetime | None, str]
-"""How late a copy came: ``(1, createdAt, match id)`` of its latest match, ``(0, None, "")``
-when no match of its document refers to it. Later keys win."""
+MatchKey = tuple[int, int, str]
+"""How late a copy came: ``(1, createdAt in ns since the epoch, match id)`` of its latest match
+(a missing createdAt counts as the earliest time), ``(0, 0, "")`` when no match of its document
+refers to it. Later keys win."""
 
-_NO_MATCH: MatchKey = (0, None, "")
+_NO_MATCH: MatchKey = (0, 0, "")
+_NO_TIME = -(2**63)
 
 
 @dataclass(frozen=True)
@@ -81,36 +82,38 @@ class SnapshotKeys:
 
     Args:
         document_matches: ``(document, match id)`` for every match resource of the input.
-        created: each match's ``createdAt`` (None when missing or unreadable).
+        created: each match's ``createdAt`` in nanoseconds since the epoch (None when missing
+            or unreadable).
         owners: ``(snapshot id, match id)`` pairs: which matches refer to which snapshot.
     """
 
     def __init__(
         self,
         document_matches: Iterable[tuple[int, str]],
-        created: Mapping[str, datetime | None],
+        created: Mapping[str, int | None],
         owners: Iterable[tuple[str, str]],
     ) -> None:
         self._documents: dict[int, set[str]] = {}
         for document, match in document_matches:
             self._documents.setdefault(document, set()).add(match)
-        self._created = created
+        self._created = {
+            match: _NO_TIME if time is None else time for match, time in created.items()
+        }
         self._matches: dict[str, set[str]] = {}
         for snapshot, match in owners:
             self._matches.setdefault(snapshot, set()).add(match)
 
     def key(self, snapshot: str, document: int) -> MatchKey:
         """The key of the copy of ``snapshot`` that ``document`` carried."""
-        matches = self._documents.get(document, set()) & self._matches.get(snapshot, set())
-        if not matches:
+        matches = self._matches.get(snapshot)
+        in_document = self._documents.get(document)
+        if not matches or not in_document:
             return _NO_MATCH
-        keys = [(1, self._created.get(match), match) for match in matches]
-        return max(keys, key=_sortable)
-
-
-def _sortable(key: MatchKey) -> tuple[int, int, float, str]:
-    has_match, created, match = key
-    return (has_match, created is not None, created.timestamp() if created else 0.0, match)
+        created = self._created
+        return max(
+            ((1, created.get(match, _NO_TIME), match) for match in matches & in_document),
+            default=_NO_MATCH,
+        )
 
 
 def differing(
@@ -211,7 +214,7 @@ def keep_latest_snapshots(
         if row not in best:
             best[row] = (keys.key(id_, kept_documents[row]), -1)
         key = keys.key(id_, documents[position])
-        if _sortable(key) > _sortable(best[row][0]):  # ties: the copy seen first stays
+        if key > best[row][0]:  # ties: the copy seen first stays
             best[row] = (key, position)
     winners = {row: position for row, (_, position) in best.items() if position >= 0}
     if not winners:

@@ -60,7 +60,7 @@ class Walker:
 
     Attributes:
         tables: the chunks of each resource type of the model.
-        rows: for each type, the row of every id in its table.
+        seen: for each type, the ids in its table.
         repeats: the later copies of resources already seen.
         ignored: how many resources of each type outside the model were skipped.
         document_matches: ``(document, match id)`` of every match resource walked.
@@ -70,7 +70,7 @@ class Walker:
         self.typed = typed
         self.general = general
         self.tables = {type_: ChunkTable(type_) for type_ in RESOURCE_TABLES}
-        self.rows: dict[str, dict[str, int]] = {type_: {} for type_ in RESOURCE_TABLES}
+        self.seen: dict[str, set[str]] = {type_: set() for type_ in RESOURCE_TABLES}
         self.repeats = Repeats()
         self.ignored: Counter[str] = Counter()
         self.document_matches: list[tuple[int, str]] = []
@@ -101,23 +101,22 @@ class Walker:
     def _take(self, group: Group, index: int, reader: Reader) -> None:
         """Deduplicate one group: first copies join the batch, later ones the repeats."""
         type_, ids = group.type, group.ids
-        rows = self.rows.get(type_)
-        if rows is None:
+        seen = self.seen.get(type_)
+        if seen is None:
             self.ignored[type_] += len(ids)
             return
         if type_ == _MATCH:
             self.document_matches += [(index, id_) for id_ in ids]
-        start = len(rows)
-        if rows.keys().isdisjoint(ids) and len(set(ids)) == len(ids):  # no repeats: at once
-            rows.update(zip(ids, range(start, start + len(ids)), strict=True))
+        if seen.isdisjoint(ids) and len(set(ids)) == len(ids):  # no repeats: at once
+            seen.update(ids)
             self._batch.extend(type_, group.resources, ids, index)
             return
         first: tuple[list[Any], list[str]] = ([], [])
         for id_, resource in zip(ids, group.resources, strict=True):
-            if id_ in rows:
+            if id_ in seen:
                 self.repeats.add(type_, id_, resource, index, reader)
             else:
-                rows[id_] = len(rows)
+                seen.add(id_)
                 first[0].append(resource)
                 first[1].append(id_)
         self._batch.extend(type_, first[0], first[1], index)
