@@ -31,7 +31,7 @@ from matchkit.client.client import Client
 from matchkit.rules.query import MatchQuery, get_shard
 from matchkit.rules.windows import TimeWindow, parse_time, resolve_window, split_window
 from matchkit.synth.dataset import open_dataset
-from tests.documents import arena_match, player, royale_match
+from tests.builders.matches import arena_match, player, royale_match
 
 SETTINGS = settings(
     max_examples=120,

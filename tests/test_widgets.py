@@ -6,7 +6,7 @@ import pytest
 
 from matchkit.widgets import TABS, ExplorerPanel, explore
 from tests.analysis.helpers import frames_of
-from tests.documents import arena_match, player, royale_match
+from tests.builders.matches import arena_match, player, royale_match
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ Z_95 = 1.959963984540054  # the 97.5% quantile of the standard normal distributi
 
 
 def frames_of(*documents: dict[str, Any]) -> Any:
-    """MatchFrames of single-match documents (as tests/documents.py builds them)."""
+    """MatchFrames of single-match documents (as tests/builders/matches.py builds them)."""
     return to_frames(list(documents))
 
 

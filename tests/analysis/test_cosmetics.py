@@ -10,7 +10,7 @@ import pytest
 from matchkit.analysis import cosmetic_summary, cosmetic_usage, cosmetic_win_rates
 from matchkit.errors import InvalidArgumentError
 from tests.analysis.helpers import frames_of, wilson
-from tests.documents import arena_match, bot, player, royale_match
+from tests.builders.matches import arena_match, bot, player, royale_match
 
 
 @pytest.fixture(scope="module")

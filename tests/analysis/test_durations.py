@@ -7,7 +7,7 @@ import pytest
 from matchkit.analysis import duration_summary
 from matchkit.errors import InvalidArgumentError
 from tests.analysis.helpers import frames_of
-from tests.documents import arena_match, royale_match
+from tests.builders.matches import arena_match, royale_match
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import pytest
 from matchkit.analysis import side_win_rates
 from matchkit.errors import InvalidArgumentError
 from tests.analysis.helpers import frames_of, wilson
-from tests.documents import arena_match, royale_match
+from tests.builders.matches import arena_match, royale_match
 
 
 @pytest.fixture(scope="module")

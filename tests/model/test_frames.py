@@ -10,7 +10,7 @@ import pytest
 
 from matchkit import InvalidArgumentError, MatchFrames, to_frames
 from matchkit.model.schema import TABLE_NAMES, TABLES
-from tests.match_documents import arena, page
+from tests.builders.resources import arena, page
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import matchkit.model.parquet
 from matchkit import InvalidArgumentError, MatchFrames, MatchkitError, to_frames
 from matchkit.model.parquet import MANIFEST
 from matchkit.model.schema import TABLE_NAMES, TABLES
-from tests.match_documents import arena, page
+from tests.builders.resources import arena, page
 
 
 @pytest.fixture

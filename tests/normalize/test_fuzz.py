@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from matchkit import DocumentError, MatchFrames, to_frames
 from matchkit.model.schema import TABLE_NAMES, TABLES
 from matchkit.synth.dataset import open_dataset
-from tests.documents import arena_match, bot, player, royale_match
+from tests.builders.matches import arena_match, bot, player, royale_match
 
 FUZZ = settings(
     max_examples=150,

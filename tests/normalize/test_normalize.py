@@ -10,7 +10,7 @@ import pytest
 
 from matchkit import DocumentError, MatchFrames, to_frames
 from matchkit.model.schema import DATETIME_DTYPE, TABLES
-from tests.match_documents import (
+from tests.builders.resources import (
     arena,
     asset,
     identifier,

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from matchkit import to_frames
-from tests.match_documents import arena, asset, match, page, participant, player, roster, round_
+from tests.builders.resources import arena, asset, match, page, participant, player, roster, round_
 
 INT64 = st.integers(-(2**63), 2**63 - 1)
 SCALARS = st.one_of(

@@ -19,7 +19,7 @@ from matchkit.model.frames import MatchFrames
 from matchkit.normalize import walker as normalize
 from matchkit.normalize.pipeline import shape_decoder
 from matchkit.synth.dataset import open_dataset
-from tests.match_documents import arena, match, page, participant, player, roster
+from tests.builders.resources import arena, match, page, participant, player, roster
 
 DECODER = shape_decoder()
 

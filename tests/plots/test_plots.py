@@ -28,7 +28,7 @@ from matchkit.plots import (
     plot_side_win_rates,
 )
 from tests.analysis.helpers import frames_of
-from tests.documents import arena_match, player, royale_match
+from tests.builders.matches import arena_match, player, royale_match
 
 matplotlib.use("Agg")
 

@@ -19,7 +19,7 @@ from matchkit.rules.jsonapi import (
     resource_key,
     split_by_match,
 )
-from tests.match_documents import arena, page, participant, player, team
+from tests.builders.resources import arena, page, participant, player, team
 
 
 class TestLoadDocument:

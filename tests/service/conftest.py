@@ -19,7 +19,7 @@ import requests
 from matchkit.rules.windows import parse_time
 from matchkit.service import RunningService, running
 from matchkit.synth.dataset import open_dataset
-from tests.service.factory import AS_OF, build_dataset
+from tests.builders.datasets import AS_OF, build_dataset
 
 NOW = parse_time(AS_OF)
 VND = "application/vnd.api+json"

@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 
 from matchkit.rules.windows import format_time
+from tests.builders.datasets import NA_PLAYER_NAMES, PLAYER_IDS, TEAM_NAMES
 from tests.service.conftest import NOW, error_of
-from tests.service.factory import NA_PLAYER_NAMES, PLAYER_IDS, TEAM_NAMES
 
 GLOBAL_WINDOW = (NOW - timedelta(days=28), NOW)
 NA_START = NOW - timedelta(days=2)

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from matchkit.rules.query import RANKING_TYPES, SERVER_TYPES
 from matchkit.rules.windows import format_time
+from tests.builders.datasets import NA_PLAYER_NAMES, PLAYER_IDS, TEAM_NAMES
 from tests.service.conftest import NOW
-from tests.service.factory import NA_PLAYER_NAMES, PLAYER_IDS, TEAM_NAMES
 
 HOUR = timedelta(hours=1)
 

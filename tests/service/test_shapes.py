@@ -41,7 +41,7 @@ def test_included_is_deduplicated_and_complete(api):
 
 def test_players_recurring_on_a_page_are_included_once(api):
     # Player 0 of the factory's pool plays often: a page filtered to them holds them 5 times.
-    from tests.service.factory import PLAYER_IDS
+    from tests.builders.datasets import PLAYER_IDS
 
     body = api.get("/shards/global/matches", {"filter[playerIds]": PLAYER_IDS[0]}).json()
     assert len(body["data"]) == 5

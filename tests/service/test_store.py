@@ -13,8 +13,8 @@ from matchkit.errors import MatchkitError
 from matchkit.rules.query import MatchQuery
 from matchkit.rules.windows import TimeWindow
 from matchkit.service.store import MatchStore, default_store_dir
+from tests.builders.datasets import build_dataset
 from tests.service.conftest import NOW
-from tests.service.factory import build_dataset
 
 
 @pytest.fixture

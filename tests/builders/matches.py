@@ -1,7 +1,8 @@
-"""Builders of small single-match JSON:API documents in the ``global`` wire shape, for tests.
+"""Whole single-match documents in the ``global`` shape, from the few facts a test cares about.
 
-Each builder returns exactly what the service would send for one match (``data`` + ``included``),
-so tests can write the few facts they care about and let ``matchkit.to_frames`` normalize them.
+Each builder returns what the service would send for one match (``data`` + ``included``),
+written through :mod:`tests.builders.resources`, so tests state who played on which side, who won
+and the rounds, and let ``matchkit.to_frames`` normalize them.
 
 Example:
     >>> document = arena_match("M1", winner=1, participants=[[player("a")], [player("b")]])
@@ -12,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from tests.builders import resources
 
 __all__ = ["Player", "arena_match", "bot", "player", "royale_match"]
 
@@ -50,7 +53,7 @@ def bot(name: str, *, actor: str = "100") -> Player:
     )
 
 
-def _participant(match_id: str, side: int, person: Player) -> tuple[dict, dict | None]:
+def _participant(match_id: str, side: int, person: Player) -> resources.Resource:
     stats: dict[str, Any] = {"side": side, "kills": 0, "deaths": 0, "score": 0}
     for kind in ("attachment", "emote", "mount", "outfit"):
         value = getattr(person, kind)
@@ -58,27 +61,13 @@ def _participant(match_id: str, side: int, person: Player) -> tuple[dict, dict |
             stats[kind] = value
     stats["userID"] = 0 if person.is_bot else person.name
     stats.update(person.stats)
-    resource: dict[str, Any] = {
-        "type": "participant",
-        "id": f"{match_id}-p-{person.name}",
-        "attributes": {"actor": person.actor, "shardId": "global", "stats": stats},
-        "relationships": {},
-    }
-    included_player = None
-    if person.registered:
-        resource["relationships"]["player"] = {"data": {"type": "player", "id": person.name}}
-        included_player = {
-            "type": "player",
-            "id": person.name,
-            "attributes": {
-                "name": f"name-{person.name}",
-                "patchVersion": "",
-                "shardId": "global",
-                "stats": {},
-                "titleId": "test-title",
-            },
-        }
-    return resource, included_player
+    return resources.participant(
+        f"{match_id}-p-{person.name}",
+        player=person.name if person.registered else None,
+        stats=stats,
+        actor=person.actor,
+        unlinked=resources.OMIT,
+    )
 
 
 def _match(
@@ -94,79 +83,64 @@ def _match(
     rosters: Sequence[tuple[int, bool | None, Sequence[Player]]],
     rounds: Sequence[tuple[int | None, int | None]],
 ) -> dict[str, Any]:
-    included: list[dict[str, Any]] = []
-    players: dict[str, dict] = {}
+    included: list[resources.Resource] = []
+    players: dict[str, resources.Resource] = {}
     roster_ids = []
     for number, (side, won, people) in enumerate(rosters):
         roster_id = f"{match_id}-r{number}"
-        roster_ids.append({"type": "roster", "id": roster_id})
+        roster_ids.append(roster_id)
         participant_ids = []
         for person in people:
-            resource, included_player = _participant(match_id, side, person)
-            included.append(resource)
-            participant_ids.append({"type": "participant", "id": resource["id"]})
-            if included_player is not None:
-                players[person.name] = included_player
-        attributes: dict[str, Any] = {"shardId": "global", "stats": {"score": 0, "side": side}}
-        if won is not None:
-            attributes["won"] = "true" if won else "false"
+            included.append(_participant(match_id, side, person))
+            participant_ids.append(included[-1]["id"])
+            if person.registered:
+                players[person.name] = resources.player(
+                    person.name,
+                    name=f"name-{person.name}",
+                    stats={},
+                    shard="global",
+                    title="test-title",
+                    assets=False,
+                )
         included.append(
-            {
-                "type": "roster",
-                "id": roster_id,
-                "attributes": attributes,
-                "relationships": {
-                    "participants": {"data": participant_ids},
-                    "team": {"data": None},
-                },
-            }
+            resources.roster(
+                roster_id,
+                participants=participant_ids,
+                won=None if won is None else ("true" if won else "false"),
+                stats={"score": 0, "side": side},
+            )
         )
-    round_ids = []
+    round_ids = [f"{match_id}-round{ordinal}" for ordinal in range(len(rounds))]
     for ordinal, (round_duration, winning_team) in enumerate(rounds):
-        round_id = f"{match_id}-round{ordinal}"
-        round_ids.append({"type": "round", "id": round_id})
-        stats = {} if winning_team is None else {"winningTeam": winning_team}
-        attributes = {"ordinal": ordinal, "stats": stats}
-        if round_duration is not None:
-            attributes["duration"] = round_duration
         included.append(
-            {
-                "type": "round",
-                "id": round_id,
-                "attributes": attributes,
-                "relationships": {"participants": {"data": []}},
-            }
+            resources.round_(
+                round_ids[ordinal],
+                ordinal=ordinal,
+                duration=round_duration,
+                winning_team=winning_team,
+            )
         )
     included.extend(players.values())
     match_stats: dict[str, Any] = {"mapID": "MAP1", "type": server_type, "region": region}
     if royale:
         match_stats["game"] = "Royale"
-    attributes = {
-        "createdAt": created_at,
-        "game": "Royale" if royale else "Arena",
-        "gameMode": "1733162751",
-        "patchVersion": patch_version,
-        "shardId": "global",
-        "stats": match_stats,
-        "tags": {"rankingType": ranking_type, "serverType": server_type},
-        "titleId": "test-title",
-    }
-    if duration is not None:
-        attributes["duration"] = duration
-    return {
-        "data": {
-            "type": "match",
-            "id": match_id,
-            "attributes": attributes,
-            "relationships": {
-                "assets": {"data": []},
-                "rosters": {"data": roster_ids},
-                "rounds": {"data": round_ids},
-                "spectators": {"data": []},
-            },
-        },
-        "included": included,
-    }
+    data = resources.match(
+        match_id,
+        rosters=roster_ids,
+        rounds=round_ids,
+        created_at=created_at,
+        stats=match_stats,
+        tags={"rankingType": ranking_type, "serverType": server_type},
+        links=None,
+        game="Royale" if royale else "Arena",
+        gameMode="1733162751",
+        patchVersion=patch_version,
+        titleId="test-title",
+        duration=duration,
+    )
+    if duration is None:
+        del data["attributes"]["duration"]
+    return {"data": data, "included": included}
 
 
 def arena_match(
