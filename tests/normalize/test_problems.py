@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from matchkit import to_frames
 from matchkit.normalize.problems import Problem, Problems
-from tests.match_documents import arena, page
+from tests.builders.resources import arena, page
 
 
 def test_problems_keep_their_kind_subject_count_and_order() -> None:

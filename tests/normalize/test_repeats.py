@@ -22,7 +22,7 @@ from matchkit.normalize.repeats import (
 )
 from matchkit.normalize.typed import TypedReader
 from matchkit.normalize.walker import Walker
-from tests.match_documents import arena, page
+from tests.builders.resources import arena, page
 
 
 def test_snapshot_keys_take_the_latest_match_of_the_document_that_refers_to_it() -> None:
