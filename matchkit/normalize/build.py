@@ -128,7 +128,7 @@ class _Builder:
             )
         )
         return SnapshotKeys(
-            self.walker.document_matches,
+            zip(self.walker.match_documents, self.walker.match_ids, strict=True),
             created,
             zip(owners[column], owners["match_id"], strict=True),
         )

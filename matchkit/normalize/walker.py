@@ -63,7 +63,8 @@ class Walker:
         seen: for each type, the ids in its table.
         repeats: the later copies of resources already seen.
         ignored: how many resources of each type outside the model were skipped.
-        document_matches: ``(document, match id)`` of every match resource walked.
+        match_documents: the document of every match resource walked, first copies and later
+            ones (with ``match_ids``, its id).
     """
 
     def __init__(self, typed: TypedReader, general: GeneralReader) -> None:
@@ -73,7 +74,8 @@ class Walker:
         self.seen: dict[str, set[str]] = {type_: set() for type_ in RESOURCE_TABLES}
         self.repeats = Repeats()
         self.ignored: Counter[str] = Counter()
-        self.document_matches: list[tuple[int, str]] = []
+        self.match_documents: list[int] = []
+        self.match_ids: list[str] = []
         self._batch = _Batch(general)
         self._declined = 0  # pages the typed reader declined, less those it read
 
@@ -106,7 +108,8 @@ class Walker:
             self.ignored[type_] += len(ids)
             return
         if type_ == _MATCH:
-            self.document_matches += [(index, id_) for id_ in ids]
+            self.match_documents += [index] * len(ids)
+            self.match_ids += ids
         if seen.isdisjoint(ids) and len(set(ids)) == len(ids):  # no repeats: at once
             seen.update(ids)
             self._batch.extend(type_, group.resources, ids, index)

@@ -123,7 +123,8 @@ def test_the_walker_keeps_first_copies_in_order_and_hands_later_ones_on() -> Non
     again = page(arena("m1"))
     walker = walked([orjson.dumps(first), second, orjson.dumps(again)])
     assert walker.tables["match"].ids() == ["m1", "m2"]
-    assert walker.document_matches == [(0, "m1"), (1, "m2"), (2, "m1")]
+    assert walker.match_documents == [0, 1, 2]
+    assert walker.match_ids == ["m1", "m2", "m1"]
     copies = walker.repeats.read("participant")
     assert copies is not None
     assert copies.documents() == [2] * copies.rows
