@@ -8,6 +8,7 @@ import orjson
 import pyarrow as pa
 import pytest
 
+from matchkit.model.schema import RESOURCE_TABLES, SNAPSHOT_OWNERS
 from matchkit.normalize import walker as walker_module
 from matchkit.normalize.chunks import Chunk, ChunkTable, Links
 from matchkit.normalize.general import GeneralReader
@@ -148,3 +149,10 @@ def test_the_walker_counts_resources_of_types_outside_the_model() -> None:
     document = page(arena("m1"))
     document["included"] += [{"type": "status", "id": "s"}, {"type": "status", "id": "s"}]
     assert walked([document]).ignored == {"status": 2}
+
+
+def test_snapshot_types_carry_no_relationship_read_as_identifiers() -> None:
+    """keep_latest_snapshots replaces columns only: a snapshot type whose relationships were
+    read as identifier arrays would keep the first copy's identifiers."""
+    assert SNAPSHOT_OWNERS
+    assert all(not RESOURCE_TABLES[type_][1] for type_ in SNAPSHOT_OWNERS)
