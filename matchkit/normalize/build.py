@@ -300,8 +300,12 @@ class _Builder:
             {},
             problems,
         )
-        if problems:
-            logger.warning("to_frames: %d problem(s), see MatchFrames.problems", len(problems))
+        # Differing snapshots are expected (decision 17): said in problems, not warned about.
+        warned = sum(problem.kind != "differing_snapshots" for problem in problems)
+        if warned:
+            logger.warning("to_frames: %d problem(s), see MatchFrames.problems", warned)
+        elif problems:
+            logger.info("to_frames: %d note(s), see MatchFrames.problems", len(problems))
         return MatchFrames(**built, problems=problems.texts())
 
     def participants(self, roster_ids: pa.Array, match_of_roster: pa.Array) -> pd.DataFrame:
