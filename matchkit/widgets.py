@@ -148,7 +148,7 @@ class ExplorerPanel:
         self.status = widgets.HTML()
         self.date_readout = widgets.HTML()
         self.reset = widgets.Button(
-            description="Reset filters", icon="undo", tooltip="Clear every filter: all matches"
+            description="Reset filters", tooltip="Clear every filter: all matches"
         )
         self.outputs = {key: widgets.Output() for key in TABS}
         self.tabs = widgets.Tab(
