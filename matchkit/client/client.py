@@ -19,8 +19,7 @@ import logging
 import os
 import warnings
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Unpack
 
 import orjson
@@ -42,9 +41,11 @@ from matchkit.client.cache import (
     create_session,
     resolve_cache_dir,
 )
+from matchkit.client.notices import RangeClampedWarning, UnlistedValueWarning, clamp_notice
 from matchkit.client.pager import Pager, ordered_frames
 from matchkit.client.plan import FetchPlan, list_path, make_plan
 from matchkit.client.session import parse_rate_limit
+from matchkit.client.status import ServiceStatus, read_status
 from matchkit.client.transport import RetryPolicy, Transport
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.query import (
@@ -54,48 +55,19 @@ from matchkit.rules.query import (
     get_shard,
     unlisted_server_types,
 )
-from matchkit.rules.windows import format_time, parse_time
+from matchkit.rules.windows import TimeWindow, format_time, parse_time
 
 if TYPE_CHECKING:
     from matchkit.model.frames import MatchFrames
     from matchkit.telemetry.frames import TelemetryFrames
 
-__all__ = ["Client", "ServiceStatus", "UnlistedValueWarning"]
+__all__ = ["Client", "RangeClampedWarning", "ServiceStatus", "UnlistedValueWarning"]
 
 logger = logging.getLogger(__name__)
 
 # The embedded service listens on a new port each run; an offline client never starts it and
 # addresses it by this placeholder (its cache keys name the data set, not the address).
 _EMBEDDED_PLACEHOLDER = "http://embedded.matchkit.invalid"
-
-
-class UnlistedValueWarning(UserWarning):
-    """A filter value the interface does not list (sent as given: it may be a typo)."""
-
-
-@dataclass(frozen=True)
-class ServiceStatus:
-    """The service's status resource.
-
-    Attributes:
-        name: the resource id (the service's name).
-        version: the service version, when given.
-        released_at: when that version was released, when given.
-        attributes: every attribute as delivered.
-    """
-
-    name: str | None
-    version: str | None
-    released_at: datetime | None
-    attributes: dict[str, Any]
-
-    def __repr__(self) -> str:
-        # Readable in a notebook or a report: the time as ISO 8601, not datetime.datetime(...).
-        released = "None" if self.released_at is None else format_time(self.released_at)
-        return (
-            f"ServiceStatus(name={self.name!r}, version={self.version!r}, "
-            f"released_at={released}, attributes={self.attributes!r})"
-        )
 
 
 class Client:
@@ -114,7 +86,8 @@ class Client:
             ``"off"``, ``"N/minute"`` or a number of requests a minute.
         now: the present moment for the time rules (datetime or ISO 8601); default: the embedded
             service's now, else the clock at each call.
-        progress: show a progress bar over windows and pages.
+        progress: show a progress bar over pages and matches (the window in its description,
+            rate-limit waits in its postfix); ``False`` shows nothing.
         timeout: seconds to wait for the service on each request.
 
     Raises:
@@ -248,8 +221,8 @@ class Client:
 
     def plan(
         self,
-        start: str | datetime | None = None,
-        end: str | datetime | None = None,
+        start: str | date | None = None,
+        end: str | date | None = None,
         *,
         max_matches: int | None = None,
         page_limit: int | None = None,
@@ -267,26 +240,31 @@ class Client:
 
     def _plan(
         self,
-        start: str | datetime | None,
-        end: str | datetime | None,
+        start: str | date | None,
+        end: str | date | None,
         max_matches: int | None,
         page_limit: int | None,
         filters: MatchFilters,
     ) -> FetchPlan:
         # Called by each public call (the warning's stacklevel counts on it).
         query = self._query(start, end, page_limit, filters)
-        return make_plan(
+        plan = make_plan(
             query,
             now=self.now(),
             max_matches=checked_max_matches(max_matches),
             rate_limit=self.rate_limit,
             is_cached=lambda path, params: self.transport.lookup(path, params) is not None,
         )
+        whole = TimeWindow(min(w.start for w in plan.windows), max(w.end for w in plan.windows))
+        notice = clamp_notice(query, whole, now=plan.now)
+        if notice is not None:
+            warnings.warn(notice, RangeClampedWarning, stacklevel=3)
+        return plan
 
     def iter_pages(
         self,
-        start: str | datetime | None = None,
-        end: str | datetime | None = None,
+        start: str | date | None = None,
+        end: str | date | None = None,
         *,
         max_matches: int | None = None,
         page_limit: int | None = None,
@@ -304,8 +282,8 @@ class Client:
 
     def matches(
         self,
-        start: str | datetime | None = None,
-        end: str | datetime | None = None,
+        start: str | date | None = None,
+        end: str | date | None = None,
         *,
         max_matches: int | None = None,
         page_limit: int | None = None,
@@ -314,9 +292,11 @@ class Client:
         """Fetch the matches created in ``[start, end)`` that pass the filters.
 
         Args:
-            start: inclusive start (datetime or ISO 8601); default 28 days before now on
-                ``global``, 3 hours before the end on ``na``. Clamped to the 120-day retention.
-            end: exclusive end; default now. Clamped to now.
+            start: inclusive start (datetime, ISO 8601, or a date: its midnight UTC); default
+                28 days before now on ``global``, 3 hours before the end on ``na``. Clamped to
+                the 120-day retention, with a :class:`RangeClampedWarning`.
+            end: exclusive end; default now. Clamped to now, with a
+                :class:`RangeClampedWarning`.
             max_matches: keep the first this many matches (in sort order); a deliberate cap.
             page_limit: matches per page; default (and maximum) the shard's largest page.
             **filters: :class:`~matchkit.rules.query.MatchFilters`: ``player_ids``,
@@ -368,22 +348,9 @@ class Client:
     def status(self) -> ServiceStatus:
         """The service's status resource (never cached)."""
         fetched = self.transport.get("/status", kind="status", expire_after=STATUS_EXPIRY)
-        # The transport checked it holds one status resource (an object or a list of one).
-        data = (fetched.head or {})["data"]
-        data = data[0] if isinstance(data, list) else data
+        status = read_status(fetched.head)
         self.transport.confirmed = True
-        attributes = data.get("attributes") or {}
-        released = attributes.get("releasedAt")
-        try:
-            released_at = None if released is None else parse_time(released)
-        except InvalidArgumentError:
-            released_at = None
-        return ServiceStatus(
-            name=data.get("id"),
-            version=attributes.get("version"),
-            released_at=released_at,
-            attributes=dict(attributes),
-        )
+        return status
 
     def cache_info(self) -> CacheInfo:
         """How many responses the cache holds, its size, and the oldest and newest."""
@@ -401,8 +368,8 @@ class Client:
 
     def _query(
         self,
-        start: str | datetime | None,
-        end: str | datetime | None,
+        start: str | date | None,
+        end: str | date | None,
         page_limit: int | None,
         filters: MatchFilters,
     ) -> MatchQuery:

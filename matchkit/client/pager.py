@@ -4,7 +4,8 @@
 moving on by the matches received until an empty page or a page without ``next``
 (:func:`matchkit.rules.paging.next_offset`, decision 8); a 404 on a list is an empty window. It
 yields the pages as the service sent them (:class:`~matchkit.client.transport.Fetched`: the raw
-body and its data and links), with a progress bar over the windows.
+body and its data and links), with a progress bar over the pages and matches that names the
+window and shows rate-limit waits (:class:`~matchkit.client.progress.FetchProgress`).
 
 With ``max_matches`` the pager is the one place that decides which matches a call keeps: the
 first ``max_matches`` distinct matches in sort order (:attr:`Pager.kept`). It stops fetching
@@ -15,14 +16,14 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from tqdm.auto import tqdm
-
 from matchkit.client.cache import page_expiry
 from matchkit.client.plan import FetchPlan, list_path
+from matchkit.client.progress import FetchProgress
+from matchkit.client.session import ThrottleMixin
 from matchkit.client.transport import Fetched, Transport
 from matchkit.errors import ServiceError
 from matchkit.rules.jsonapi import primary_resources
@@ -43,7 +44,7 @@ class Pager:
 
     Args:
         transport: the cached, retrying transport.
-        progress: show a progress bar over the windows.
+        progress: show a progress bar over the pages and matches.
 
     Attributes:
         kept: after a run with ``max_matches``, the ids of the matches the call keeps (the
@@ -65,17 +66,14 @@ class Pager:
         cap = plan.max_matches
         kept: dict[Any, None] = {}
         self.kept = None if cap is None else []
-        bar = tqdm(
-            total=len(plan.windows),
-            desc=f"matchkit {plan.shard}",
-            unit="window",
-            disable=not self.progress,
-        )
+        bar = FetchProgress(shard=plan.shard, windows=plan.windows, enabled=self.progress)
         pages = 0
         hits_before = self.transport.cache_hits
         started = time.perf_counter()
+        self._listen_to_waits(bar.wait)
         try:
-            for window in plan.windows:
+            for index, window in enumerate(plan.windows):
+                bar.window(index)
                 found: dict[Any, str] = {}
                 for batch in batches:
                     for page in self._iter_window(batch, window, plan):
@@ -83,7 +81,7 @@ class Pager:
                         for resource in primary_resources(page.head or {}):
                             if resource.get("id") not in kept:  # new to this call
                                 found.setdefault(resource.get("id"), _created_at(resource))
-                        bar.set_postfix(pages=pages, matches=len(kept) + len(found), refresh=False)
+                        bar.page(len(kept) + len(found))
                         yield page
                         if cap is not None and len(batches) == 1 and len(kept) + len(found) >= cap:
                             self._keep(kept, found, cap, descending=False, sort=False)
@@ -98,8 +96,8 @@ class Pager:
                         return
                 else:
                     kept.update(dict.fromkeys(found))
-                bar.update(1)
         finally:
+            self._listen_to_waits(None)
             bar.close()
             logger.debug(
                 "%d page(s), %d match(es), %d from the cache, in %.2f s",
@@ -108,6 +106,12 @@ class Pager:
                 self.transport.cache_hits - hits_before,
                 time.perf_counter() - started,
             )
+
+    def _listen_to_waits(self, listener: Callable[[float, str], None] | None) -> None:
+        """Tell ``listener`` of each rate-limit wait: the service's (429) and the client's own."""
+        self.transport.on_wait = listener
+        if isinstance(self.transport.session, ThrottleMixin):
+            self.transport.session.on_wait = listener
 
     def _keep(
         self,

@@ -87,6 +87,8 @@ class ThrottleMixin(LimiterMixin):
             **kwargs,
         )
         self._sleep = sleep
+        # Told of each wait before it starts (seconds, what is waited for): a progress bar.
+        self.on_wait: Callable[[float, str], None] | None = None
 
     def send(self, request: PreparedRequest, **kwargs: Any) -> Response:
         identity = self._bucket_name(request)
@@ -97,6 +99,8 @@ class ThrottleMixin(LimiterMixin):
             except BucketFullException as full:
                 wait = float(full.meta_info["remaining_time"])
                 logger.debug("client rate limit reached; waiting %.2f s", wait)
+                if self.on_wait is not None:
+                    self.on_wait(wait, "the rate limit")
                 self._sleep(max(wait, 0.001))
         # Skip LimiterMixin.send: the token is already taken above.
         return super(LimiterMixin, self).send(request, **kwargs)

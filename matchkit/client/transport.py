@@ -173,6 +173,7 @@ class Transport:
         self.network_requests = 0
         self.cache_hits = 0
         self.confirmed = False
+        self.on_wait: Callable[[float, str], None] | None = None  # told of 429 waits
 
     def __repr__(self) -> str:
         key = "set" if self._api_key else "none"
@@ -393,6 +394,8 @@ class Transport:
                 errors=self._scrubbed(error_objects(response)),
             )
         logger.info("rate limited by the service; waiting %.1f s (%s)", seconds, reason)
+        if self.on_wait is not None:
+            self.on_wait(seconds, "the service's rate limit")
         self.retry.sleep(seconds)
 
     def _store(self, response: requests.Response, key: str, expire_after: ExpirationTime) -> None:

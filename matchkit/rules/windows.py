@@ -1,7 +1,8 @@
 """Pure time-window rules of the match-data service, shared by the client and the service.
 
 Every rule that depends on "now" takes ``now`` as an argument. Times are tz-aware UTC datetimes;
-naive datetimes and ISO 8601 strings without an offset are read as UTC.
+naive datetimes and ISO 8601 strings without an offset are read as UTC, and a
+:class:`datetime.date` as its midnight UTC.
 
 The rules of ``spec/interface.md`` (with ``spec/decisions.md``) in the order they apply:
 
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from matchkit.errors import InvalidArgumentError
 
@@ -60,11 +61,12 @@ class TimeWindow:
         return isinstance(moment, datetime) and self.start <= moment < self.end
 
 
-def parse_time(value: str | datetime, *, parameter: str = "time") -> datetime:
-    """Read a datetime or an ISO 8601 string as a tz-aware UTC datetime.
+def parse_time(value: str | date, *, parameter: str = "time") -> datetime:
+    """Read a datetime, a date or an ISO 8601 string as a tz-aware UTC datetime.
 
     Accepts ``Z``, numeric offsets (``+01:00``, ``+0100``), an offset whose ``+`` was decoded
-    to a space, and no offset at all (read as UTC).
+    to a space, and no offset at all (read as UTC). A :class:`datetime.date` (not a datetime)
+    is its midnight UTC.
 
     Raises:
         InvalidArgumentError: the value is not a datetime or does not parse; ``parameter``
@@ -72,6 +74,8 @@ def parse_time(value: str | datetime, *, parameter: str = "time") -> datetime:
     """
     if isinstance(value, datetime):
         moment = value
+    elif isinstance(value, date):
+        moment = datetime(value.year, value.month, value.day, tzinfo=UTC)
     elif isinstance(value, str):
         text = value.strip()
         spaced = _SPACE_OFFSET.match(text)
@@ -89,7 +93,8 @@ def parse_time(value: str | datetime, *, parameter: str = "time") -> datetime:
             ) from None
     else:
         raise InvalidArgumentError(
-            f"{parameter} must be a datetime or an ISO 8601 string, not {type(value).__name__}",
+            f"{parameter} must be a datetime, a date or an ISO 8601 string, "
+            f"not {type(value).__name__}",
             parameter=parameter,
         )
     if moment.tzinfo is None:
@@ -118,10 +123,10 @@ def format_time(moment: datetime) -> str:
 
 
 def resolve_window(
-    start: str | datetime | None,
-    end: str | datetime | None,
+    start: str | date | None,
+    end: str | date | None,
     *,
-    now: str | datetime,
+    now: str | date,
     default_lookback: timedelta = MAX_SPAN,
     lookback_from_end: bool = False,
     retention: timedelta = RETENTION,
@@ -142,7 +147,8 @@ def resolve_window(
         start_parameter, end_parameter: names used in error messages.
 
     Raises:
-        InvalidArgumentError: a time does not parse, start >= end, or the span exceeds max_span.
+        InvalidArgumentError: a time does not parse, start is not before now (no match can
+            exist yet), start >= end, or the span exceeds max_span.
     """
     now = parse_time(now, parameter="now")
     for name, span in (("default_lookback", default_lookback), ("retention", retention)):
@@ -152,12 +158,27 @@ def resolve_window(
             )
     retention_start = _earlier(now, retention)
     resolved_end = now if end is None else parse_time(end, parameter=end_parameter)
+    if end is not None and resolved_end <= retention_start:
+        raise InvalidArgumentError(
+            f"{end_parameter} {format_time(resolved_end)} is not after the start of the "
+            f"retention period: the service keeps {retention.days} days, from "
+            f"{format_time(retention_start)} (now = {format_time(now)}); no match so old can "
+            "be fetched",
+            parameter=end_parameter,
+        )
     resolved_end = min(resolved_end, now)
     if start is None:
         anchor = resolved_end if lookback_from_end else now
         resolved_start = _earlier(anchor, default_lookback)
     else:
         resolved_start = parse_time(start, parameter=start_parameter)
+        if resolved_start >= now:
+            raise InvalidArgumentError(
+                f"{start_parameter} {format_time(resolved_start)} is not before now "
+                f"({format_time(now)}): no match can exist yet; pick a start in the past "
+                f"(within the last {retention.days} days)",
+                parameter=start_parameter,
+            )
     resolved_start = min(resolved_start, now)
     resolved_start = max(resolved_start, retention_start)
     resolved_end = max(resolved_end, retention_start)

@@ -410,7 +410,7 @@ def test_error_objects_accepts_every_shape(body: str, expected: list) -> None:
 
 
 @pytest.mark.parametrize("progress", [True, False])
-def test_the_progress_bar_counts_windows_and_can_be_turned_off(
+def test_the_progress_bar_counts_pages_and_can_be_turned_off(
     httpserver: HTTPServer,
     make_client: Callable[..., Client],
     capsys: pytest.CaptureFixture[str],
@@ -418,11 +418,12 @@ def test_the_progress_bar_counts_windows_and_can_be_turned_off(
 ) -> None:
     httpserver.expect_request(LIST).respond_with_handler(lambda r: _page())
     client = make_client(progress=progress)
-    client.matches("2026-07-10", "2026-10-01")  # 3 windows
+    client.matches("2026-07-10", "2026-10-01")  # 3 windows, one empty page each
     shown = capsys.readouterr().err
     if progress:
-        assert "matchkit global" in shown
-        assert "3/3" in shown
+        final = shown.replace("\r", "\n").strip().splitlines()[-1]
+        assert final.startswith("matchkit global 2026-07-10..2026-10-01: 3page ")
+        assert final.endswith("0 matches in 3 windows]")
     else:
         assert shown == ""
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from hypothesis import given
@@ -48,8 +48,19 @@ def test_parse_time_rejects_garbage_naming_the_parameter(bad: str) -> None:
 
 
 def test_parse_time_rejects_other_types() -> None:
-    with pytest.raises(InvalidArgumentError, match="datetime or an ISO 8601 string"):
+    with pytest.raises(InvalidArgumentError, match="a datetime, a date or an ISO 8601 string"):
         parse_time(1234, parameter="end")  # type: ignore[arg-type]
+
+
+def test_parse_time_reads_a_date_as_its_midnight_utc() -> None:
+    assert parse_time(date(2026, 10, 1)) == datetime(2026, 10, 1, tzinfo=UTC)
+    assert parse_time(date(2026, 10, 1)).tzinfo is UTC
+    # A datetime (a subclass of date) keeps its time.
+    assert parse_time(datetime(2026, 10, 1, 12, 30)) == datetime(2026, 10, 1, 12, 30, tzinfo=UTC)
+    window = resolve_window(date(2026, 10, 1), date(2026, 10, 8), now=NOW)
+    assert window == TimeWindow(
+        datetime(2026, 10, 1, tzinfo=UTC), datetime(2026, 10, 8, tzinfo=UTC)
+    )
 
 
 def test_format_time_is_the_wire_form() -> None:
@@ -83,9 +94,30 @@ def test_rule_4_times_before_retention_are_clamped() -> None:
 def test_rule_5_start_not_before_end_is_an_error() -> None:
     with pytest.raises(InvalidArgumentError, match="must be earlier than"):
         resolve_window(NOW - timedelta(days=1), NOW - timedelta(days=1), now=NOW)
-    # Both after now: both clamp to now, so start == end.
-    with pytest.raises(InvalidArgumentError):
+    # Both after now: the message is about the future, not about start and end.
+    with pytest.raises(InvalidArgumentError, match="no match can exist yet") as raised:
         resolve_window(NOW + timedelta(days=1), NOW + timedelta(days=2), now=NOW)
+    assert "must be earlier than" not in str(raised.value)
+    assert raised.value.parameter == "start"
+
+
+def test_a_start_not_before_now_is_about_the_future() -> None:
+    for start in (NOW, NOW + timedelta(days=60)):
+        with pytest.raises(InvalidArgumentError) as raised:
+            resolve_window(start, None, now=NOW)
+        message = str(raised.value)
+        assert f"start {format_time(start)} is not before now ({format_time(NOW)})" in message
+        assert "no match can exist yet" in message
+
+
+def test_an_end_before_the_retention_period_says_so() -> None:
+    end = NOW - RETENTION - timedelta(days=10)
+    with pytest.raises(InvalidArgumentError) as raised:
+        resolve_window(end - timedelta(days=5), end, now=NOW)
+    message = str(raised.value)
+    assert f"end {format_time(end)} is not after the start of the retention period" in message
+    assert f"keeps {RETENTION.days} days" in message
+    assert raised.value.parameter == "end"
 
 
 def test_span_over_28_days_is_an_error_unless_unlimited() -> None:
