@@ -1,6 +1,7 @@
 """The arguments of the ``matchkit`` command: each option with its format, default and examples.
 
-:func:`build_parser` declares them; :mod:`matchkit.cli` runs the subcommands. Descriptions and
+:func:`build_parser` declares them; :mod:`matchkit.cli.commands` runs the subcommands.
+Descriptions and
 epilogs are kept as written (examples line up), so they are wrapped here at :data:`_WIDTH`.
 """
 
