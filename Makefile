@@ -32,7 +32,7 @@ assets: venv
 	@command -v npm >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
 		&& { apt-get update -qq && apt-get install -y -qq npm; } >/dev/null 2>&1; } \
 		|| echo "npm is not installed: the next step fails unless build/report-assets is complete"
-	$(BIN)/python -m matchkit.report_assets
+	$(BIN)/python -m matchkit.report.assets
 
 # tests/browser drives Debian's chromium through playwright (never `playwright install`).
 browser:

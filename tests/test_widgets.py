@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from matchkit.widgets import TABS, ExplorerPanel, explore
+from matchkit.widgets.explorer import TABS, ExplorerPanel, explore
 from tests.analysis.helpers import frames_of
 from tests.builders.matches import arena_match, player, royale_match
 

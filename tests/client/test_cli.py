@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from matchkit.cli import main
-from matchkit.cli_parser import build_parser
+from matchkit.cli.parser import build_parser
 from matchkit.client.client import Client
 from matchkit.model.frames import MatchFrames
 from matchkit.service import RunningService, running

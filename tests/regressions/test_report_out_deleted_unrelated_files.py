@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from matchkit.cli import main
-from matchkit.report_folder import MARKER
+from matchkit.report.folder import MARKER
 
 
 def test_an_unrelated_file_in_out_is_kept_and_named(

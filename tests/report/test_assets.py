@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from matchkit.errors import MatchkitError
-from matchkit.report_assets import (
+from matchkit.report.assets import (
     PACKAGES,
     PAGE_URLS,
     STATIC_FOLDER,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from matchkit.errors import InvalidArgumentError
-from matchkit.report_folder import MARKER, ReportFolder
+from matchkit.report.folder import MARKER, ReportFolder
 
 
 def write_report(out: Path, *, overwrite: bool = False, pages: tuple[str, ...] = ("a.html",)):

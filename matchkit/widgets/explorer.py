@@ -2,7 +2,7 @@
 
 Example (in JupyterLab)::
 
-    from matchkit.widgets import explore
+    from matchkit.widgets.explorer import explore
     panel = explore(frames)
     panel            # shows the panel; change a filter and the visible tab redraws
     panel.frames     # the MatchFrames the filters select
@@ -21,21 +21,21 @@ import pandas as pd
 
 from matchkit.analysis import COSMETIC_KINDS, version_key
 from matchkit.errors import MatchkitError
-from matchkit.explorer_views import (
+from matchkit.names import Names, as_names
+from matchkit.plots._style import group_label
+from matchkit.widgets.views import (
     cosmetics_view,
     durations_view,
     html_output,
     sides_view,
     table_view,
 )
-from matchkit.names import Names, as_names
-from matchkit.plots._style import group_label
 
 try:
     import ipywidgets as widgets
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError(
-        "matchkit.widgets needs ipywidgets: pip install 'matchkit[notebook]'"
+        "matchkit.widgets.explorer needs ipywidgets: pip install 'matchkit[notebook]'"
     ) from error
 
 if TYPE_CHECKING:

@@ -1,7 +1,8 @@
 """The arguments of the ``matchkit`` command: each option with its format, default and examples.
 
-:func:`build_parser` declares them; :mod:`matchkit.cli` runs the subcommands. Descriptions and
-epilogs are kept as written (examples line up), so they are wrapped here at :data:`_WIDTH`.
+:func:`build_parser` declares them; :mod:`matchkit.cli.commands` runs the subcommands.
+Descriptions and epilogs are kept as written (examples line up), so they are wrapped here at
+:data:`_WIDTH`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The matchkit command: serve, synth, fetch, report, cache.
 
-Each subcommand's arguments are declared in :mod:`matchkit.cli_parser`; here each is handed to
+Each subcommand's arguments are declared in :mod:`matchkit.cli.parser`; here each is handed to
 the module that owns the job. The heavy modules are imported only when their subcommand runs.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
 
-from matchkit.cli_parser import build_parser
+from matchkit.cli.parser import build_parser
 from matchkit.errors import InvalidArgumentError, MatchkitError
 
 __all__ = ["main"]
@@ -131,7 +131,7 @@ def _check_fetch_out(out: Path, *, overwrite: bool) -> None:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from matchkit.report import ReportPage, build_report
+    from matchkit.report.pages import ReportPage, build_report
 
     def announce(page: ReportPage) -> None:
         print(f"{page.html.name:<28} {page.seconds:6.1f} s  {page.title}", flush=True)

@@ -1,7 +1,7 @@
 """What each tab of the explorer shows, as display outputs (PNG or HTML) of one selection.
 
-Pure functions of the selected data and the tab's options; :mod:`matchkit.widgets` calls them
-for the tab on show.
+Pure functions of the selected data and the tab's options; :mod:`matchkit.widgets.explorer`
+calls them for the tab on show.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Execute the notebooks into a reproducible HTML report that reads offline.
 
 Each notebook runs in a fresh kernel and becomes one page; the web files the pages load are
-copied beside them (:mod:`matchkit.report_assets`), pdoc writes the API reference to ``api/``, and
-the folder is written and swapped in as :mod:`matchkit.report_folder` says (never over what
+copied beside them (:mod:`matchkit.report.assets`), pdoc writes the API reference to ``api/``, and
+the folder is written and swapped in as :mod:`matchkit.report.folder` says (never over what
 matchkit did not write).
 
 The notebooks take their service from the environment (``MATCHKIT_BASE_URL``,
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import IO
 
 from matchkit.errors import MatchkitError
-from matchkit.report_folder import ReportFolder
+from matchkit.report.folder import ReportFolder
 
 __all__ = [
     "API_FOLDER",
@@ -46,7 +46,7 @@ CELL_TIMEOUT = 600
 
 def notebooks_path() -> Path:
     """The folder of the report's notebooks (the repository's ``notebooks/``)."""
-    return Path(__file__).resolve().parents[1] / "notebooks"
+    return Path(__file__).resolve().parents[2] / "notebooks"
 
 
 #: The notebooks of the report, in order.
@@ -92,7 +92,7 @@ def build_report(
     """Execute the notebooks and write one HTML page each plus an ``index.html``.
 
     The report reads without the internet: the web files the pages load (the widget manager,
-    require.js, MathJax) are copied beside them from :mod:`matchkit.report_assets`, and the API
+    require.js, MathJax) are copied beside them from :mod:`matchkit.report.assets`, and the API
     reference (pdoc) is written to ``api/`` and linked from the index.
 
     Args:
@@ -104,14 +104,14 @@ def build_report(
         notebooks: notebook files to run (default: :data:`NOTEBOOKS` in :func:`notebooks_path`).
         overwrite: replace a previous report in ``out``.
         api_reference: also write the API reference and link it from the index.
-        assets: the installed web files (default :func:`matchkit.report_assets.assets_path`).
+        assets: the installed web files (default :func:`matchkit.report.assets.assets_path`).
         on_page: called with each page when it is written (e.g. to print its time).
 
     Returns:
         The path of ``index.html``.
 
     Raises:
-        InvalidArgumentError: ``out`` may not receive a report (see :mod:`matchkit.report_folder`).
+        InvalidArgumentError: ``out`` may not receive a report (see :mod:`matchkit.report.folder`).
         MatchkitError: a notebook is missing, a cell failed (the message names the notebook), the
             web files are not installed or the API reference failed.
     """
@@ -119,7 +119,7 @@ def build_report(
     import nbformat
     from nbconvert import HTMLExporter
 
-    from matchkit.report_assets import PAGE_URLS, copy_assets, require_assets
+    from matchkit.report.assets import PAGE_URLS, copy_assets, require_assets
 
     paths = (
         [Path(p) for p in notebooks]
@@ -210,7 +210,7 @@ def _execute(notebook, path: Path, env: dict[str, str]):
 
 
 # A logger of its own, outside the logging tree: no handler or level of the process changes.
-_QUIET_LOG = logging.Logger("matchkit.report.quiet", level=logging.ERROR)
+_QUIET_LOG = logging.Logger("matchkit.report.pages.quiet", level=logging.ERROR)
 
 
 # Run in a child process: pdoc imports every module and configures its renderer globally, neither

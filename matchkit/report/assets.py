@@ -7,7 +7,7 @@ widget panel. :func:`install_assets` fetches each package at a pinned version wi
 extracts the files the pages need into a build folder; :func:`copy_assets` puts them beside the
 pages, and :data:`PAGE_URLS` are the relative URLs the exporter writes into them.
 
-Run ``python -m matchkit.report_assets`` (``make assets``) once per checkout; ``make report`` and
+Run ``python -m matchkit.report.assets`` (``make assets``) once per checkout; ``make report`` and
 ``make test`` do it for you.
 """
 
@@ -134,7 +134,7 @@ _STAMP = ".installed"
 
 def assets_path() -> Path:
     """The build folder the web files are installed in (``build/report-assets`` of the checkout)."""
-    return Path(__file__).resolve().parents[1] / "build" / "report-assets"
+    return Path(__file__).resolve().parents[2] / "build" / "report-assets"
 
 
 def missing_assets(folder: str | Path | None = None) -> list[str]:
@@ -209,7 +209,7 @@ def require_assets(folder: str | Path | None = None) -> Path:
     if missing:
         raise MatchkitError(
             f"the report's web files {', '.join(missing)} are not installed in {folder}: run "
-            "`make assets` (or `python -m matchkit.report_assets`), which fetches them from the "
+            "`make assets` (or `python -m matchkit.report.assets`), which fetches them from the "
             "npm registry at pinned versions"
         )
     return folder
