@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from matchkit.errors import DocumentError
 from matchkit.model.schema import DATETIME_DTYPE, TableSchema, empty_frame
@@ -31,6 +32,7 @@ from matchkit.telemetry.schema import (
     ROUND_FINISHED,
     TABLES,
 )
+from matchkit.telemetry.typed import as_builtins, is_typed, member, members_of
 
 __all__ = ["CLOCK_COLUMNS", "build_tables"]
 
@@ -105,7 +107,7 @@ def _sort_into(file: ParsedFile, buckets: dict[str, _Bucket]) -> None:
         # after it, or no rounds at all as in Royale: no round).
         finished = by_type.get(ROUND_FINISHED, [])
         ends = [event.cursor for event in finished]
-        numbers = [event.dataObject.get("round") for event in finished]
+        numbers = [member(event.dataObject, "round") for event in finished]
         positions = [bisect_left(ends, event.cursor) for event in deaths]
         buckets[DEATH].rounds += [
             numbers[position] if position < len(numbers) else None for position in positions
@@ -142,22 +144,26 @@ def _event_table(schema: TableSchema, bucket: _Bucket, problems: list[str]) -> p
     rows = len(bucket.cursors)
     if not rows:
         return empty_frame(schema)
-    members = _members(bucket.data)
+    members, wires = _members(bucket.data)
     _check_match_ids(members, bucket, schema.name)
     data: dict[str, Any] = {}
     consumed = set(MATCH_ID_KEYS)
     for column in schema.columns:
         label = f"{schema.name}.{column.name}"
+        wire: type | None = None
         if column.name == "match_id":
             values: list[Any] = bucket.match_ids
         elif column.name == "cursor":
-            values = bucket.cursors
+            values, wire = bucket.cursors, int
         elif column.section == "derived":  # a death's round
             values = bucket.rounds
         else:
             consumed.add(column.key)
             values = members.get(column.key) or [None] * rows
-        data[column.name] = _column(schema.name, column.name, column.kind, values, label, problems)
+            wire = wires.get(column.key)
+        data[column.name] = _column(
+            schema.name, column.name, column.kind, values, label, problems, wire=wire
+        )
     if schema.name == "rounds":
         consumed.add("playerStats")
     elif schema.name == "queue_events":
@@ -166,16 +172,22 @@ def _event_table(schema: TableSchema, bucket: _Bucket, problems: list[str]) -> p
     return pd.DataFrame(data)
 
 
-def _members(items: list[dict[str, Any]]) -> dict[str, list[Any]]:
-    """Member name -> its value in each object (None where absent), read in C per member when
-    every object has it (the usual case)."""
+def _members(items: list[Any]) -> tuple[dict[str, list[Any]], dict[str, type]]:
+    """Member name -> its value in each object (None where absent): read a Struct field at a
+    time when every object is a typed Struct of one type (the fast path; with the members of
+    one declared wire type), else read in C per member when every object has it (the usual
+    case)."""
+    typed = members_of(items)
+    if typed is not None:
+        return typed
+    items = as_builtins(items)
     members = {}
     for name in set().union(*items):
         try:
             members[name] = list(map(itemgetter(name), items))
         except KeyError:
             members[name] = [item.get(name) for item in items]
-    return members
+    return members, {}
 
 
 def _check_match_ids(members: dict[str, list[Any]], bucket: _Bucket, table: str) -> None:
@@ -193,7 +205,7 @@ def _check_match_ids(members: dict[str, list[Any]], bucket: _Bucket, table: str)
 
 
 def _nested_table(
-    schema: TableSchema, bucket: _Bucket, member: str, counter: str, problems: list[str]
+    schema: TableSchema, bucket: _Bucket, key: str, counter: str, problems: list[str]
 ) -> pd.DataFrame:
     """Rows from a list of objects inside each event (playerStats, regionSamples)."""
     match_ids: list[str] = []
@@ -202,29 +214,31 @@ def _nested_table(
     numbers: list[Any] = []
     items: list[dict[str, Any]] = []
     for match_id, cursor, data in zip(bucket.match_ids, bucket.cursors, bucket.data, strict=True):
-        nested = data.get(member)
+        nested = member(data, key)
         if nested is None:
             continue
-        if not isinstance(nested, list) or not all(isinstance(item, dict) for item in nested):
+        if not isinstance(nested, list) or not all(
+            isinstance(item, dict) or is_typed(item) for item in nested
+        ):
             raise DocumentError(
-                f"telemetry of match {match_id}: the {member} of the event with cursor {cursor} "
+                f"telemetry of match {match_id}: the {key} of the event with cursor {cursor} "
                 "is not a list of objects"
             )
         count = len(nested)
         match_ids += [match_id] * count
         cursors += [cursor] * count
         if counter == "round":
-            numbers += [data.get("round")] * count
+            numbers += [member(data, "round")] * count
         else:
             numbers += range(count)
-            users += [data.get("userId")] * count
+            users += [member(data, "userId")] * count
         items += nested
     if not items:
         return empty_frame(schema)
     derived = {"match_id": match_ids, "cursor": cursors, "user_id": users, counter: numbers}
     data_columns: dict[str, Any] = {}
     consumed: set[str] = set()
-    members = _members(items)
+    members, wires = _members(items)
     for column in schema.columns:
         label = f"{schema.name}.{column.name}"
         if column.section == "derived":
@@ -233,7 +247,13 @@ def _nested_table(
             consumed.add(column.key)
             values = members.get(column.key) or [None] * len(items)
         data_columns[column.name] = _column(
-            schema.name, column.name, column.kind, values, label, problems
+            schema.name,
+            column.name,
+            column.kind,
+            values,
+            label,
+            problems,
+            wire=wires.get(column.key) if column.section != "derived" else None,
         )
     data_columns.update(_extras(schema, members, consumed, problems))
     return pd.DataFrame(data_columns)
@@ -269,13 +289,39 @@ def _other_events(buckets: dict[str, _Bucket], problems: list[str]) -> pd.DataFr
 
 
 def _column(
-    table: str, name: str, kind: str, values: list[Any], label: str, problems: list[str]
+    table: str,
+    name: str,
+    kind: str,
+    values: list[Any],
+    label: str,
+    problems: list[str],
+    *,
+    wire: type | None = None,
 ) -> Any:
     if kind == "datetime":
-        return _times(values, label=label, problems=problems)
+        return _times(values, label=label, problems=problems, wire=wire)
     if (table, name) in CLOCK_COLUMNS:
         return _clock(values, label=label, problems=problems)
-    return convert(to_arrow(values), kind, label=label, problems=problems)  # type: ignore[arg-type]
+    array = _arrow(values, wire=wire)
+    return convert(array, kind, label=label, problems=problems)  # type: ignore[arg-type]
+
+
+def _arrow(values: list[Any], *, wire: type | None = None) -> pa.Array:
+    """:func:`~matchkit.normalize.columns.to_arrow` of the values, in one pass when they are
+    known to be of one wire type (``int`` or ``str``, with ``None``: the typed path declared
+    them): integers read by numpy, text by Arrow, as to_arrow would have typed them. Anything
+    else (no wire type, ``None`` among integers, integers beyond 64 bits, only ``None``) as
+    there."""
+    if wire is int:
+        try:
+            return pa.array(np.fromiter(values, dtype=np.int64, count=len(values)))
+        except (TypeError, OverflowError):
+            pass
+    elif wire is str:
+        array = pa.array(values, type=pa.string())
+        if array.null_count < len(array):
+            return array
+    return to_arrow(values)
 
 
 def _extras(
@@ -290,14 +336,14 @@ def _extras(
             name = key if key not in taken else f"{name}_extra"
         taken.add(name)
         extras[name] = convert(
-            to_arrow(members[key]), None, label=f"{schema.name}.{name}", problems=problems
+            _arrow(members[key]), None, label=f"{schema.name}.{name}", problems=problems
         )
     return dict(sorted(extras.items()))
 
 
-def _times(values: list[Any], *, label: str, problems: list[str]) -> Any:
+def _times(values: list[Any], *, label: str, problems: list[str], wire: type | None = None) -> Any:
     """Milliseconds since the epoch -> tz-aware UTC timestamps."""
-    millis = convert(to_arrow(values), "Int64", label=label, problems=problems)
+    millis = convert(_arrow(values, wire=wire), "Int64", label=label, problems=problems)
     stamps = pd.to_datetime(pd.Series(millis), unit="ms", utc=True)
     return stamps.astype(DATETIME_DTYPE).array
 
