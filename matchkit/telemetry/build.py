@@ -32,7 +32,14 @@ from matchkit.telemetry.schema import (
     ROUND_FINISHED,
     TABLES,
 )
-from matchkit.telemetry.typed import as_builtins, is_typed, member, members_of
+from matchkit.telemetry.typed import (
+    as_builtins,
+    columns_of,
+    is_typed,
+    member,
+    members_of,
+    typed_members,
+)
 
 __all__ = ["CLOCK_COLUMNS", "build_tables"]
 
@@ -41,21 +48,49 @@ CLOCK_COLUMNS = frozenset({("queue_events", "time_joined_queue")})
 
 _INT64_MAX = 2**63 - 1
 _KNOWN_TYPES = {table.event_type: table for table in EVENT_TABLES}
+_DERIVED_WIRES = {"match_id": str, "cursor": int}  # always text / integers (checked on input)
 _CURSOR = attrgetter("cursor")
 _DATA = attrgetter("dataObject")
 _TYPE = attrgetter("type")
 
 
 class _Bucket:
-    """The events of one type, column-wise: their match, cursor and dataObject."""
+    """The events of one type, column-wise: their match, cursor and dataObject.
 
-    __slots__ = ("cursors", "data", "match_ids", "rounds")
+    While every file's events of the type are typed Structs (the fast path), their members are
+    also read into ``columns`` a file at a time (while the file is fresh in memory); one
+    general file (dicts) drops them, and the members are then read from ``data`` as dicts.
+    """
+
+    __slots__ = ("columns", "cursors", "data", "general", "match_ids", "rounds")
 
     def __init__(self) -> None:
         self.match_ids: list[str] = []
         self.cursors: list[int] = []
-        self.data: list[dict[str, Any]] = []
+        self.data: list[Any] = []
         self.rounds: list[int | None] = []
+        self.columns: dict[str, list[Any]] | None = None
+        self.general = False
+
+    def add(self, match_id: str, events: list[Any]) -> None:
+        """Append one file's events of the bucket's type."""
+        self.match_ids += [match_id] * len(events)
+        self.cursors += map(_CURSOR, events)
+        data = list(map(_DATA, events))
+        self.data += data
+        if self.general or not is_typed(data[0]):
+            self.general, self.columns = True, None
+        elif self.columns is None:
+            self.columns = columns_of(data)
+        else:
+            for name, values in columns_of(data).items():
+                self.columns[name] += values
+
+    def members(self) -> tuple[dict[str, list[Any]], dict[str, type]]:
+        """Member name -> its value in each event, and the members of one wire type."""
+        if self.columns is None:
+            return _members(self.data)
+        return typed_members(self.columns, type(self.data[0]))
 
 
 def build_tables(files: Sequence[ParsedFile]) -> tuple[dict[str, pd.DataFrame], list[str]]:
@@ -98,9 +133,7 @@ def _sort_into(file: ParsedFile, buckets: dict[str, _Bucket]) -> None:
         bucket = buckets.get(kind)
         if bucket is None:
             bucket = buckets[kind] = _Bucket()
-        bucket.match_ids += [file.match_id] * len(events)
-        bucket.cursors += map(_CURSOR, events)
-        bucket.data += map(_DATA, events)
+        bucket.add(file.match_id, events)
     deaths = by_type.get(DEATH)
     if deaths:
         # A death belongs to the round whose RoundFinishedEvent is the first after it (none
@@ -144,15 +177,16 @@ def _event_table(schema: TableSchema, bucket: _Bucket, problems: list[str]) -> p
     rows = len(bucket.cursors)
     if not rows:
         return empty_frame(schema)
-    members, wires = _members(bucket.data)
+    members, wires = bucket.members()
     _check_match_ids(members, bucket, schema.name)
     data: dict[str, Any] = {}
     consumed = set(MATCH_ID_KEYS)
     for column in schema.columns:
         label = f"{schema.name}.{column.name}"
         wire: type | None = None
+        values: list[Any]
         if column.name == "match_id":
-            values: list[Any] = bucket.match_ids
+            values, wire = bucket.match_ids, str
         elif column.name == "cursor":
             values, wire = bucket.cursors, int
         elif column.section == "derived":  # a death's round
@@ -212,13 +246,25 @@ def _nested_table(
     cursors: list[int] = []
     users: list[Any] = []
     numbers: list[Any] = []
-    items: list[dict[str, Any]] = []
-    for match_id, cursor, data in zip(bucket.match_ids, bucket.cursors, bucket.data, strict=True):
-        nested = member(data, key)
+    items: list[Any] = []
+    rows = len(bucket.cursors)
+    event_members = bucket.members()[0] if rows else {}
+    typed = bucket.columns is not None
+    round_numbers = event_members.get("round") or [None] * rows
+    queued = event_members.get("userId") or [None] * rows
+    for match_id, cursor, nested, number, user in zip(
+        bucket.match_ids,
+        bucket.cursors,
+        event_members.get(key) or [None] * rows,
+        round_numbers,
+        queued,
+        strict=True,
+    ):
         if nested is None:
             continue
-        if not isinstance(nested, list) or not all(
-            isinstance(item, dict) or is_typed(item) for item in nested
+        # Typed: declared as a list of nested Structs.
+        if not typed and (
+            not isinstance(nested, list) or not all(isinstance(item, dict) for item in nested)
         ):
             raise DocumentError(
                 f"telemetry of match {match_id}: the {key} of the event with cursor {cursor} "
@@ -228,10 +274,10 @@ def _nested_table(
         match_ids += [match_id] * count
         cursors += [cursor] * count
         if counter == "round":
-            numbers += [member(data, "round")] * count
+            numbers += [number] * count
         else:
             numbers += range(count)
-            users += [member(data, "userId")] * count
+            users += [user] * count
         items += nested
     if not items:
         return empty_frame(schema)
@@ -253,7 +299,9 @@ def _nested_table(
             values,
             label,
             problems,
-            wire=wires.get(column.key) if column.section != "derived" else None,
+            wire=_DERIVED_WIRES.get(column.name)
+            if column.section == "derived"
+            else wires.get(column.key),
         )
     data_columns.update(_extras(schema, members, consumed, problems))
     return pd.DataFrame(data_columns)

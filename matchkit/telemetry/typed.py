@@ -32,7 +32,15 @@ from matchkit.telemetry.schema import (
     TABLES,
 )
 
-__all__ = ["as_builtins", "decode_typed", "is_typed", "member", "members_of"]
+__all__ = [
+    "as_builtins",
+    "columns_of",
+    "decode_typed",
+    "is_typed",
+    "member",
+    "members_of",
+    "typed_members",
+]
 
 _OPTIONS = {"forbid_unknown_fields": True, "gc": False}
 # gc=False: decoded events hold no reference cycles, and the collector need not track them.
@@ -130,12 +138,23 @@ def members_of(
     would (for every other member a column of ``None`` reads the same)."""
     if not items or len({type(item) for item in items}) != 1 or not is_typed(items[0]):
         return None
-    struct = type(items[0])
-    found = {}
-    for name in struct.__struct_fields__:
-        values = list(map(attrgetter(name), items))
-        if name not in MATCH_ID_KEYS or values.count(None) != len(values):
-            found[name] = values
+    return typed_members(columns_of(items), type(items[0]))
+
+
+def columns_of(items: Sequence[Struct]) -> dict[str, list[Any]]:
+    """Field name -> its value in each item, for Structs of one type."""
+    return {name: list(map(attrgetter(name), items)) for name in type(items[0]).__struct_fields__}
+
+
+def typed_members(
+    columns: dict[str, list[Any]], struct: type[Struct]
+) -> tuple[dict[str, list[Any]], dict[str, type]]:
+    """:func:`members_of` for columns already read (:func:`columns_of`) from ``struct``s."""
+    found = {
+        name: values
+        for name, values in columns.items()
+        if name not in MATCH_ID_KEYS or values.count(None) != len(values)
+    }
     return found, _WIRES[struct]
 
 
