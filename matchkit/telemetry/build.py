@@ -83,8 +83,8 @@ class _Bucket:
         elif self.columns is None:
             self.columns = columns_of(data)
         else:
-            for name, values in columns_of(data).items():
-                self.columns[name] += values
+            for name, values in self.columns.items():
+                values += map(attrgetter(name), data)
 
     def members(self) -> tuple[dict[str, list[Any]], dict[str, type]]:
         """Member name -> its value in each event, and the members of one wire type."""
