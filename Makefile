@@ -7,11 +7,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 REPORT_DIR ?= reports
 
-.PHONY: help venv test lint format report bench soak clean
+.PHONY: help venv assets browser test lint format report bench soak clean
 
 help:
 	@echo "make report   run the notebooks against the embedded sample service, write HTML to $(REPORT_DIR)/"
-	@echo "make test     lint, then the whole test suite, notebooks included"
+	@echo "              (offline pages and the API reference in $(REPORT_DIR)/api)"
+	@echo "make test     lint, then the whole test suite, notebooks and the browser test included"
+	@echo "make assets   fetch the report's web files (pinned npm packages) into build/report-assets"
 	@echo "make bench    performance measurements (benchmarks/)"
 	@echo "make soak     a one-minute loopback soak test of the reference service"
 
@@ -23,6 +25,20 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# The web files the report's pages load (widget manager, require.js, MathJax), at pinned versions
+# and integrities, fetched with `npm pack` (see matchkit/report_assets.py); a no-op once there.
+assets: venv
+	@command -v npm >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+		&& { apt-get update -qq && apt-get install -y -qq npm; } >/dev/null 2>&1; } \
+		|| echo "npm is not installed: the next step fails unless build/report-assets is complete"
+	$(BIN)/python -m matchkit.report_assets
+
+# tests/browser drives Debian's chromium through playwright (never `playwright install`).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+		&& { apt-get update -qq && apt-get install -y -qq chromium; } >/dev/null 2>&1; } \
+		|| echo "chromium is not installed: tests/browser skips (and fails under CI=true)"
+
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -31,11 +47,11 @@ format: venv
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-test: lint
+test: lint assets browser
 	$(BIN)/python -m pytest
 
-report: venv
-	$(BIN)/matchkit report --out $(REPORT_DIR)
+report: assets
+	$(BIN)/matchkit report --out $(REPORT_DIR) --overwrite
 
 # wrk (Debian) drives the service benchmark when it can be installed; else a Python load generator.
 bench: venv
@@ -48,4 +64,4 @@ soak: venv
 	$(BIN)/python -m benchmarks.soak
 
 clean:
-	rm -rf $(VENV) $(REPORT_DIR) .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(REPORT_DIR) build/report-assets .pytest_cache .ruff_cache

@@ -47,7 +47,8 @@ def main() -> None:
                 started = time.perf_counter()
                 cold = client.matches(start=start)
                 cold_seconds = time.perf_counter() - started
-                pages = len(service.requests) - before
+                requests = len(service.requests) - before  # the pages and one GET /status
+                pages = service.requests.count(path_prefix="/shards/")
 
                 # The same bodies, straight from disk.
                 bodies = root / "bodies"
@@ -78,7 +79,10 @@ def main() -> None:
     per_page = cold_seconds / pages * 1e3
     ratio = warm_seconds / disk_seconds
     fresh_ratio = fresh_seconds / disk_seconds
-    print(f"matches fetched:              {len(cold):,} over {pages} pages (120 days, global)")
+    print(
+        f"matches fetched:              {len(cold):,} over {pages} pages, {requests} requests "
+        "(120 days, global)"
+    )
     print(f"cold fetch:                   {cold_seconds:.2f} s, {per_page:.1f} ms per page")
     print(f"warm re-runs:                 {warm_requests} network requests")
     print(f"warm re-run, same client:     {warm_seconds:.2f} s")

@@ -1,4 +1,9 @@
-"""Execute the notebooks into a reproducible HTML report.
+"""Execute the notebooks into a reproducible HTML report that reads offline.
+
+Each notebook runs in a fresh kernel and becomes one page; the web files the pages load are
+copied beside them (:mod:`matchkit.report_assets`), pdoc writes the API reference to ``api/``, and
+the folder is written and swapped in as :mod:`matchkit.report_folder` says (never over what
+matchkit did not write).
 
 The notebooks take their service from the environment (``MATCHKIT_BASE_URL``,
 ``MATCHKIT_API_KEY``), never from an injected cell, so that a key cannot end up in a notebook or
@@ -13,17 +18,26 @@ import json
 import logging
 import os
 import re
-import shutil
+import subprocess
+import sys
 import tempfile
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from matchkit.errors import MatchkitError
+from matchkit.report_folder import ReportFolder
 
-__all__ = ["NOTEBOOKS", "ReportPage", "build_report", "notebooks_path", "stable_widget_ids"]
-
-log = logging.getLogger("matchkit")
+__all__ = [
+    "API_FOLDER",
+    "NOTEBOOKS",
+    "ReportPage",
+    "build_report",
+    "notebooks_path",
+    "stable_widget_ids",
+]
 
 #: Seconds one notebook may take before the report gives up on it.
 CELL_TIMEOUT = 600
@@ -47,10 +61,21 @@ NOTEBOOKS = (
 
 @dataclass(frozen=True)
 class ReportPage:
-    """One notebook of the report: its title and the HTML file written for it."""
+    """One notebook of the report: its title, the HTML file written for it and its run time.
+
+    Attributes:
+        title: the notebook's first heading.
+        html: the page's path in the report folder (there once the report is complete).
+        seconds: how long the notebook took to execute and export.
+    """
 
     title: str
     html: Path
+    seconds: float = 0.0
+
+
+#: The folder of the report that holds the API reference.
+API_FOLDER = "api"
 
 
 def build_report(
@@ -58,25 +83,42 @@ def build_report(
     out: str | os.PathLike[str] = "reports",
     base_url: str | None = None,
     notebooks: Sequence[str | os.PathLike[str]] | None = None,
+    overwrite: bool = False,
+    api_reference: bool = True,
+    assets: str | os.PathLike[str] | None = None,
+    on_page: Callable[[ReportPage], None] | None = None,
 ) -> Path:
     """Execute the notebooks and write one HTML page each plus an ``index.html``.
 
+    The report reads without the internet: the web files the pages load (the widget manager,
+    require.js, MathJax) are copied beside them from :mod:`matchkit.report_assets`, and the API
+    reference (pdoc) is written to ``api/`` and linked from the index.
+
     Args:
-        out: the report folder; replaced as a whole when the report is complete.
+        out: the report folder: new, empty, or (with ``overwrite``) a previous report. It is
+            replaced as a whole when the report is complete; a folder holding anything matchkit
+            did not write is refused before any notebook runs.
         base_url: a remote service (its key from ``MATCHKIT_API_KEY``); default
             ``MATCHKIT_BASE_URL``, else the embedded sample service.
         notebooks: notebook files to run (default: :data:`NOTEBOOKS` in :func:`notebooks_path`).
+        overwrite: replace a previous report in ``out``.
+        api_reference: also write the API reference and link it from the index.
+        assets: the installed web files (default :func:`matchkit.report_assets.assets_path`).
+        on_page: called with each page when it is written (e.g. to print its time).
 
     Returns:
         The path of ``index.html``.
 
     Raises:
-        MatchkitError: a notebook is missing or a cell failed (the message names the notebook).
+        InvalidArgumentError: ``out`` may not receive a report (see :mod:`matchkit.report_folder`).
+        MatchkitError: a notebook is missing, a cell failed (the message names the notebook), the
+            web files are not installed or the API reference failed.
     """
+    import jinja2
     import nbformat
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
     from nbconvert import HTMLExporter
+
+    from matchkit.report_assets import PAGE_URLS, copy_assets, require_assets
 
     paths = (
         [Path(p) for p in notebooks]
@@ -86,46 +128,153 @@ def build_report(
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise MatchkitError(f"notebooks not found: {', '.join(missing)}")
+    require_assets(assets)  # before any notebook runs
     env = dict(os.environ)
     if base_url is not None:
         env["MATCHKIT_BASE_URL"] = base_url
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent.resolve()))
-    staging.chmod(0o755)  # mkdtemp makes it owner-only; a report is for reading
-    # nbclient and nbconvert narrate every step on the traitlets logger; keep their errors only.
-    logging.getLogger("traitlets").setLevel(logging.ERROR)
-    exporter = HTMLExporter()
+    folder = ReportFolder.prepare(out, overwrite=overwrite)
+    exporter = HTMLExporter(
+        **PAGE_URLS,
+        extra_loaders=[jinja2.DictLoader({_TEMPLATE: _TEMPLATE_SOURCE})],
+        template_file=_TEMPLATE,
+    )
+    exporter.log = _QUIET_LOG  # its notes (e.g. on images without alt text) are not the reader's
     pages = []
+    reference = None
     try:
+        if api_reference:
+            reference = _ApiReference.start(folder.staging / API_FOLDER)
+        copy_assets(folder.staging, folder=assets)
         for path in paths:
-            log.info("report: running %s", path.name)
-            notebook = nbformat.read(path, as_version=4)
-            client = NotebookClient(
-                notebook,
-                timeout=CELL_TIMEOUT,
-                kernel_name="python3",
-                resources={"metadata": {"path": str(path.parent)}},
-            )
-            try:
-                client.execute(env=env)
-            except CellExecutionError as error:
-                message = _ANSI_ESCAPE.sub("", str(error))
-                raise MatchkitError(f"{path.name} failed: {message}") from None
+            started = time.perf_counter()
+            notebook = _execute(nbformat.read(path, as_version=4), path, env)
             notebook = stable_widget_ids(notebook)
             body, _ = exporter.from_notebook_node(notebook)
             body = _stable_element_ids(body)
-            target = staging / f"{path.stem}.html"
+            target = folder.staging / f"{path.stem}.html"
             target.write_text(body, encoding="utf-8")
-            pages.append(ReportPage(_title(notebook, path), target))
-        (staging / "index.html").write_text(_index(pages), encoding="utf-8")
-        if out.exists():
-            shutil.rmtree(out)
-        staging.rename(out)
+            seconds = time.perf_counter() - started
+            page = ReportPage(_title(notebook, path), folder.target / target.name, seconds)
+            pages.append(page)
+            if on_page is not None:
+                on_page(page)
+        if reference is not None:
+            reference.finish()
+        (folder.staging / "index.html").write_text(
+            _index(pages, api_modules=_api_modules(folder.staging)), encoding="utf-8"
+        )
+        written = folder.commit()
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        if reference is not None:
+            reference.stop()
+        folder.discard()
         raise
-    return out / "index.html"
+    return written / "index.html"
+
+
+# JupyterLab's page without the loader of mermaid, which would import it from a CDN when a page
+# has a diagram; the report ships no mermaid, so a diagram shows as its source text, offline.
+_TEMPLATE = "matchkit-report.html.j2"
+_TEMPLATE_SOURCE = """{%- extends "index.html.j2" -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+"""
+
+
+def _execute(notebook, path: Path, env: dict[str, str]):
+    """Run ``notebook`` in a fresh kernel that talks over local sockets (IPC), not TCP."""
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+    from traitlets.config import Config
+
+    # ipykernel warns at every start that TCP is unencrypted: the kernel manager nbclient creates
+    # (and shuts down) talks over IPC sockets instead, files in a private temporary folder (an
+    # absolute path: the kernel runs in the notebook's folder; a short one: socket names are
+    # length-bound).
+    with tempfile.TemporaryDirectory(prefix="mk-kernel-") as sockets:
+        transport = {"transport": "ipc", "ip": str(Path(sockets) / "kernel")}
+        client = NotebookClient(
+            notebook,
+            timeout=CELL_TIMEOUT,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(path.parent)}},
+            config=Config({"KernelManager": transport}),
+        )
+        client.log = _QUIET_LOG  # nbclient narrates every step at INFO; keep its errors only
+        try:
+            client.execute(env=env)
+        except CellExecutionError as error:
+            message = _ANSI_ESCAPE.sub("", str(error))
+            raise MatchkitError(f"{path.name} failed: {message}") from None
+    return notebook
+
+
+# A logger of its own, outside the logging tree: no handler or level of the process changes.
+_QUIET_LOG = logging.Logger("matchkit.report.quiet", level=logging.ERROR)
+
+
+# Run in a child process: pdoc imports every module and configures its renderer globally, neither
+# of which should happen in the caller. Names a package loads lazily (module ``__getattr__``) are
+# resolved first, so that pdoc documents them where ``__all__`` lists them.
+_API_SCRIPT = """
+import importlib, pkgutil, sys
+import matchkit
+from pdoc.__main__ import cli
+names = ["matchkit"] + sorted(
+    "matchkit." + m.name for m in pkgutil.iter_modules(matchkit.__path__)
+    if not m.name.startswith("_")
+)
+for name in names:
+    module = importlib.import_module(name)
+    for member in getattr(module, "__all__", ()):
+        if member not in vars(module):
+            setattr(module, member, getattr(module, member))
+cli(["--docformat", "google", "--no-search", "-o", sys.argv[1], *names])
+"""
+
+
+@dataclass(frozen=True)
+class _ApiReference:
+    """pdoc writing the API reference in a child process, beside the notebooks.
+
+    Its output goes to a temporary file: a pipe nobody reads until the end could fill and block.
+    """
+
+    target: Path
+    process: subprocess.Popen[bytes]
+    output: IO[bytes]
+
+    @classmethod
+    def start(cls, target: Path) -> _ApiReference:
+        output = tempfile.TemporaryFile()  # noqa: SIM115 (closed by finish or stop)
+        try:
+            process = subprocess.Popen(
+                [sys.executable, "-c", _API_SCRIPT, str(target)],
+                stdout=output,
+                stderr=subprocess.STDOUT,
+            )
+        except BaseException:
+            output.close()
+            raise
+        return cls(target, process, output)
+
+    def finish(self) -> None:
+        """Wait for pdoc; raise MatchkitError with what it printed if it failed."""
+        self.process.wait()
+        self.output.seek(0)
+        printed = self.output.read().decode(errors="replace")
+        self.output.close()
+        if self.process.returncode != 0 or not (self.target / "matchkit.html").exists():
+            raise MatchkitError(
+                f"the API reference (pdoc) failed with exit {self.process.returncode}: "
+                f"{printed.strip()[-800:]}"
+            )
+
+    def stop(self) -> None:
+        """End pdoc if it still runs (the report failed)."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.output.close()
 
 
 def stable_widget_ids(notebook):
@@ -191,11 +340,40 @@ def _title(notebook, path: Path) -> str:
     return path.stem
 
 
-def _index(pages: Sequence[ReportPage]) -> str:
+def _api_modules(report: Path) -> list[str]:
+    """The top-level modules the API reference documents (paths relative to the report)."""
+    api = report / API_FOLDER
+    if not api.exists():
+        return []
+    return [
+        f"{API_FOLDER}/{path.relative_to(api).as_posix()}"
+        for path in [api / "matchkit.html", *sorted((api / "matchkit").glob("*.html"))]
+        if path.is_file()
+    ]
+
+
+def _module_name(path: str) -> str:
+    return path.removeprefix(f"{API_FOLDER}/").removesuffix(".html").replace("/", ".")
+
+
+def _index(pages: Sequence[ReportPage], *, api_modules: Sequence[str]) -> str:
     items = "\n".join(
         f'    <li><a href="{html.escape(page.html.name)}">{html.escape(page.title)}</a></li>'
         for page in pages
     )
+    reference = ""
+    if api_modules:
+        modules = "\n".join(
+            f'    <li><a href="{html.escape(path)}"><code>{html.escape(_module_name(path))}</code>'
+            "</a></li>"
+            for path in api_modules
+        )
+        reference = (
+            f'  <h2>API reference</h2>\n  <p>The <a href="{html.escape(api_modules[0])}">API '
+            "reference</a> documents the package (<code>Client</code>, <code>to_frames</code>, "
+            "<code>MatchFrames</code> and the rest), module by module:</p>\n"
+            f"  <ul>\n{modules}\n  </ul>\n"
+        )
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -209,6 +387,6 @@ def _index(pages: Sequence[ReportPage]) -> str:
   <ol>
 {items}
   </ol>
-</body>
+{reference}</body>
 </html>
 """

@@ -327,7 +327,7 @@ def test_client_plan(offline_client, start, end, arguments):
         {"max_matches": 2.5},
         {"page_limit": 6},
         {"page_limit": "5"},
-        {"server_types": ["QUICK9V9"]},
+        {"server_types": ["QUICK 9V9"]},
         {"ranking_type": ["RANKED"]},
         {"team_names": ["a"]},  # an na filter on global
         {"player_ids": [1, 2]},

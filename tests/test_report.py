@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import re
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from matchkit.errors import MatchkitError
-from matchkit.report import NOTEBOOKS, build_report, notebooks_path
+from matchkit.errors import InvalidArgumentError, MatchkitError
+from matchkit.report import NOTEBOOKS, ReportPage, build_report, notebooks_path
+from matchkit.report_assets import PAGE_URLS
+from matchkit.report_folder import MARKER
 from matchkit.service import running
 
 PLANTED_KEY = "planted-report-key-7f3c9b1e"
@@ -36,33 +43,135 @@ def small_notebooks(tmp_path_factory) -> list[Path]:
     ]
 
 
-def test_report_pages_and_index(small_notebooks, tmp_path) -> None:
-    index = build_report(out=tmp_path / "report", notebooks=small_notebooks)
-    assert index == tmp_path / "report" / "index.html"
+@pytest.fixture(scope="module")
+def small_report(small_notebooks, tmp_path_factory) -> tuple[Path, list[ReportPage], str]:
+    """The small notebooks' report (API reference included), the pages announced, stderr."""
+    out = tmp_path_factory.mktemp("small") / "report"
+    pages: list[ReportPage] = []
+    with tempfile.TemporaryFile() as stderr:
+        with redirect_fd(2, stderr.fileno()):  # the kernels write to the file descriptor
+            build_report(out=out, notebooks=small_notebooks, on_page=pages.append)
+        stderr.seek(0)
+        printed = stderr.read().decode(errors="replace")
+    return out, pages, printed
+
+
+@contextlib.contextmanager
+def redirect_fd(fd: int, target: int) -> Iterator[None]:
+    saved = os.dup(fd)
+    os.dup2(target, fd)
+    try:
+        yield
+    finally:
+        os.dup2(saved, fd)
+        os.close(saved)
+
+
+def test_report_pages_and_index(small_report) -> None:
+    out, pages, _ = small_report
+    index = out / "index.html"
     html = index.read_text()
     assert '<a href="a.html">Alpha</a>' in html
     assert '<a href="b.html">Beta &amp; widgets</a>' in html
-    assert "42" in (tmp_path / "report" / "a.html").read_text()
-    assert sorted(p.name for p in (tmp_path / "report").iterdir()) == [
+    assert '<a href="api/matchkit.html">API reference</a>' in html
+    assert "42" in (out / "a.html").read_text()
+    assert sorted(p.name for p in out.iterdir()) == [
+        MARKER,
+        "_static",
         "a.html",
+        "api",
         "b.html",
         "index.html",
     ]
+    assert [(page.title, page.html) for page in pages] == [
+        ("Alpha", out / "a.html"),
+        ("Beta & widgets", out / "b.html"),
+    ]
+    assert all(page.seconds > 0 for page in pages)
 
 
-def test_report_is_the_same_on_every_run(small_notebooks, tmp_path) -> None:
-    first = build_report(out=tmp_path / "one", notebooks=small_notebooks).parent
+def test_the_api_reference_documents_the_public_surface(small_report) -> None:
+    out, _, _ = small_report
+    api = out / "api" / "matchkit.html"
+    text = api.read_text()
+    for name in ("Client", "to_frames", "MatchFrames"):
+        assert f'id="{name}"' in text, name
+    # Their docstrings, not only their names.
+    assert "Fetch" in text
+    assert (out / "api" / "matchkit" / "client.html").exists()
+
+
+def test_pages_load_their_web_files_from_the_report_folder(small_report) -> None:
+    out, _, _ = small_report
+    page = (out / "b.html").read_text()
+    for url in PAGE_URLS.values():
+        assert url in page
+        assert (out / url.split("?")[0]).is_file(), url
+    for written in out.glob("*.html"):
+        sources = re.findall(r'src="([^"]*)"', written.read_text())
+        assert not [s for s in sources if "//" in s], written.name
+    assert "unpkg.com" not in page
+    assert "cdnjs" not in page
+
+
+def test_the_kernels_print_no_transport_warning(small_report) -> None:
+    _, _, printed = small_report
+    assert "without encryption" not in printed
+
+
+def test_report_is_the_same_on_every_run(small_report, small_notebooks, tmp_path) -> None:
+    first, _, _ = small_report
     second = build_report(out=tmp_path / "two", notebooks=small_notebooks).parent
-    for page in first.iterdir():
-        assert page.read_bytes() == (second / page.name).read_bytes(), page.name
+    files = sorted(p.relative_to(first) for p in first.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(second) for p in second.rglob("*") if p.is_file())
+    for name in files:
+        assert (first / name).read_bytes() == (second / name).read_bytes(), name
     # The widget's model id is renumbered, not random.
     assert "00000000000000000000000000000001" in (first / "b.html").read_text()
+
+
+def test_a_previous_report_is_replaced_only_with_overwrite(small_notebooks, tmp_path) -> None:
+    out = tmp_path / "report"
+    build_report(out=out, notebooks=small_notebooks[:1], api_reference=False)
+    with pytest.raises(InvalidArgumentError, match=r"previous matchkit report; pass --overwrite"):
+        build_report(out=out, notebooks=small_notebooks[1:], api_reference=False)
+    assert (out / "a.html").exists()
+    build_report(out=out, notebooks=small_notebooks[1:], api_reference=False, overwrite=True)
+    assert (out / "b.html").exists()
+    assert not (out / "a.html").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]  # no staging left behind
+
+
+def test_a_report_holding_a_file_matchkit_did_not_write_is_not_replaced(
+    small_notebooks, tmp_path
+) -> None:
+    out = tmp_path / "report"
+    build_report(out=out, notebooks=small_notebooks[:1], api_reference=False)
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(InvalidArgumentError, match=r"also notes\.txt, which matchkit did not"):
+        build_report(out=out, notebooks=small_notebooks[:1], api_reference=False, overwrite=True)
+    assert (out / "notes.txt").read_text() == "mine"
+    assert (out / "a.html").exists()
+
+
+def test_an_empty_folder_receives_the_report(small_notebooks, tmp_path) -> None:
+    out = tmp_path / "empty"
+    out.mkdir()
+    build_report(out=out, notebooks=small_notebooks[:1], api_reference=False)
+    assert (out / "a.html").exists()
+    assert (out / MARKER).exists()
+
+
+def test_missing_web_files_are_named_before_any_notebook_runs(small_notebooks, tmp_path) -> None:
+    with pytest.raises(MatchkitError, match=r"not installed in .*make assets"):
+        build_report(out=tmp_path / "report", notebooks=small_notebooks, assets=tmp_path / "none")
+    assert list(tmp_path.iterdir()) == []  # no report, no staging folder
 
 
 def test_a_failing_notebook_is_named_and_leaves_no_report(tmp_path) -> None:
     broken = write_notebook(tmp_path / "broken.ipynb", "Broken", "raise RuntimeError('boom')")
     with pytest.raises(MatchkitError, match=r"broken\.ipynb failed"):
-        build_report(out=tmp_path / "report", notebooks=[broken])
+        build_report(out=tmp_path / "report", notebooks=[broken], api_reference=False)
     assert not (tmp_path / "report").exists()
     assert [p.name for p in tmp_path.iterdir()] == ["broken.ipynb"]
 
@@ -90,7 +199,10 @@ def test_the_key_never_reaches_the_report(tmp_path, monkeypatch) -> None:
     with running(api_keys=[PLANTED_KEY]) as service:
         monkeypatch.setenv("MATCHKIT_API_KEY", PLANTED_KEY)
         index = build_report(
-            out=tmp_path / "report", base_url=service.base_url, notebooks=[notebook]
+            out=tmp_path / "report",
+            base_url=service.base_url,
+            notebooks=[notebook],
+            api_reference=False,
         )
         assert service.requests.count() > 0
     page = (index.parent / "secret.html").read_text()
@@ -98,8 +210,9 @@ def test_the_key_never_reaches_the_report(tmp_path, monkeypatch) -> None:
     assert (
         "DEBUG:matchkit.client.transport:GET" in page
     )  # the requests were logged, without the key
-    for written in index.parent.iterdir():
-        assert PLANTED_KEY not in written.read_text(), written.name
+    for written in index.parent.rglob("*"):
+        if written.is_file():
+            assert PLANTED_KEY.encode() not in written.read_bytes(), written.name
     assert PLANTED_KEY.encode() not in b"".join(
         p.read_bytes() for p in (tmp_path / "cache").rglob("*") if p.is_file()
     )

@@ -179,9 +179,9 @@ def test_the_service_binds_to_loopback_by_default():
 
 
 def test_matchkit_serve_defaults_to_loopback():
-    from matchkit.cli import _parser
+    from matchkit.cli_parser import build_parser
 
-    arguments = _parser().parse_args(["serve"])
+    arguments = build_parser().parse_args(["serve"])
     assert arguments.host == "127.0.0.1"
 
 

@@ -16,51 +16,61 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
-import math
 import os
-import urllib.parse
+import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 import orjson
 
+from matchkit.client.arguments import (
+    checked_api_key,
+    checked_base_url,
+    checked_max_matches,
+    checked_timeout,
+    match_path_segment,
+)
 from matchkit.client.cache import (
     MATCH_EXPIRY,
     STATUS_EXPIRY,
     CacheInfo,
     CacheKeys,
     cache_info,
-    cached_response,
     clear_cache,
     create_session,
     resolve_cache_dir,
 )
 from matchkit.client.pager import Pager, ordered_frames
-from matchkit.client.plan import (
-    FetchPlan,
-    PlannedRequest,
-    list_path,
-    plan_windows,
-)
+from matchkit.client.plan import FetchPlan, list_path, make_plan
 from matchkit.client.session import parse_rate_limit
 from matchkit.client.transport import RetryPolicy, Transport
-from matchkit.errors import InvalidArgumentError, ServiceError
-from matchkit.rules.query import MatchQuery, get_shard
-from matchkit.rules.windows import TimeWindow, format_time, parse_time
+from matchkit.errors import InvalidArgumentError
+from matchkit.rules.query import (
+    SERVER_TYPES,
+    MatchFilters,
+    MatchQuery,
+    get_shard,
+    unlisted_server_types,
+)
+from matchkit.rules.windows import format_time, parse_time
 
 if TYPE_CHECKING:
     from matchkit.model.frames import MatchFrames
     from matchkit.telemetry.frames import TelemetryFrames
 
-__all__ = ["Client", "ServiceStatus"]
+__all__ = ["Client", "ServiceStatus", "UnlistedValueWarning"]
 
 logger = logging.getLogger(__name__)
 
 # The embedded service listens on a new port each run; an offline client never starts it and
 # addresses it by this placeholder (its cache keys name the data set, not the address).
 _EMBEDDED_PLACEHOLDER = "http://embedded.matchkit.invalid"
+
+
+class UnlistedValueWarning(UserWarning):
+    """A filter value the interface does not list (sent as given: it may be a typo)."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +88,14 @@ class ServiceStatus:
     version: str | None
     released_at: datetime | None
     attributes: dict[str, Any]
+
+    def __repr__(self) -> str:
+        # Readable in a notebook or a report: the time as ISO 8601, not datetime.datetime(...).
+        released = "None" if self.released_at is None else format_time(self.released_at)
+        return (
+            f"ServiceStatus(name={self.name!r}, version={self.version!r}, "
+            f"released_at={released}, attributes={self.attributes!r})"
+        )
 
 
 class Client:
@@ -117,25 +135,17 @@ class Client:
         timeout: float = 30,
     ) -> None:
         self.shard = get_shard(shard).name
-        if (
-            isinstance(timeout, bool)
-            or not isinstance(timeout, int | float)
-            or not math.isfinite(timeout)
-            or timeout <= 0
-        ):
-            raise InvalidArgumentError(
-                f"timeout={timeout!r} must be a positive, finite number of seconds",
-                parameter="timeout",
-            )
+        timeout = checked_timeout(timeout)
         fixed_now = None if now is None else parse_time(now, parameter="now")
-        base_url = _checked_base_url(base_url or os.environ.get("MATCHKIT_BASE_URL") or None)
-        api_key = _checked_api_key(api_key or os.environ.get("MATCHKIT_API_KEY") or None)
+        base_url = checked_base_url(base_url or os.environ.get("MATCHKIT_BASE_URL") or None)
+        api_key = checked_api_key(api_key or os.environ.get("MATCHKIT_API_KEY") or None)
         self.embedded = base_url is None
         self.offline = bool(offline)
         self.progress = bool(progress)
         self.rate_limit = parse_rate_limit(rate_limit, remote=not self.embedded)
         self.cache_dir = resolve_cache_dir(cache_dir)
         self.service: Any = None
+        self._warned: set[str] = set()
         self._resources = contextlib.ExitStack()
         cache_origin = None
         try:
@@ -241,43 +251,36 @@ class Client:
         start: str | datetime | None = None,
         end: str | datetime | None = None,
         *,
-        player_ids: Iterable[str] | str | None = None,
-        patch_versions: Iterable[str] | str | None = None,
-        server_types: Iterable[str] | str | None = None,
-        ranking_type: str | None = None,
-        player_names: Iterable[str] | str | None = None,
-        team_names: Iterable[str] | str | None = None,
-        game_modes: Iterable[str] | str | None = None,
-        sort: str = "createdAt",
         max_matches: int | None = None,
         page_limit: int | None = None,
+        **filters: Unpack[MatchFilters],
     ) -> FetchPlan:
         """The windows and first requests :meth:`matches` would make, without making them.
 
         Takes the arguments of :meth:`matches`. Reads the cache (to mark the requests it would
         answer) but sends nothing.
+
+        Raises:
+            InvalidArgumentError: an argument is invalid.
         """
-        # The call's arguments, taken before any other local exists.
-        query, now, windows, max_matches = self._prepare(dict(locals()))
-        requests = tuple(
-            PlannedRequest(
-                window=window,
-                path=list_path(self.shard),
-                params=(params := query.with_window(window).to_params()),
-                cached=self._is_cached(list_path(self.shard), params),
-            )
-            for window in windows
-        )
-        return FetchPlan(
-            shard=self.shard,
-            windows=tuple(windows),
-            requests=requests,
-            page_limit=query.limit,
-            max_matches=max_matches,
+        return self._plan(start, end, max_matches, page_limit, filters)
+
+    def _plan(
+        self,
+        start: str | datetime | None,
+        end: str | datetime | None,
+        max_matches: int | None,
+        page_limit: int | None,
+        filters: MatchFilters,
+    ) -> FetchPlan:
+        # Called by each public call (the warning's stacklevel counts on it).
+        query = self._query(start, end, page_limit, filters)
+        return make_plan(
+            query,
+            now=self.now(),
+            max_matches=checked_max_matches(max_matches),
             rate_limit=self.rate_limit,
-            seconds_per_page=0.0
-            if self.rate_limit is None
-            else self.rate_limit.seconds_per_request,
+            is_cached=lambda path, params: self.transport.lookup(path, params) is not None,
         )
 
     def iter_pages(
@@ -285,44 +288,28 @@ class Client:
         start: str | datetime | None = None,
         end: str | datetime | None = None,
         *,
-        player_ids: Iterable[str] | str | None = None,
-        patch_versions: Iterable[str] | str | None = None,
-        server_types: Iterable[str] | str | None = None,
-        ranking_type: str | None = None,
-        player_names: Iterable[str] | str | None = None,
-        team_names: Iterable[str] | str | None = None,
-        game_modes: Iterable[str] | str | None = None,
-        sort: str = "createdAt",
         max_matches: int | None = None,
         page_limit: int | None = None,
+        **filters: Unpack[MatchFilters],
     ) -> Iterator[dict[str, Any]]:
         """Yield the raw list documents of the plan, page by page, in fetch order.
 
-        Takes the arguments of :meth:`matches`. Pages come as the service sent them: a match on
-        the boundary of two windows may appear twice (:meth:`matches` deduplicates), and the
-        last page may hold more than ``max_matches`` asks for. Arguments are checked before the
-        first request, not lazily at the first ``next()``.
+        Takes the arguments of :meth:`matches`. Pages come as the service sent them: a match
+        may appear on several pages (:meth:`matches` keeps each once), and the last page may
+        hold more than ``max_matches`` asks for. Arguments are checked before the first
+        request, not lazily at the first ``next()``.
         """
-        # The call's arguments, taken before any other local exists.
-        query, now, windows, max_matches = self._prepare(dict(locals()))
-        pages = self._pager().iter_pages(query, windows, now=now, max_matches=max_matches)
-        return (page.document for page in pages)
+        plan = self._plan(start, end, max_matches, page_limit, filters)
+        return (page.document for page in self._pager().iter_pages(plan))
 
     def matches(
         self,
         start: str | datetime | None = None,
         end: str | datetime | None = None,
         *,
-        player_ids: Iterable[str] | str | None = None,
-        patch_versions: Iterable[str] | str | None = None,
-        server_types: Iterable[str] | str | None = None,
-        ranking_type: str | None = None,
-        player_names: Iterable[str] | str | None = None,
-        team_names: Iterable[str] | str | None = None,
-        game_modes: Iterable[str] | str | None = None,
-        sort: str = "createdAt",
         max_matches: int | None = None,
         page_limit: int | None = None,
+        **filters: Unpack[MatchFilters],
     ) -> MatchFrames:
         """Fetch the matches created in ``[start, end)`` that pass the filters.
 
@@ -330,12 +317,15 @@ class Client:
             start: inclusive start (datetime or ISO 8601); default 28 days before now on
                 ``global``, 3 hours before the end on ``na``. Clamped to the 120-day retention.
             end: exclusive end; default now. Clamped to now.
-            player_ids, patch_versions, server_types, ranking_type: ``global`` (and
-                ``player_ids`` on ``na``) filters; lists match any of their values.
-            player_names, team_names, game_modes: ``na`` filters.
-            sort: ``"createdAt"`` (ascending) or ``"-createdAt"`` (descending).
-            max_matches: stop after this many matches (in sort order); a deliberate cap.
+            max_matches: keep the first this many matches (in sort order); a deliberate cap.
             page_limit: matches per page; default (and maximum) the shard's largest page.
+            **filters: :class:`~matchkit.rules.query.MatchFilters`: ``player_ids``,
+                ``patch_versions``, ``server_types``, ``ranking_type`` on ``global``;
+                ``player_ids``, ``player_names``, ``team_names``, ``game_modes`` on ``na``
+                (lists match any of their values; more than 6 ids or names are asked in
+                batches of 6); ``sort``: ``"createdAt"`` (ascending, default) or
+                ``"-createdAt"``. A server type the interface does not list is sent as it is,
+                with a warning.
 
         Returns:
             The matches, each once, ordered as ``sort`` asks, with their rosters, participants,
@@ -347,32 +337,29 @@ class Client:
                 retries; no partial result is returned.
             CacheMissError: offline, and a page is not in the cache.
         """
-        # The call's arguments, taken before any other local exists.
-        query, now, windows, max_matches = self._prepare(dict(locals()))
+        plan = self._plan(start, end, max_matches, page_limit, filters)
         from matchkit.normalize.pipeline import to_frames
 
-        pages = self._pager().iter_pages(query, windows, now=now, max_matches=max_matches)
+        pager = self._pager()
         # The raw bodies, all fetched before any is normalized (a failed fetch yields nothing);
         # to_frames decodes them on its fast path.
-        frames = to_frames([page.body for page in pages])
-        return ordered_frames(frames, descending=query.descending, max_matches=max_matches)
+        frames = to_frames([page.body for page in pager.iter_pages(plan)])
+        if pager.kept is not None and len(frames.matches) > len(pager.kept):
+            frames = frames.filter(frames.matches["match_id"].isin(pager.kept))
+        return ordered_frames(frames, descending=plan.query.descending)
 
     def get_match(self, match_id: str) -> MatchFrames:
         """Fetch one match (never expires in the cache).
 
         Raises:
-            InvalidArgumentError: ``match_id`` is not a non-empty string.
+            InvalidArgumentError: ``match_id`` is not an id a URL path can hold (empty, ``.``,
+                ``..``, a ``/`` or ``\\``, control characters, surrounding spaces); checked
+                before any request.
             NotFoundError: the service has no such match.
         """
-        if not isinstance(match_id, str) or not match_id.strip() or "/" in match_id:
-            raise InvalidArgumentError(
-                f"match_id={match_id!r} must be a non-empty string without '/'",
-                parameter="match_id",
-            )
+        segment = match_path_segment(match_id)
         fetched = self.transport.get(
-            f"{list_path(self.shard)}/{match_id.strip()}",
-            kind="match",
-            expire_after=MATCH_EXPIRY,
+            f"{list_path(self.shard)}/{segment}", kind="match", expire_after=MATCH_EXPIRY
         )
         from matchkit.normalize.pipeline import to_frames
 
@@ -381,15 +368,10 @@ class Client:
     def status(self) -> ServiceStatus:
         """The service's status resource (never cached)."""
         fetched = self.transport.get("/status", kind="status", expire_after=STATUS_EXPIRY)
-        data = (fetched.document or {}).get("data")
-        if isinstance(data, list):
-            data = data[0] if data else None
-        if not isinstance(data, dict):
-            raise ServiceError(
-                f"GET {fetched.url} answered without a status resource",
-                status=fetched.status,
-                url=fetched.url,
-            )
+        # The transport checked it holds one status resource (an object or a list of one).
+        data = (fetched.head or {})["data"]
+        data = data[0] if isinstance(data, list) else data
+        self.transport.confirmed = True
         attributes = data.get("attributes") or {}
         released = attributes.get("releasedAt")
         try:
@@ -417,36 +399,37 @@ class Client:
 
     # -- internals ---------------------------------------------------------------------------
 
-    def _prepare(
-        self, arguments: dict[str, Any]
-    ) -> tuple[MatchQuery, datetime, list[TimeWindow], int | None]:
-        """Check a call's arguments (before any request) and plan its windows at now."""
-        max_matches = _check_max_matches(arguments.pop("max_matches"))
-        query = self._query(arguments)
-        now = self.now()
-        return query, now, plan_windows(query, now=now), max_matches
-
-    def _query(self, arguments: dict[str, Any]) -> MatchQuery:
-        arguments = {key: value for key, value in arguments.items() if key != "self"}
-        arguments["limit"] = arguments.pop("page_limit")
-        # Filters the caller left out are not passed, so that a shard's unknown filter is only
-        # an error when it is used.
+    def _query(
+        self,
+        start: str | datetime | None,
+        end: str | datetime | None,
+        page_limit: int | None,
+        filters: MatchFilters,
+    ) -> MatchQuery:
+        """Check a call's arguments (before any request) and warn once about unlisted values."""
+        # Filters left out or given as None are not filters, so that a shard's unknown filter
+        # is only an error when it is used.
+        given = {name: value for name, value in filters.items() if value is not None}
         try:
-            return MatchQuery.create(
-                self.shard,
-                **{key: value for key, value in arguments.items() if value is not None},
-            )
+            query = MatchQuery.create(self.shard, start=start, end=end, limit=page_limit, **given)
         except InvalidArgumentError as error:
             if error.parameter != "limit":
                 raise
             raise InvalidArgumentError(f"page_{error}", parameter="page_limit") from None
+        unlisted = [value for value in unlisted_server_types(query) if value not in self._warned]
+        if unlisted:
+            self._warned.update(unlisted)
+            warnings.warn(
+                f"server_types {', '.join(unlisted)} not listed by the interface "
+                f"({', '.join(SERVER_TYPES)}); sent as given, they match what the service has, "
+                "perhaps nothing: check for a typo",
+                UnlistedValueWarning,
+                stacklevel=4,
+            )
+        return query
 
     def _pager(self) -> Pager:
-        return Pager(self.transport, shard=self.shard, progress=self.progress)
-
-    def _is_cached(self, path: str, params: dict[str, str]) -> bool:
-        key = self._keys.key("GET", self.base_url + path, params.items())
-        return cached_response(self._session, key, allow_stale=self.offline) is not None
+        return Pager(self.transport, progress=self.progress)
 
     # -- telemetry (matchkit/telemetry/assets.py does the work) ------------------------------
 
@@ -476,46 +459,3 @@ class Client:
         return fetch_telemetry(
             self, matches, progress=progress, max_workers=max_workers, on_error=on_error
         )
-
-
-def _check_max_matches(value: object) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidArgumentError(
-            f"max_matches={value!r} must be a whole number >= 1, or None for all",
-            parameter="max_matches",
-        )
-    return value
-
-
-def _checked_base_url(base_url: object) -> str | None:
-    if base_url is None:
-        return None
-    if not isinstance(base_url, str):
-        raise InvalidArgumentError(
-            f"base_url must be a string such as 'https://api.example.com', "
-            f"not {type(base_url).__name__}",
-            parameter="base_url",
-        )
-    parts = urllib.parse.urlsplit(base_url)
-    if parts.scheme not in {"http", "https"} or not parts.hostname:
-        raise InvalidArgumentError(
-            f"base_url={base_url!r} must be an http:// or https:// URL with a host, "
-            "such as 'https://api.example.com'",
-            parameter="base_url",
-        )
-    return base_url
-
-
-def _checked_api_key(api_key: object) -> str | None:
-    # The message never shows the value: it may be a real key with a typo.
-    if api_key is None:
-        return None
-    if not isinstance(api_key, str) or not api_key.strip() or not api_key.isprintable():
-        raise InvalidArgumentError(
-            "api_key must be a non-empty string of printable characters on one line "
-            f"(got a {type(api_key).__name__}; its value is not shown)",
-            parameter="api_key",
-        )
-    return api_key

@@ -1,9 +1,14 @@
-"""Walking the plan: pages of each window in order, deduplicated counting, sorted results.
+"""Running a plan: the pages of each window and batch in order, and which matches a cap keeps.
 
-:class:`Pager` pages each window with the query's limit from offset 0, moving on by
-:func:`~matchkit.client.plan.next_offset` until a page comes back shorter than the limit; a 404 on a
-list is an empty window. It yields the pages as the service sent them (:class:`Fetched`: the raw
+:class:`Pager` pages each window (and each batch of a long id or name list) from offset 0,
+moving on by the matches received until an empty page or a page without ``next``
+(:func:`matchkit.rules.paging.next_offset`, decision 8); a 404 on a list is an empty window. It
+yields the pages as the service sent them (:class:`~matchkit.client.transport.Fetched`: the raw
 body and its data and links), with a progress bar over the windows.
+
+With ``max_matches`` the pager is the one place that decides which matches a call keeps: the
+first ``max_matches`` distinct matches in sort order (:attr:`Pager.kept`). It stops fetching
+after the page (or, with several batches, the window) that completes them.
 """
 
 from __future__ import annotations
@@ -12,22 +17,23 @@ import logging
 import time
 from collections.abc import Iterator
 from dataclasses import replace
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from tqdm.auto import tqdm
 
 from matchkit.client.cache import page_expiry
-from matchkit.client.plan import link_offset, list_path, next_offset
+from matchkit.client.plan import FetchPlan, list_path
 from matchkit.client.transport import Fetched, Transport
 from matchkit.errors import ServiceError
+from matchkit.rules.jsonapi import primary_resources
+from matchkit.rules.paging import link_offset, next_offset
 from matchkit.rules.query import MatchQuery
 from matchkit.rules.windows import TimeWindow
 
 if TYPE_CHECKING:
     from matchkit.model.frames import MatchFrames
 
-__all__ = ["Pager", "ordered_frames", "primary_resources"]
+__all__ = ["Pager", "ordered_frames"]
 
 logger = logging.getLogger(__name__)
 
@@ -37,34 +43,31 @@ class Pager:
 
     Args:
         transport: the cached, retrying transport.
-        shard: the shard (names the progress bar).
         progress: show a progress bar over the windows.
+
+    Attributes:
+        kept: after a run with ``max_matches``, the ids of the matches the call keeps (the
+            first ``max_matches`` in sort order); ``None`` when every match is kept.
     """
 
-    def __init__(self, transport: Transport, *, shard: str, progress: bool) -> None:
+    def __init__(self, transport: Transport, *, progress: bool) -> None:
         self.transport = transport
-        self.shard = shard
         self.progress = progress
+        self.kept: list[Any] | None = None
 
-    def iter_pages(
-        self,
-        query: MatchQuery,
-        windows: list[TimeWindow],
-        *,
-        now: datetime,
-        max_matches: int | None,
-    ) -> Iterator[Fetched]:
-        """Yield every page of ``windows`` (walked in the given order) for ``query``.
-
-        Stops after the page on which ``max_matches`` distinct matches have been seen.
+    def iter_pages(self, plan: FetchPlan) -> Iterator[Fetched]:
+        """Yield every page of ``plan``'s windows and batches, in the plan's order.
 
         Raises:
             ServiceError: a page is not a list document, or the service repeats a page.
         """
-        seen: set[Any] = set()
+        batches = plan.query.batches()
+        cap = plan.max_matches
+        kept: dict[Any, None] = {}
+        self.kept = None if cap is None else []
         bar = tqdm(
-            total=len(windows),
-            desc=f"matchkit {self.shard}",
+            total=len(plan.windows),
+            desc=f"matchkit {plan.shard}",
             unit="window",
             disable=not self.progress,
         )
@@ -72,32 +75,65 @@ class Pager:
         hits_before = self.transport.cache_hits
         started = time.perf_counter()
         try:
-            for window in windows:
-                for page in self._iter_window(query, window, now=now):
-                    pages += 1
-                    for resource in primary_resources(page.head or {}):
-                        seen.add(resource.get("id"))
-                    bar.set_postfix(pages=pages, matches=len(seen), refresh=False)
-                    yield page
-                    if max_matches is not None and len(seen) >= max_matches:
-                        logger.info("stopped at max_matches=%d", max_matches)
+            for window in plan.windows:
+                found: dict[Any, str] = {}
+                for batch in batches:
+                    for page in self._iter_window(batch, window, plan):
+                        pages += 1
+                        for resource in primary_resources(page.head or {}):
+                            if resource.get("id") not in kept:  # new to this call
+                                found.setdefault(resource.get("id"), _created_at(resource))
+                        bar.set_postfix(pages=pages, matches=len(kept) + len(found), refresh=False)
+                        yield page
+                        if cap is not None and len(batches) == 1 and len(kept) + len(found) >= cap:
+                            self._keep(kept, found, cap, descending=False, sort=False)
+                            logger.info("stopped at max_matches=%d", cap)
+                            return
+                if cap is not None:
+                    self._keep(
+                        kept, found, cap, descending=plan.query.descending, sort=len(batches) > 1
+                    )
+                    if len(kept) >= cap:
+                        logger.info("stopped at max_matches=%d", cap)
                         return
+                else:
+                    kept.update(dict.fromkeys(found))
                 bar.update(1)
         finally:
             bar.close()
             logger.debug(
                 "%d page(s), %d match(es), %d from the cache, in %.2f s",
                 pages,
-                len(seen),
+                len(kept),
                 self.transport.cache_hits - hits_before,
                 time.perf_counter() - started,
             )
 
+    def _keep(
+        self,
+        kept: dict[Any, None],
+        found: dict[Any, str],
+        cap: int,
+        *,
+        descending: bool,
+        sort: bool,
+    ) -> None:
+        """Add a window's new matches to ``kept`` in sort order, up to ``cap``.
+
+        One batch comes in sort order already; the matches of several batches are put in order
+        by ``createdAt``, then id, as the service sorts.
+        """
+        new = list(found)
+        if sort:
+            new.sort(key=lambda match_id: (found[match_id], str(match_id)), reverse=descending)
+        kept.update(dict.fromkeys(new[: max(0, cap - len(kept))]))
+        self.kept = list(kept)
+
     def _iter_window(
-        self, query: MatchQuery, window: TimeWindow, *, now: datetime
+        self, query: MatchQuery, window: TimeWindow, plan: FetchPlan
     ) -> Iterator[Fetched]:
         path = list_path(query.shard)
-        expire_after = page_expiry(window.end, now=now)
+        expire_after = page_expiry(window.end, now=plan.now)
         offset = 0
         previous: list[Any] | None = None
         while True:
@@ -106,8 +142,7 @@ class Pager:
             document = fetched.head
             if document is None:
                 return
-            resources = primary_resources(document, url=fetched.url)
-            ids = [resource.get("id") for resource in resources]
+            ids = [resource.get("id") for resource in primary_resources(document)]
             if ids and ids == previous:
                 raise ServiceError(
                     f"GET {fetched.url} repeated the previous page; the service ignores "
@@ -119,9 +154,7 @@ class Pager:
             yield fetched
             links = document.get("links") if isinstance(document.get("links"), dict) else {}
             next_link = links.get("next") if isinstance(links.get("next"), str) else None
-            following = next_offset(
-                offset=offset, limit=query.limit, received=len(ids), next_link=next_link
-            )
+            following = next_offset(offset=offset, received=len(ids), next_link=next_link)
             if following is None:
                 return
             hinted = link_offset(next_link)
@@ -130,24 +163,15 @@ class Pager:
             offset = following
 
 
-def primary_resources(document: dict[str, Any], *, url: str | None = None) -> list[dict[str, Any]]:
-    """The primary resources of a page: ``data`` as a list (an object counts as one)."""
-    data = document.get("data")
-    if data is None:
-        return []
-    if isinstance(data, dict):
-        return [data]
-    if isinstance(data, list) and all(isinstance(item, dict) for item in data):
-        return data
-    raise ServiceError(
-        f"GET {url} answered a page whose data is neither a list nor an object", url=url
-    )
+def _created_at(resource: dict[str, Any]) -> str:
+    """A match resource's ``createdAt`` as sent (the service's one format sorts as text)."""
+    attributes = resource.get("attributes")
+    created = attributes.get("createdAt") if isinstance(attributes, dict) else None
+    return str(created or "")
 
 
-def ordered_frames(
-    frames: MatchFrames, *, descending: bool, max_matches: int | None
-) -> MatchFrames:
-    """Matches in sort order (``created_at``, then ``match_id``), capped at ``max_matches``.
+def ordered_frames(frames: MatchFrames, *, descending: bool) -> MatchFrames:
+    """Matches in sort order (``created_at``, then ``match_id``).
 
     Pages already come sorted and windows are walked in order, so this rarely moves a row; it
     makes the order a property of the result rather than of the service.
@@ -156,10 +180,6 @@ def ordered_frames(
     order = table.sort_values(
         ["created_at", "match_id"], ascending=not descending, kind="stable", na_position="last"
     )
-    if max_matches is not None and len(order) > max_matches:
-        keep = set(order["match_id"].iloc[:max_matches])
-        frames = frames.filter(table["match_id"].isin(keep))
-        return ordered_frames(frames, descending=descending, max_matches=None)
     if order.index.equals(table.index):
         return frames
     return replace(frames, matches=order.reset_index(drop=True))

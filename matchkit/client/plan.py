@@ -1,9 +1,10 @@
 """Planning a match-list fetch: time windows x pages, and what the pages cost under a rate limit.
 
-Pure: nothing here makes a request. The client turns a :class:`~matchkit.rules.query.MatchQuery`
-into consecutive windows of at most 28 days (:func:`plan_windows`), pages each window from offset 0
-with the shard's largest page, and moves on by :func:`next_offset` until a page comes back
-shorter than its limit.
+Pure: nothing here makes a request, reads the cache or knows the rate limiter. The client turns
+a :class:`~matchkit.rules.query.MatchQuery` into consecutive windows of at most 28 days
+(:func:`plan_windows`), each asked in batches the service takes (:meth:`MatchQuery.batches`),
+and pages each from offset 0 with the shard's largest page until an empty page or a page without
+``next`` (:func:`matchkit.rules.paging.next_offset`).
 
 Example:
     >>> from matchkit.rules.query import MatchQuery
@@ -14,21 +15,19 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from urllib.parse import parse_qs, urlsplit
 
-from matchkit.client.session import RateLimit
 from matchkit.rules.query import MatchQuery
+from matchkit.rules.ratelimit import RateLimit
 from matchkit.rules.windows import MAX_SPAN, TimeWindow, format_time, split_window
 
 __all__ = [
     "FetchPlan",
     "PlannedRequest",
-    "link_offset",
     "list_path",
-    "next_offset",
+    "make_plan",
     "plan_windows",
 ]
 
@@ -51,38 +50,48 @@ def plan_windows(query: MatchQuery, *, now: str | datetime) -> list[TimeWindow]:
     return windows[::-1] if query.descending else windows
 
 
-def next_offset(*, offset: int, limit: int, received: int, next_link: str | None) -> int | None:
-    """The offset of the page after one that held ``received`` matches, or ``None`` to stop.
+def make_plan(
+    query: MatchQuery,
+    *,
+    now: datetime,
+    max_matches: int | None,
+    rate_limit: RateLimit | None,
+    is_cached: Callable[[str, Mapping[str, str]], bool] = lambda path, params: False,
+) -> FetchPlan:
+    """The plan of ``query`` at ``now``: its windows, and the first request of each window and
+    batch (``is_cached(path, params)`` marks those the cache answers).
 
-    A page shorter than its limit is the last, ``next`` link or not (the real service sent
-    ``next`` even on an empty page). A page longer than the limit means the service pages by a
-    larger limit of its own (the real one once served 50 with a player filter); then a missing
-    ``next`` link marks the last page. Otherwise the next page starts at ``offset + received``.
-
-    The request for that page is always rebuilt from the query rather than taken from the link:
-    real links lost the query's filters, and a page's cache key must not depend on how the
-    service writes its links. The client logs a link whose offset disagrees.
+    Raises:
+        InvalidArgumentError: a time does not parse, or start >= end after the rules.
     """
-    if received < limit:
-        return None
-    if received > limit and next_link is None:
-        return None
-    return offset + received
-
-
-def link_offset(link: str | None) -> int | None:
-    """The ``page[offset]`` of a paging link, when it has a whole-number one."""
-    if not link:
-        return None
-    values = parse_qs(urlsplit(link).query).get("page[offset]")
-    if not values or not values[0].isdigit():
-        return None
-    return int(values[0])
+    windows = plan_windows(query, now=now)
+    path = list_path(query.shard)
+    requests = tuple(
+        PlannedRequest(
+            window=window,
+            path=path,
+            params=(params := batch.with_window(window).to_params()),
+            cached=is_cached(path, params),
+        )
+        for window in windows
+        for batch in query.batches()
+    )
+    return FetchPlan(
+        query=query,
+        now=now,
+        shard=query.shard,
+        windows=tuple(windows),
+        requests=requests,
+        page_limit=query.limit,
+        max_matches=max_matches,
+        rate_limit=rate_limit,
+        seconds_per_page=0.0 if rate_limit is None else rate_limit.seconds_per_request,
+    )
 
 
 @dataclass(frozen=True)
 class PlannedRequest:
-    """The first request of one window (further pages follow while pages come back full).
+    """The first request of one window and batch (further pages follow until an empty one).
 
     Attributes:
         window: the time window.
@@ -102,12 +111,14 @@ class FetchPlan:
     """The windows and requests a call would make, and what they cost under the rate limit.
 
     The number of pages per window is only known once the pages arrive: a window holding ``n``
-    matches takes ``n // page_limit + 1`` requests.
+    matches takes at least ``ceil(n / page_limit) + 1`` requests (the last, empty page ends it).
 
     Attributes:
+        query: the validated query (its time bounds as the caller gave them).
+        now: the present moment the windows were planned at.
         shard: the shard.
         windows: the windows, in fetch order.
-        requests: the first request of each window.
+        requests: the first request of each window and batch.
         page_limit: matches per page.
         max_matches: the cap on matches, or ``None``.
         rate_limit: the client-side rate, or ``None`` when off.
@@ -115,6 +126,8 @@ class FetchPlan:
             limit once its allowance is used up (0 when off); cached pages cost nothing.
     """
 
+    query: MatchQuery
+    now: datetime
     shard: str
     windows: tuple[TimeWindow, ...]
     requests: tuple[PlannedRequest, ...]
@@ -129,14 +142,15 @@ class FetchPlan:
 
     def seconds_for(self, matches: int) -> float:
         """The rate-limit time of fetching ``matches`` matches from the network, at least."""
-        pages = matches // self.page_limit + len(self.windows)
+        pages = -(-matches // self.page_limit) + len(self.requests)
         return pages * self.seconds_per_page
 
     def __str__(self) -> str:
         rate = "no rate limit" if self.rate_limit is None else f"rate limit {self.rate_limit}"
         lines = [
-            f"{len(self.windows)} window(s) on shard {self.shard}, pages of {self.page_limit} "
-            f"matches, {rate} ({self.seconds_per_page:g} s per uncached page)"
+            f"{len(self.windows)} window(s) on shard {self.shard} in {len(self.requests)} "
+            f"request(s), pages of {self.page_limit} matches, {rate} "
+            f"({self.seconds_per_page:g} s per uncached page)"
         ]
         for request in self.requests:
             window = request.window

@@ -8,6 +8,8 @@ the limiter and costs no token.
 Example:
     >>> parse_rate_limit("30/minute", remote=True).seconds_per_request
     2.0
+    >>> parse_rate_limit(0.5, remote=True)
+    RateLimit(requests=0.5, period_seconds=60)
     >>> parse_rate_limit(None, remote=False) is None
     True
 """
@@ -15,17 +17,15 @@ Example:
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from pyrate_limiter import BucketFullException
 from requests import PreparedRequest, Response
 from requests_ratelimiter import LimiterMixin
 
-from matchkit.errors import InvalidArgumentError
+from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT, RateLimit
 
 __all__ = [
     "DEFAULT_REMOTE_RATE_LIMIT",
@@ -36,39 +36,17 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_REMOTE_RATE_LIMIT = 10.0
-"""Requests a minute against a remote service: the real services' development-key default."""
-
-_UNIT_SECONDS = {"second": 1.0, "minute": 60.0, "hour": 3600.0}
-_RATE_TEXT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*/\s*(second|minute|hour)s?\s*$", re.IGNORECASE)
+DEFAULT_REMOTE_RATE_LIMIT = RateLimit.parse(DEFAULT_RATE_LIMIT)
+"""The rate against a remote service: the real services' development-key default."""
 
 
-@dataclass(frozen=True)
-class RateLimit:
-    """A client-side request rate.
-
-    Attributes:
-        per_minute: requests allowed per minute (may be fractional).
-    """
-
-    per_minute: float
-
-    @property
-    def seconds_per_request(self) -> float:
-        """The time one request costs once the allowance is used up."""
-        return 60.0 / self.per_minute
-
-    def __str__(self) -> str:
-        return f"{self.per_minute:g}/minute"
-
-
-def parse_rate_limit(value: str | float | None, *, remote: bool) -> RateLimit | None:
-    """Read the ``rate_limit`` setting.
+def parse_rate_limit(value: str | float | RateLimit | None, *, remote: bool) -> RateLimit | None:
+    """Read the ``rate_limit`` setting of a client (the grammar of :mod:`matchkit.rules.ratelimit`).
 
     Args:
         value: ``None`` for the default (10 a minute for a remote service, off for the embedded
-            one), ``"off"``, ``"N/minute"`` (also ``/second``, ``/hour``), or a number of
-            requests per minute.
+            one), ``"off"``, ``"N/minute"`` (also ``/second``, ``/hour``; N may be a decimal), or
+            a number of requests per minute.
         remote: whether the client talks to a remote service.
 
     Returns:
@@ -78,31 +56,8 @@ def parse_rate_limit(value: str | float | None, *, remote: bool) -> RateLimit | 
         InvalidArgumentError: the value is none of the above, or not positive.
     """
     if value is None:
-        return RateLimit(DEFAULT_REMOTE_RATE_LIMIT) if remote else None
-    if isinstance(value, str):
-        if value.strip().lower() == "off":
-            return None
-        match = _RATE_TEXT.match(value)
-        if match is None:
-            raise InvalidArgumentError(
-                f"rate_limit={value!r} is not understood; use 'off', 'N/minute' "
-                "(or /second, /hour), or a number of requests per minute",
-                parameter="rate_limit",
-            )
-        per_minute = float(match.group(1)) * 60.0 / _UNIT_SECONDS[match.group(2).lower()]
-    elif isinstance(value, int | float) and not isinstance(value, bool):
-        per_minute = float(value)
-    else:
-        raise InvalidArgumentError(
-            f"rate_limit must be None, 'off', 'N/minute' or a number, not {type(value).__name__}",
-            parameter="rate_limit",
-        )
-    if not per_minute > 0 or per_minute == float("inf"):
-        raise InvalidArgumentError(
-            f"rate_limit={value!r} must be a positive, finite rate; use 'off' to turn it off",
-            parameter="rate_limit",
-        )
-    return RateLimit(per_minute)
+        return DEFAULT_REMOTE_RATE_LIMIT if remote else None
+    return RateLimit.parse(value)
 
 
 class ThrottleMixin(LimiterMixin):

@@ -1,30 +1,50 @@
-"""One GET against the service: retries, rate-limit waits, error mapping and request logging.
+"""One GET against the service: cache lookup, retries, rate-limit waits, typed errors.
 
-:class:`Transport` wraps the cached (and throttled) session of :mod:`matchkit.client.cache`. It
-retries 500, 502, 503, 504, dropped connections and timeouts with bounded exponential backoff and
-jitter; on 429 it waits what the service asked (``Retry-After`` in seconds or as an HTTP date,
-else ``X-RateLimit-Reset`` in nanoseconds) and tries again. When the retries run out it raises a
-typed error carrying the status, the URL and the JSON:API ``errors``: never a partial result,
-never the API key (which travels only in the ``Authorization`` header).
+:class:`Transport` wraps the cached (and throttled) session of :mod:`matchkit.client.cache`.
+A GET takes these steps, each one method:
+
+1. :meth:`Transport.lookup`: the one cache lookup (a fresh entry; any entry when offline). A hit
+   is checked like a new answer; a miss offline is a :class:`~matchkit.errors.CacheMissError`.
+2. :meth:`Transport.confirm_service`: before the first list request that reaches the network,
+   ``GET /status`` once (decision 11), so that a wrong base URL is an error naming it, never
+   "no matches"; only then does a list 404 count as an empty list.
+3. :meth:`Transport._send`: the request, with the headers of its kind (the key on match
+   requests only), through the session without its own cache reading or writing.
+4. The answer: a 200 is checked (:func:`~matchkit.client.answers.check_body`) and only then
+   stored; a bad 200, 500, 502, 503, 504, a dropped connection or a timeout is retried with
+   bounded exponential backoff and jitter (:meth:`RetryPolicy.backoff_seconds`); a 429 waits
+   what the service asked (:meth:`Transport._rate_limit_wait`); the rest is mapped to a typed
+   error (:meth:`Transport._error`) carrying the status, the URL and the JSON:API ``errors``.
+
+Never a partial result, and never the API key: it travels only in the ``Authorization`` header,
+and no error raised here holds it (a failed request's exception, which holds the request, is
+replaced by a bare one of the same type).
 """
 
 from __future__ import annotations
 
 import logging
 import random
-import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from email.utils import parsedate_to_datetime
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import urlencode
 
-import msgspec
 import orjson
 import requests
-from requests_cache import CachedSession, ExpirationTime
+from requests_cache import DO_NOT_CACHE, CachedResponse, CachedSession, ExpirationTime
+from requests_cache.policy.expiration import get_expiration_datetime
 
+from matchkit.client.answers import (
+    BadAnswerError,
+    RequestKind,
+    check_body,
+    error_objects,
+    rate_limit_wait,
+    read_head,
+    read_rate_limit_wait,
+)
 from matchkit.client.cache import CacheKeys, cached_response
 from matchkit.errors import (
     AuthError,
@@ -33,6 +53,7 @@ from matchkit.errors import (
     RateLimitError,
     ServiceError,
 )
+from matchkit.rules.jsonapi import describe_errors
 
 __all__ = [
     "RETRY_STATUSES",
@@ -40,22 +61,21 @@ __all__ = [
     "RequestKind",
     "RetryPolicy",
     "Transport",
+    # Read from the answers (matchkit.client.answers), named here too for callers of before.
     "error_objects",
     "rate_limit_wait",
+    "read_head",
 ]
 
 logger = logging.getLogger(__name__)
 
 RETRY_STATUSES = frozenset({500, 502, 503, 504})
-RequestKind = Literal["list", "match", "status"]
 _TRANSIENT_ERRORS = (
     requests.ConnectionError,
     requests.Timeout,
     requests.exceptions.ChunkedEncodingError,
     requests.exceptions.ContentDecodingError,
 )
-_TAG = re.compile(r"<[^>]*>")
-_SPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -63,7 +83,7 @@ class RetryPolicy:
     """How often and how long to retry.
 
     Attributes:
-        attempts: tries per request for 5xx, dropped connections and timeouts (first included).
+        attempts: tries per request for 5xx, bad 200s, dropped connections and timeouts.
         rate_limit_attempts: tries per request while the service answers 429.
         backoff: the first backoff in seconds; doubled each retry, up to ``max_backoff``.
         jitter: fraction of each backoff taken off at random (spreads retries of many clients).
@@ -89,90 +109,9 @@ class RetryPolicy:
         return ceiling * (1.0 - self.jitter * self.random())
 
 
-def rate_limit_wait(headers: Mapping[str, str], *, wall_clock: float) -> float | None:
-    """Seconds a 429 response asks the client to wait, or ``None`` when it does not say.
-
-    ``Retry-After`` (seconds or an HTTP date) wins; else ``X-RateLimit-Reset``, which the real
-    service sent as nanoseconds until the bucket is full again (a value that only makes sense as
-    an absolute epoch time in nanoseconds is read as one).
-    """
-    retry_after = headers.get("Retry-After")
-    if retry_after is not None:
-        text = retry_after.strip()
-        try:
-            return max(0.0, float(text))
-        except ValueError:
-            pass
-        try:
-            moment = parsedate_to_datetime(text)
-        except (TypeError, ValueError):
-            moment = None
-        if moment is not None and moment.tzinfo is not None:
-            return max(0.0, moment.timestamp() - wall_clock)
-    reset = headers.get("X-RateLimit-Reset")
-    if reset is not None:
-        try:
-            seconds = float(reset.strip()) / 1e9
-        except ValueError:
-            return None
-        if seconds > 1e9:  # an absolute time (after 2001), not a duration
-            seconds -= wall_clock
-        return max(0.0, seconds)
-    return None
-
-
-def error_objects(response: requests.Response) -> list[dict[str, Any]]:
-    """The JSON:API ``errors`` of an error response, whatever shape the service used.
-
-    Accepts ``{"errors": [...]}``, a single error object, top-level ``title`` / ``detail`` /
-    ``description`` / ``message``, and bodies that are not JSON at all (a gateway's HTML page),
-    whose text is kept, shortened, as the ``detail``.
-    """
-    status = str(response.status_code)
-    try:
-        body = orjson.loads(response.content)
-    except orjson.JSONDecodeError:
-        body = None
-    if isinstance(body, dict):
-        errors = body.get("errors")
-        if isinstance(errors, dict):
-            errors = [errors]
-        if isinstance(errors, list) and errors:
-            return [item if isinstance(item, dict) else {"detail": str(item)} for item in errors]
-        found = {
-            key: body[key]
-            for key in ("title", "detail", "description", "message", "error")
-            if key in body
-        }
-        if found:
-            return [{"status": status, **found}]
-    text = _SPACE.sub(" ", _TAG.sub(" ", response.text or "")).strip()
-    error: dict[str, Any] = {"status": status, "title": response.reason or ""}
-    if text:
-        error["detail"] = text[:300]
-    return [error]
-
-
-def _display_url(url: str, params: Mapping[str, str] | None) -> str:
-    return f"{url}?{urlencode(params)}" if params else url
-
-
-def _describe(errors: list[dict[str, Any]]) -> str:
-    parts = []
-    for error in errors:
-        words = [
-            str(error[key])
-            for key in ("title", "detail", "description", "message", "error")
-            if error.get(key)
-        ]
-        if words:
-            parts.append(": ".join(dict.fromkeys(words)))
-    return "; ".join(parts) or "no details"
-
-
 @dataclass(frozen=True)
 class Fetched:
-    """A successful response: its body, checked to be a JSON object, and what paging reads.
+    """A successful answer: its body, checked to be what was asked for, and what paging reads.
 
     Attributes:
         body: the raw JSON body (``None`` for a list request answered 404, i.e. empty);
@@ -195,28 +134,12 @@ class Fetched:
         return None if self.body is None else orjson.loads(self.body)
 
 
-class _Head(msgspec.Struct):
-    data: Any = None
-    links: Any = None
+@dataclass
+class _Tries:
+    """The failures of one GET so far."""
 
-
-_HEAD = msgspec.json.Decoder(_Head)
-
-
-def read_head(body: bytes) -> dict[str, Any] | None:
-    """A body's ``data`` and ``links``, or ``None`` when the body is not a JSON object.
-
-    Only these two members are built; the others are skipped, their syntax checked (and the
-    body's UTF-8, which the skipping does not check). The whole page is parsed once, by the
-    normalizer: with paging parsing whole pages and the normalizer reading them as dicts, a warm
-    re-run took 0.94 s; now 0.68 s (benchmarks/bench_client.py).
-    """
-    try:
-        head = _HEAD.decode(body)
-        body.decode("utf-8")
-    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-        return None
-    return {"data": head.data, "links": head.links}
+    faults: int = 0
+    refusals: int = 0
 
 
 class Transport:
@@ -226,6 +149,7 @@ class Transport:
         retry: the retry policy (replace it to inject ``sleep`` in tests).
         network_requests: requests that reached the service (retries included).
         cache_hits: requests the cache answered.
+        confirmed: whether ``GET /status`` has confirmed the service at ``base_url``.
     """
 
     def __init__(
@@ -248,10 +172,13 @@ class Transport:
         self.retry = retry or RetryPolicy()
         self.network_requests = 0
         self.cache_hits = 0
+        self.confirmed = False
 
     def __repr__(self) -> str:
         key = "set" if self._api_key else "none"
         return f"Transport({self.base_url!r}, api_key={key}, offline={self.offline})"
+
+    # -- the steps ---------------------------------------------------------------------------
 
     def get(
         self,
@@ -261,145 +188,226 @@ class Transport:
         kind: RequestKind,
         expire_after: ExpirationTime,
     ) -> Fetched:
-        """GET ``base_url + path``; the body must be a JSON object.
+        """GET ``base_url + path``: from the cache, else from the service, checked.
 
         Raises:
             CacheMissError: offline and the cache does not hold the request.
             AuthError: 401 or 403.
             NotFoundError: 404 on a single match or the status.
             RateLimitError: still 429 after the policy's waits.
-            ServiceError: any other error status, a body that is not JSON, or a transport
-                failure that outlasted the retries.
+            ServiceError: any other error status, a 200 that is not what was asked for, a
+                transport failure that outlasted the retries, or (before a list request) no
+                service at the base URL.
         """
         url = self.base_url + path
+        shown = _display_url(url, params)
+        key = self.keys.key("GET", url, (params or {}).items())
         if kind != "status":
-            hit = self._fresh_hit(url, params)
+            hit = self._from_cache(key, kind, shown)
             if hit is not None:
                 return hit
-        headers = {"Accept": "application/vnd.api+json"}
-        if self._api_key and kind != "status":
-            headers["Authorization"] = f"Bearer {self._api_key}"
-        faults = 0
-        refusals = 0
-        while True:
-            started = time.perf_counter()
-            try:
-                response = self.session.get(
-                    url,
-                    params=params,
-                    headers=headers,
-                    timeout=self.timeout,
-                    expire_after=expire_after,
-                )
-            except _TRANSIENT_ERRORS as error:
-                self.network_requests += 1
-                faults += 1
-                shown = requests.Request("GET", url, params=params).prepare().url or url
-                logger.debug("GET %s failed: %s", shown, type(error).__name__)
-                if faults >= self.retry.attempts:
-                    raise ServiceError(
-                        f"GET {shown} failed {faults} times ({type(error).__name__}); the "
-                        "service is unreachable or dropping connections, try again later",
-                        url=shown,
-                    ) from error
-                self.retry.sleep(self.retry.backoff_seconds(faults - 1))
-                continue
-            from_cache = bool(getattr(response, "from_cache", False))
-            shown = response.url or url
-            self._count(from_cache)
-            logger.debug(
-                "GET %s -> %s%s in %.1f ms",
-                shown,
-                response.status_code,
-                " (cache)" if from_cache else "",
-                (time.perf_counter() - started) * 1e3,
+        if self.offline:
+            raise CacheMissError(
+                f"offline: GET {shown} is not in the cache; run the same call once online "
+                "(offline=False) to fill it",
+                url=shown,
             )
-            status = response.status_code
-            if self.offline and status == 504 and from_cache:
-                raise CacheMissError(
-                    f"offline: GET {shown} is not in the cache; run the same call once online "
-                    "(offline=False) to fill it",
-                    url=shown,
-                )
-            if status == 200:
-                body = response.content
-                head = read_head(body)
-                if head is not None:
-                    return Fetched(body, head, shown, status, from_cache)
-                self._forget(response)
-                faults += 1
-                if faults >= self.retry.attempts or from_cache:
-                    raise ServiceError(
-                        f"GET {shown} answered 200 with a body that is not a JSON object",
-                        status=status,
-                        url=shown,
-                        errors=error_objects(response),
-                    )
-                self.retry.sleep(self.retry.backoff_seconds(faults - 1))
-                continue
-            if status == 404 and kind == "list":
-                # The real Vainglory service answered an empty list with 404.
-                return Fetched(None, None, shown, status, from_cache)
-            if status == 429:
-                refusals += 1
-                wait = rate_limit_wait(response.headers, wall_clock=self.retry.wall_clock())
-                if wait is None:
-                    wait = self.retry.backoff_seconds(refusals - 1)
-                if (
-                    refusals >= self.retry.rate_limit_attempts
-                    or wait > self.retry.max_rate_limit_wait
-                ):
-                    raise RateLimitError(
-                        f"GET {shown} was refused by the service's rate limit {refusals} times "
-                        f"(it asks to wait {wait:.1f} s); lower rate_limit= or wait and retry",
-                        retry_after=wait,
-                        status=status,
-                        url=shown,
-                        errors=error_objects(response),
-                    )
-                logger.debug("rate limited by the service; waiting %.2f s", wait)
-                self.retry.sleep(wait)
-                continue
-            if status in RETRY_STATUSES:
-                faults += 1
-                if faults < self.retry.attempts:
-                    self.retry.sleep(self.retry.backoff_seconds(faults - 1))
-                    continue
-            raise self._error(response, shown, kind, faults)
+        if kind == "list":
+            self.confirm_service()
+        return self._fetch(url, params, kind=kind, key=key, expire_after=expire_after)
 
-    def _fresh_hit(self, url: str, params: Mapping[str, str] | None) -> Fetched | None:
-        """A fresh cached answer (any cached answer when offline), without preparing a request."""
-        key = self.keys.key("GET", url, (params or {}).items())
+    def lookup(self, path: str, params: Mapping[str, str] | None = None) -> CachedResponse | None:
+        """The cached answer to ``GET base_url + path?params``: fresh, or any when offline."""
+        key = self.keys.key("GET", self.base_url + path, (params or {}).items())
+        return cached_response(self.session, key, allow_stale=self.offline)
+
+    def confirm_service(self) -> None:
+        """Ask ``GET /status`` once, so that a wrong base URL is an error naming it.
+
+        Raises:
+            ServiceError: the base URL does not answer ``/status`` with a status resource.
+        """
+        if self.confirmed:
+            return
+        failure: ServiceError | None = None
+        try:
+            self._fetch(self.base_url + "/status", None, kind="status", key="", expire_after=None)
+        except ServiceError as error:
+            failure = error
+        if failure is not None:
+            raise ServiceError(
+                f"no match-data service answers at base_url={self.base_url!r}: {failure}; check "
+                "the base URL (the address before /shards, e.g. 'https://api.example.com')",
+                status=failure.status,
+                url=failure.url,
+                errors=failure.errors,
+            ) from failure
+        self.confirmed = True
+
+    def _from_cache(self, key: str, kind: RequestKind, shown: str) -> Fetched | None:
         response = cached_response(self.session, key, allow_stale=self.offline)
         if response is None:
             return None
-        body = response.content
-        head = read_head(body)
-        if head is None:
-            self.session.cache.delete(key)  # unreadable: fetch it again
+        try:
+            head = check_body(kind, response.content)
+        except BadAnswerError:
+            self.session.cache.delete(key)  # not what a fresh answer may be: fetch it again
             return None
         self.cache_hits += 1
-        shown = _display_url(url, params)
         logger.debug("GET %s -> %s (cache)", shown, response.status_code)
-        return Fetched(body, head, shown, response.status_code, True)
+        return Fetched(response.content, head, shown, response.status_code, True)
 
-    def _count(self, from_cache: bool) -> None:
-        if from_cache:
-            self.cache_hits += 1
-        else:
-            self.network_requests += 1
+    def _fetch(
+        self,
+        url: str,
+        params: Mapping[str, str] | None,
+        *,
+        kind: RequestKind,
+        key: str,
+        expire_after: ExpirationTime,
+    ) -> Fetched:
+        """Send until an answer is final: checked and stored, empty, or an error."""
+        tries = _Tries()
+        shown = _display_url(url, params)
+        while True:
+            response = self._send(url, params, kind=kind, shown=shown, tries=tries)
+            if response is None:
+                continue  # a transport failure, waited out
+            shown = response.url or shown
+            status = response.status_code
+            if status == 200:
+                try:
+                    head = check_body(kind, response.content)
+                except BadAnswerError as bad:
+                    self._retry_or_raise(response, shown, kind, tries, f"answered 200 with {bad}")
+                    continue
+                self._store(response, key, expire_after)
+                return Fetched(response.content, head, shown, status, False)
+            if status == 404 and kind == "list":
+                # The real Vainglory service answered an empty list with 404; the service is
+                # confirmed (GET /status) before any list request reaches it.
+                return Fetched(None, None, shown, status, False)
+            if status == 429:
+                self._rate_limit_wait(response, shown, tries)
+            elif status in RETRY_STATUSES:
+                self._retry_or_raise(response, shown, kind, tries, None)
+            else:
+                raise self._error(response, shown, kind, tries.faults)
 
-    def _forget(self, response: requests.Response) -> None:
-        key = getattr(response, "cache_key", None)
-        if key:
-            self.session.cache.delete(key)
+    def _headers(self, kind: RequestKind) -> dict[str, str]:
+        headers = {"Accept": "application/vnd.api+json"}
+        if self._api_key and kind != "status":
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        return headers
+
+    def _send(
+        self,
+        url: str,
+        params: Mapping[str, str] | None,
+        *,
+        kind: RequestKind,
+        shown: str,
+        tries: _Tries,
+    ) -> requests.Response | None:
+        """One request to the service; ``None`` after a transport failure that was waited out.
+
+        The session neither reads nor writes its cache here (``DO_NOT_CACHE``): the lookup came
+        before, and only a checked answer is stored.
+        """
+        started = time.perf_counter()
+        failure: requests.RequestException | None = None
+        try:
+            response = self.session.get(
+                url,
+                params=params,
+                headers=self._headers(kind),
+                timeout=self.timeout,
+                expire_after=DO_NOT_CACHE,
+            )
+        except requests.RequestException as error:
+            # A bare copy: the original holds the request, and with it the key.
+            failure = type(error)(self._scrubbed_text(str(error)))
+            transient = isinstance(error, _TRANSIENT_ERRORS)
+        self.network_requests += 1
+        if failure is None:
+            logger.debug(
+                "GET %s -> %s in %.1f ms",
+                response.url or shown,
+                response.status_code,
+                (time.perf_counter() - started) * 1e3,
+            )
+            return response
+        name = type(failure).__name__
+        logger.debug("GET %s failed: %s", shown, name)
+        tries.faults += 1
+        if not transient or tries.faults >= self.retry.attempts:
+            raise ServiceError(
+                f"GET {shown} failed {tries.faults} times ({name}); the service is unreachable "
+                "or dropping connections, try again later",
+                url=shown,
+            ) from failure
+        self.retry.sleep(self.retry.backoff_seconds(tries.faults - 1))
+        return None
+
+    def _retry_or_raise(
+        self,
+        response: requests.Response,
+        shown: str,
+        kind: RequestKind,
+        tries: _Tries,
+        bad_answer: str | None,
+    ) -> None:
+        """Wait before the next try of a failing answer, or raise once the tries are spent."""
+        tries.faults += 1
+        if tries.faults < self.retry.attempts:
+            self.retry.sleep(self.retry.backoff_seconds(tries.faults - 1))
+            return
+        if bad_answer is None:
+            raise self._error(response, shown, kind, tries.faults)
+        raise ServiceError(
+            f"GET {shown} {bad_answer} ({tries.faults} attempts); a proxy or the service is "
+            "answering something else, try again later",
+            status=response.status_code,
+            url=shown,
+            errors=self._scrubbed(error_objects(response)),
+        )
+
+    def _rate_limit_wait(self, response: requests.Response, shown: str, tries: _Tries) -> None:
+        """Wait what a 429 asks (never longer), or raise when it asks too much or too often."""
+        tries.refusals += 1
+        wait = read_rate_limit_wait(response.headers, wall_clock=self.retry.wall_clock())
+        seconds = wait.seconds if wait is not None and wait.seconds > 0 else None
+        if seconds is None:
+            seconds = self.retry.backoff_seconds(tries.refusals - 1)
+        reason = "no wait given: backing off" if wait is None else wait.reason
+        if tries.refusals >= self.retry.rate_limit_attempts or (
+            seconds > self.retry.max_rate_limit_wait
+        ):
+            raise RateLimitError(
+                f"GET {shown} was refused by the service's rate limit {tries.refusals} times "
+                f"(it asks to wait {seconds:.1f} s: {reason}); lower rate_limit= or wait and "
+                "retry",
+                retry_after=seconds,
+                status=response.status_code,
+                url=shown,
+                errors=self._scrubbed(error_objects(response)),
+            )
+        logger.info("rate limited by the service; waiting %.1f s (%s)", seconds, reason)
+        self.retry.sleep(seconds)
+
+    def _store(self, response: requests.Response, key: str, expire_after: ExpirationTime) -> None:
+        if not key or expire_after is None or expire_after == DO_NOT_CACHE:
+            return
+        expires = get_expiration_datetime(expire_after)
+        self.session.cache.save_response(response, cache_key=key, expires=expires)
 
     def _error(
         self, response: requests.Response, url: str, kind: RequestKind, faults: int
     ) -> ServiceError:
+        """The typed error of a final error answer."""
         status = response.status_code
-        errors = error_objects(response)
-        detail = _describe(errors)
+        errors = self._scrubbed(error_objects(response))
+        detail = describe_errors(errors)
         options: dict[str, Any] = {"status": status, "url": url, "errors": errors}
         if status in (401, 403):
             hint = (
@@ -409,7 +417,7 @@ class Transport:
             )
             return AuthError(f"{status} from GET {url}: {detail}; {hint}", **options)
         if status == 404:
-            what = "match" if kind == "match" else "resource"
+            what = {"match": "match", "status": "status resource"}.get(kind, "resource")
             return NotFoundError(
                 f"404 from GET {url}: {detail}; no such {what} on this service", **options
             )
@@ -420,3 +428,17 @@ class Transport:
                 **options,
             )
         return ServiceError(f"{status} from GET {url}: {detail}", **options)
+
+    def _scrubbed(self, errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``errors`` with the key blanked out, should a service or proxy echo it back."""
+        key = self._api_key
+        if not key or key not in repr(errors):
+            return errors
+        return orjson.loads(orjson.dumps(errors).replace(orjson.dumps(key)[1:-1], b"[api key]"))
+
+    def _scrubbed_text(self, text: str) -> str:
+        return text.replace(self._api_key, "[api key]") if self._api_key else text
+
+
+def _display_url(url: str, params: Mapping[str, str] | None) -> str:
+    return f"{url}?{urlencode(params)}" if params else url

@@ -17,14 +17,23 @@ import pandas as pd
 
 __all__ = [
     "DATETIME_DTYPE",
+    "EXTRA_SECTIONS",
+    "GLOBAL_SHAPE_EXTRAS",
     "KINDS",
+    "LOOSE_MEMBERS",
     "PARTICIPANT_KINDS",
+    "RESOURCE_TABLES",
     "SIDE_CODES",
+    "SIDE_MEMBER",
+    "SNAPSHOT_OWNERS",
+    "SUBSECTIONS",
     "TABLES",
     "TABLE_NAMES",
+    "USER_ID_MEMBER",
     "Column",
     "Kind",
     "TableSchema",
+    "WireType",
     "categorical_of",
     "category_dtype",
     "coerce_frame",
@@ -301,6 +310,72 @@ TABLES: dict[str, TableSchema] = {
 }
 
 TABLE_NAMES: tuple[str, ...] = tuple(TABLES)
+
+
+# --- The wire vocabulary: every name of the JSON:API documents the normalizer relies on. ---
+
+SUBSECTIONS = ("stats", "tags")
+"""The attribute members that hold objects of members (read as sections of their own)."""
+
+EXTRA_SECTIONS = ("attributes", "stats", "tags", "relationships")
+"""Where extra columns come from, in the order their names are claimed."""
+
+SIDE_MEMBER = "side"
+"""The stats member of rosters and participants that holds the side (an integer on the global
+shape, a text such as ``"left/blue"`` on the older variant; see :data:`SIDE_CODES`)."""
+
+USER_ID_MEMBER = "userID"
+"""The participant stats member holding the user id (an integer or text on the wire)."""
+
+RESOURCE_TABLES: Mapping[str, tuple[str, tuple[str, ...]]] = {
+    "match": ("matches", ("rosters", "rounds", "assets", "spectators")),
+    "roster": ("rosters", ("participants", "team")),
+    "participant": ("participants", ("player",)),
+    "round": ("rounds", ("participants",)),
+    "player": ("players", ()),
+    "team": ("teams", ()),
+    "asset": ("assets", ()),
+}
+"""Resource type -> (its table, the relationships read as identifier arrays). Any other
+relationship becomes an extra column holding its identifiers as JSON text."""
+
+SNAPSHOT_OWNERS: Mapping[str, tuple[str, str]] = {
+    "player": ("participants", "player_id"),
+    "team": ("rosters", "team_id"),
+}
+"""Resources that are snapshots at each match's time (decision 17) -> the table and column that
+link them to a match. The copy that came with the latest match is kept."""
+
+WireType = Literal["integer", "text", "any"]
+
+LOOSE_MEMBERS = frozenset({("participant", "stats", USER_ID_MEMBER)})
+"""``(type, section, member)`` of the model whose wire type varies (userID: integer or text)."""
+
+GLOBAL_SHAPE_EXTRAS: Mapping[str, Mapping[str, Mapping[str, WireType]]] = {
+    "match": {"attributes": {"game": "text"}, "stats": {"game": "text"}},
+    "roster": {"stats": {"placement": "integer", SIDE_MEMBER: "integer"}},
+    "participant": {
+        "stats": {
+            "abilityUses": "integer",
+            "damageDone": "integer",
+            "damageReceived": "integer",
+            "disablesDone": "integer",
+            "disablesReceived": "integer",
+            "energyGained": "integer",
+            "energyUsed": "integer",
+            "healingDone": "integer",
+            "healingReceived": "integer",
+            SIDE_MEMBER: "integer",
+            "timeAlive": "integer",
+        }
+    },
+    "player": {"relationships": {"assets": "any"}},
+}
+"""Members the global shape carries beyond the model's known columns, with their wire types:
+in the recorded responses (../shared/samples/battlerite), the interface (``stats.game``) and the
+sample data set (Royale rosters' ``placement``). The typed reader
+(:mod:`matchkit.normalize.wire`) declares them, so that such pages take its fast path; a member
+not named here sends its page down the general reader, which is only slower."""
 
 
 def pandas_dtype(kind: str) -> object:

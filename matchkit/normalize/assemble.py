@@ -14,13 +14,11 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from matchkit.model.schema import TableSchema
+from matchkit.model.schema import EXTRA_SECTIONS, TableSchema
 from matchkit.normalize.columns import convert, to_arrow
+from matchkit.normalize.problems import Problems
 
-__all__ = ["SECTIONS", "assemble", "snake_case"]
-
-SECTIONS = ("attributes", "stats", "tags", "relationships")
-"""Where extra columns come from, in the order their names are claimed."""
+__all__ = ["assemble", "snake_case"]
 
 
 @lru_cache(maxsize=4096)
@@ -45,7 +43,7 @@ def assemble(
     sections: Mapping[str, dict[str, pa.Array]],
     known: Mapping[str, Any],
     extras: Mapping[tuple[str, str], pa.Array],
-    problems: list[str],
+    problems: Problems,
 ) -> pd.DataFrame:
     """The table's DataFrame.
 
@@ -73,7 +71,7 @@ def assemble(
         columns[column.name] = _converted(value, column.kind, rows, label, problems)
     pending = [
         (section, key, array)
-        for section in SECTIONS
+        for section in EXTRA_SECTIONS
         for key, array in sorted(remaining.get(section, {}).items())
     ]
     pending += [(section, key, array) for (section, key), array in sorted(extras.items())]
@@ -86,7 +84,7 @@ def assemble(
     return pd.DataFrame(columns, copy=False)
 
 
-def _converted(value: Any, kind: str, rows: int, label: str, problems: list[str]) -> Any:
+def _converted(value: Any, kind: str, rows: int, label: str, problems: Problems) -> Any:
     if value is None:
         value = pa.nulls(rows)
     elif isinstance(value, list):
@@ -96,13 +94,10 @@ def _converted(value: Any, kind: str, rows: int, label: str, problems: list[str]
     return value
 
 
-_PREFIXES = {"attributes": "attributes", "stats": "stats", "tags": "tags"}
-
-
 def _claim(name: str, section: str, taken: set[str]) -> str:
     """A free column name: the snake_case name, else prefixed by its section, else numbered."""
     if name in taken:
-        name = f"{_PREFIXES.get(section, section)}_{name}"
+        name = f"{section}_{name}"
     candidate, number = name, 2
     while candidate in taken:
         candidate = f"{name}_{number}"

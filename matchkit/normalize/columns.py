@@ -1,10 +1,9 @@
-"""Columns from JSON values: buffering rows, inferring types, converting to pandas dtypes.
+"""Columns from JSON values: inferring types, converting to Arrow and to pandas dtypes.
 
-The normalizer appends one row per resource. Dict-valued sections (attributes, stats, tags) are
-buffered by :class:`SectionBuffer` as tuples grouped by their key set, so that the per-value work
-happens in C (``tuple(mapping.values())``, pyarrow's type inference) rather than in a Python loop
-per key. :func:`convert` turns an Arrow array into the pandas array of a column kind and reports
-values that do not fit instead of failing.
+The readers turn a chunk of values per column into Arrow (:func:`fast_arrow`, :func:`to_arrow`),
+chunks of one column are cast to a common type (:func:`unify`), and :func:`convert` turns an
+Arrow array into the pandas array of a column kind and reports values that do not fit instead of
+failing.
 
 Value forms (see docs/model.md): a column whose values are all integers is ``Int64``, integers
 and floats ``float64``, booleans ``boolean``, strings ``string``; nested objects and lists become
@@ -25,11 +24,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from matchkit.model.schema import DATETIME_DTYPE, Kind, category_dtype
+from matchkit.normalize.problems import Problems
 
 __all__ = [
     "CONVERSION_ERRORS",
     "convert",
     "fast_arrow",
+    "identifiers_text",
     "int_or_none",
     "integer_array",
     "text_value",
@@ -61,6 +62,17 @@ def text_value(value: Any) -> str | None:
     except orjson.JSONEncodeError:
         # Integers beyond 64 bits, or nesting deeper than orjson's 255 levels.
         return _json_text(value)
+
+
+def identifiers_text(keys: Sequence[tuple[str, str]], *, single: bool) -> str:
+    """Identifiers ``(type, id)`` as JSON text: one object (a to-one relationship) or a list.
+
+    Example:
+        >>> identifiers_text([("asset", "a9")], single=False)
+        '[{"id":"a9","type":"asset"}]'
+    """
+    items = [{"id": id_, "type": type_} for type_, id_ in keys]
+    return text_value(items[0] if single else items)
 
 
 def _json_text(value: Any) -> str:
@@ -103,7 +115,7 @@ class _Literal:
 
 
 _NONE = type(None)
-_ARROW_TYPES = {
+_ARROW_TYPE_OF_KINDS = {
     frozenset({int}): pa.int64(),
     frozenset({int, _NONE}): pa.int64(),
     frozenset({float}): pa.float64(),
@@ -122,7 +134,7 @@ _ARROW_TYPES = {
 def to_arrow(values: Sequence[Any]) -> pa.Array:
     """An Arrow array of JSON values: scalar types inferred, nested values and mixes as text."""
     # Python's own type scan is several times faster than pyarrow's inference on ints.
-    arrow_type = _ARROW_TYPES.get(frozenset(map(type, values)))
+    arrow_type = _ARROW_TYPE_OF_KINDS.get(frozenset(map(type, values)))
     if arrow_type is None:
         return pa.array([text_value(value) for value in values], type=pa.string())
     try:
@@ -197,7 +209,7 @@ def _as_text(array: pa.Array) -> pa.Array:
     return array.cast(pa.string())
 
 
-def convert(array: pa.Array, kind: Kind | None, *, label: str, problems: list[str]) -> Any:
+def convert(array: pa.Array, kind: Kind | None, *, label: str, problems: Problems) -> Any:
     """The pandas array of a column of ``kind`` (``None``: inferred from the Arrow type).
 
     Values that do not fit the kind become missing and are reported in ``problems``, naming
@@ -259,7 +271,7 @@ def _mask(array: pa.Array) -> np.ndarray:
     return array.is_null().to_numpy(zero_copy_only=False)
 
 
-def _to_int64(array: pa.Array, *, label: str, problems: list[str]) -> pd.arrays.IntegerArray:
+def _to_int64(array: pa.Array, *, label: str, problems: Problems) -> pd.arrays.IntegerArray:
     arrow_type = array.type
     if pa.types.is_null(arrow_type):
         return pd.array([None] * len(array), dtype="Int64")
@@ -285,7 +297,7 @@ def integer_array(values: list[int | None]) -> pd.arrays.IntegerArray:
     return pd.arrays.IntegerArray(data, mask)
 
 
-def _to_float64(array: pa.Array, *, label: str, problems: list[str]) -> np.ndarray:
+def _to_float64(array: pa.Array, *, label: str, problems: Problems) -> np.ndarray:
     arrow_type = array.type
     if pa.types.is_integer(arrow_type) or pa.types.is_floating(arrow_type):
         return array.cast(pa.float64(), safe=False).to_numpy(zero_copy_only=False)
@@ -298,7 +310,7 @@ def _to_float64(array: pa.Array, *, label: str, problems: list[str]) -> np.ndarr
 _BOOLEAN_WORDS = {"true": True, "false": False}
 
 
-def _to_boolean(array: pa.Array, *, label: str, problems: list[str]) -> pd.arrays.BooleanArray:
+def _to_boolean(array: pa.Array, *, label: str, problems: Problems) -> pd.arrays.BooleanArray:
     arrow_type = array.type
     if pa.types.is_null(arrow_type):
         return pd.array([None] * len(array), dtype="boolean")
@@ -311,8 +323,11 @@ def _to_boolean(array: pa.Array, *, label: str, problems: list[str]) -> pd.array
         count = pc.sum(unreadable).as_py() or 0
         if count:
             example = array.filter(unreadable)[0].as_py()
-            problems.append(
-                f"{label}: {count} value(s) are not booleans (e.g. {example!r}); they are <NA>"
+            problems.add(
+                "unfit_values",
+                label,
+                count,
+                f"{label}: {count} value(s) are not booleans (e.g. {example!r}); they are <NA>",
             )
         return pd.arrays.BooleanArray(
             true.to_numpy(zero_copy_only=False), ~known.to_numpy(zero_copy_only=False)
@@ -326,7 +341,7 @@ def _to_boolean(array: pa.Array, *, label: str, problems: list[str]) -> pd.array
     return pd.arrays.BooleanArray(values, _mask(array))
 
 
-def _to_datetime(array: pa.Array, *, label: str, problems: list[str]) -> pd.arrays.DatetimeArray:
+def _to_datetime(array: pa.Array, *, label: str, problems: Problems) -> pd.arrays.DatetimeArray:
     text = _to_string(array)
     present = ~_mask(text)
     parsed = pd.to_datetime(
@@ -335,15 +350,18 @@ def _to_datetime(array: pa.Array, *, label: str, problems: list[str]) -> pd.arra
     unreadable = int((present & parsed.isna().to_numpy()).sum())
     if unreadable:
         example = text.filter(pa.array(present & parsed.isna().to_numpy()))[0].as_py()
-        problems.append(
+        problems.add(
+            "unfit_values",
+            label,
+            unreadable,
             f"{label}: {unreadable} value(s) are not ISO 8601 times (e.g. {example!r}); "
-            "they are NaT"
+            "they are NaT",
         )
     return parsed.astype(DATETIME_DTYPE).array
 
 
 def _coerce_each(
-    array: pa.Array, reader: Any, what: str, *, label: str, problems: list[str]
+    array: pa.Array, reader: Any, what: str, *, label: str, problems: Problems
 ) -> list:
     """Read each value with ``reader`` (None when it cannot); report the failures."""
     result = []
@@ -356,8 +374,11 @@ def _coerce_each(
             example = value if example is None else example
         result.append(read)
     if failures:
-        problems.append(
-            f"{label}: {failures} value(s) are not {what} (e.g. {example!r}); they are <NA>"
+        problems.add(
+            "unfit_values",
+            label,
+            failures,
+            f"{label}: {failures} value(s) are not {what} (e.g. {example!r}); they are <NA>",
         )
     return result
 

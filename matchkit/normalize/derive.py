@@ -15,6 +15,7 @@ import pyarrow.compute as pc
 
 from matchkit.model.schema import PARTICIPANT_KINDS, SIDE_CODES, category_dtype
 from matchkit.normalize.columns import convert, int_or_none, integer_array
+from matchkit.normalize.problems import Problems
 
 __all__ = [
     "participant_kinds",
@@ -33,7 +34,7 @@ def _text(array: pa.Array | None, rows: int) -> pa.Array:
 
 
 def sides_from_stats(
-    array: pa.Array | None, *, rows: int, label: str, problems: list[str]
+    array: pa.Array | None, *, rows: int, label: str, problems: Problems
 ) -> tuple[pd.arrays.IntegerArray, pa.Array | None]:
     """Integer sides and, when the wire sent text, the text labels.
 
@@ -69,9 +70,12 @@ def sides_from_stats(
         sides.append(code)
         labels.append(value)
     if unknown:
-        problems.append(
+        problems.add(
+            "unknown_side",
+            label,
+            len(unknown),
             f"{label}: {len(unknown)} text side(s) are not one of {sorted(SIDE_CODES)} "
-            f"(e.g. {unknown[0]!r}); side is <NA>, the text is kept as side_label"
+            f"(e.g. {unknown[0]!r}); side is <NA>, the text is kept as side_label",
         )
     return integer_array(sides), pa.array(labels, type=pa.string())
 

@@ -1,21 +1,22 @@
-"""Typed decoding of pages in the known global shape (msgspec), the normalizer's fast path.
+"""The typed reader's declaration: pages of the known global shape decoded into msgspec Structs.
 
 Most pages a user normalizes have the global shape of the service's interface. Decoding such a
 page straight into msgspec Structs declared from the model (:data:`matchkit.model.schema.TABLES`,
-plus the members the global shape carries beyond the model's columns) skips building a dict per JSON
-object, and a buffer then reads a chunk of rows a Struct level at a time, transposed in C
-(:mod:`matchkit.normalize.chunks`).
+plus :data:`~matchkit.model.schema.GLOBAL_SHAPE_EXTRAS`) skips building a dict per JSON object;
+the typed reader (:mod:`matchkit.normalize.typed`) then reads a batch of rows a Struct level at a
+time, transposed in C.
 
 The declaration is strict: a page with anything it does not cover (a member it does not name,
 an object where a value is expected, another resource type, the older variant's text stats, an
-error document) fails to decode here, and :func:`ShapeDecoder.decode` returns ``None``; the
-normalizer then reads that page the general way (:func:`matchkit.rules.jsonapi.load_document` and
-the dict reader of :mod:`matchkit.normalize.chunks`), which keeps every extra member as a column and
-names every malformed part. Both paths give identical tables (``tests/test_wire.py``).
+error document) fails to decode here, and :meth:`ShapeDecoder.decode` returns ``None``; the
+normalizer then reads that page with the general reader (:mod:`matchkit.normalize.general`),
+which keeps every extra member as a column and names every malformed part. Both readers give
+identical tables (``tests/contract``).
 
 A member's value has the wire type its column kind implies (an integer, or text), or any type
 where the wire varies (booleans, decimals, ``userID``); values of any type decode exactly as in
-the general path.
+the general reader. Structs are declared with ``gc=False``: decoded pages hold no reference
+cycles, so the garbage collector need not track them.
 """
 
 from __future__ import annotations
@@ -28,12 +29,18 @@ import msgspec
 import pyarrow as pa
 from msgspec import UNSET, Struct
 
-from matchkit.model.schema import TABLES
+from matchkit.model.schema import (
+    GLOBAL_SHAPE_EXTRAS,
+    LOOSE_MEMBERS,
+    RESOURCE_TABLES,
+    SUBSECTIONS,
+    TABLES,
+    WireType,
+)
 from matchkit.rules.jsonapi import RawDocument
 
 __all__ = [
     "NO_RELATIONSHIP",
-    "SUBSECTIONS",
     "UNSET",
     "Identifier",
     "Relationship",
@@ -42,10 +49,6 @@ __all__ = [
 ]
 
 _OPTIONS = {"forbid_unknown_fields": True, "gc": False}
-# gc=False: decoded pages hold no reference cycles, and the collector need not track them.
-
-SUBSECTIONS = ("stats", "tags")
-"""The attribute members that hold objects of members (read as sections of their own)."""
 
 NonEmptyText = Annotated[str, msgspec.Meta(min_length=1)]
 
@@ -73,39 +76,12 @@ NO_RELATIONSHIP = Relationship()
 """Stands in for a relationship a resource does not carry (read as no identifiers)."""
 
 
-# Members the global shape carries beyond the model's known columns, with their wire types: in
-# the recorded responses (../shared/samples/battlerite), the interface (stats.game) and the
-# sample data set (Royale rosters' placement), so that such pages take the fast path. A member
-# not named here, or a value of another type, sends its page down the general path, which is
-# only slower.
-_GLOBAL_SHAPE_EXTRAS: dict[str, dict[str, dict[str, Any]]] = {
-    "match": {"attributes": {"game": str}, "stats": {"game": str}},
-    "roster": {"stats": {"placement": int, "side": int}},
-    "participant": {
-        "stats": {
-            "abilityUses": int,
-            "damageDone": int,
-            "damageReceived": int,
-            "disablesDone": int,
-            "disablesReceived": int,
-            "energyGained": int,
-            "energyUsed": int,
-            "healingDone": int,
-            "healingReceived": int,
-            "side": int,
-            "timeAlive": int,
-        }
-    },
-    "player": {"relationships": {"assets": Relationship}},
-}
-
 # The wire type of the model's members, by column kind: a value of another type sends its page
-# down the general path, and a column of one type is converted without Arrow's type inference.
+# down the general reader, and a column of one type is converted without Arrow's type inference.
 # Booleans (``won``: "true" / "false" or JSON booleans) and decimals are read as they come.
 _WIRE_TYPES: dict[str, Any] = {"Int64": int, "string": str, "category": str, "datetime": str}
-# Members whose wire type varies: userID is an integer or text.
-_ANY_TYPE = {("participant", "stats", "userID")}
-_ARROW_TYPES = {int: pa.int64(), str: pa.string()}
+_DECLARED_TYPES: dict[WireType, Any] = {"integer": int, "text": str, "any": Any}
+_WIRE_ARROW_TYPES = {int: pa.int64(), str: pa.string()}
 
 
 @dataclass(frozen=True)
@@ -147,16 +123,17 @@ class ResourceShape:
 class ShapeDecoder:
     """Decodes pages of the known shape into Structs; ``None`` for any other page.
 
-    Args:
-        relationships: for each resource type of the model, the relationships the normalizer
-            reads as identifier arrays.
+    The declaration covers every resource type of the model
+    (:data:`~matchkit.model.schema.RESOURCE_TABLES`) with the members of its table plus the known
+    extras (:data:`~matchkit.model.schema.GLOBAL_SHAPE_EXTRAS`).
     """
 
-    def __init__(self, relationships: Mapping[str, tuple[str, ...]]) -> None:
+    def __init__(self) -> None:
         self.shapes = {
-            type_: _shape(type_, names, _GLOBAL_SHAPE_EXTRAS.get(type_, {}))
-            for type_, names in relationships.items()
+            type_: _shape(type_, names, GLOBAL_SHAPE_EXTRAS.get(type_, {}))
+            for type_, (_, names) in RESOURCE_TABLES.items()
         }
+        self.types = {shape.struct: type_ for type_, shape in self.shapes.items()}
         resource = Union[tuple(shape.struct for shape in self.shapes.values())]  # noqa: UP007
         document = msgspec.defstruct(
             "Document",
@@ -184,7 +161,7 @@ class ShapeDecoder:
 
 
 def _shape(
-    type_: str, relationships: tuple[str, ...], extras: Mapping[str, Mapping[str, Any]]
+    type_: str, relationships: tuple[str, ...], extras: Mapping[str, Mapping[str, WireType]]
 ) -> ResourceShape:
     """The declaration of one resource type: the model's members plus the extras."""
     table = next(schema for schema in TABLES.values() if schema.resource_type == type_)
@@ -192,13 +169,17 @@ def _shape(
     members: dict[str, dict[str, Any]] = {section: {} for section in ("attributes", *SUBSECTIONS)}
     for column in table.columns:
         if column.section in members and column.key not in members[column.section]:
-            loose = (type_, column.section, column.key) in _ANY_TYPE
+            loose = (type_, column.section, column.key) in LOOSE_MEMBERS
             wire_type = Any if loose else _WIRE_TYPES.get(column.kind, Any)
             members[column.section][column.key] = wire_type
     extra_members = set()
     for section, declared in extras.items():
         if section in members:
-            added = {name: wire for name, wire in declared.items() if name not in members[section]}
+            added = {
+                name: _DECLARED_TYPES[wire]
+                for name, wire in declared.items()
+                if name not in members[section]
+            }
             members[section].update(added)
             extra_members.update(added)
 
@@ -254,9 +235,9 @@ def _shape(
         relationships=names,
         extras=frozenset(extra_members),
         arrow_types={
-            (section, name): _ARROW_TYPES[wire]
+            (section, name): _WIRE_ARROW_TYPES[wire]
             for section, declared in members.items()
             for name, wire in declared.items()
-            if wire in _ARROW_TYPES
+            if wire in _WIRE_ARROW_TYPES
         },
     )

@@ -6,123 +6,84 @@ service reads the wire parameters back with :meth:`MatchQuery.from_params`. Both
 :class:`~matchkit.errors.InvalidArgumentError` naming the argument (client) or the wire
 parameter (service) at fault.
 
+The filters are declared once, in :class:`MatchFilters` (a ``TypedDict``): the client's calls take
+them as ``**filters: Unpack[MatchFilters]`` and hand them on as they are.
+
+Decision 3: a well-formed ``serverType`` the interface does not list (letters, digits, ``_``, as
+the real service's LEAGUE2V2 or PRIVATE) is accepted (:func:`unlisted_server_types` names them,
+for the client's warning), and ``playerIds``, ``playerNames`` and ``teamNames`` take at most
+:data:`MAX_LIST_VALUES` values per request: the service refuses more, the client sends
+:meth:`MatchQuery.batches`.
+
 Example:
     >>> query = MatchQuery.create(server_types=["quick3v3"], limit=5)
     >>> query.to_params()["filter[serverType]"]
     'QUICK3V3'
+    >>> len(MatchQuery.create(player_ids=[str(n) for n in range(8)]).batches())
+    2
 """
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict, Unpack
 
 from matchkit.errors import InvalidArgumentError
-from matchkit.rules.windows import MAX_SPAN, TimeWindow, format_time, parse_time, resolve_window
+from matchkit.rules.shards import SHARDS, Shard, ShardName, get_shard
+from matchkit.rules.windows import MAX_SPAN, TimeWindow, format_time, parse_time
 
 __all__ = [
+    "LIMITED_FILTERS",
+    "MAX_LIST_VALUES",
     "RANKING_TYPES",
     "SERVER_TYPES",
     "SHARDS",
     "SORTS",
+    "MatchFilters",
     "MatchQuery",
     "Shard",
     "get_shard",
+    "unlisted_server_types",
 ]
 
 SERVER_TYPES = ("QUICK2V2", "QUICK3V3", "ROYALRUMBLESOLO", "ROYALRUMBLEDUO")
+"""The server types the interface lists; others that are well formed pass (decision 3)."""
 RANKING_TYPES = ("RANKED", "UNRANKED")
 SORTS = ("createdAt", "-createdAt")
-ShardName = Literal["global", "na"]
 Sort = Literal["createdAt", "-createdAt"]
+MAX_LIST_VALUES = 6
+"""The most values one request may give ``playerIds``, ``playerNames`` or ``teamNames``."""
+LIMITED_FILTERS = ("player_ids", "player_names", "team_names")
+_WELL_FORMED = re.compile(r"^[A-Za-z0-9_]+$")
 
 
-@dataclass(frozen=True)
-class Shard:
-    """The rules of one shard of the service.
+class MatchFilters(TypedDict, total=False):
+    """The filters of a match query and its sort: the keyword arguments of the client's calls.
 
-    Attributes:
-        name: ``"global"`` (the current shape) or ``"na"`` (the older variant).
-        max_limit: the largest ``page[limit]``; also its default.
-        default_lookback: how far a missing start lies before now (or before the end).
-        lookback_from_end: whether the default start counts back from the end (``na``).
-        filters: python argument name -> wire filter name, for the filters the shard accepts.
+    Lists match any of their values. ``global`` takes ``player_ids``, ``patch_versions``,
+    ``server_types`` and ``ranking_type``; ``na`` takes ``player_ids``, ``player_names``,
+    ``team_names`` and ``game_modes``. ``sort`` is ``"createdAt"`` (default) or
+    ``"-createdAt"``.
     """
 
-    name: ShardName
-    max_limit: int
-    default_lookback: timedelta
-    lookback_from_end: bool
-    filters: Mapping[str, str]
-
-    def resolve_window(
-        self,
-        start: str | datetime | None,
-        end: str | datetime | None,
-        *,
-        now: str | datetime,
-        max_span: timedelta | None = MAX_SPAN,
-        start_parameter: str = "start",
-        end_parameter: str = "end",
-    ) -> TimeWindow:
-        """Apply the time rules with this shard's default start (see
-        :mod:`matchkit.rules.windows`)."""
-        return resolve_window(
-            start,
-            end,
-            now=now,
-            default_lookback=self.default_lookback,
-            lookback_from_end=self.lookback_from_end,
-            max_span=max_span,
-            start_parameter=start_parameter,
-            end_parameter=end_parameter,
-        )
+    player_ids: Iterable[str] | str | None
+    patch_versions: Iterable[str] | str | None
+    server_types: Iterable[str] | str | None
+    ranking_type: str | None
+    player_names: Iterable[str] | str | None
+    team_names: Iterable[str] | str | None
+    game_modes: Iterable[str] | str | None
+    sort: str
 
 
-SHARDS: Mapping[str, Shard] = {
-    "global": Shard(
-        name="global",
-        max_limit=5,
-        default_lookback=MAX_SPAN,
-        lookback_from_end=False,
-        filters={
-            "player_ids": "playerIds",
-            "patch_versions": "patchVersion",
-            "server_types": "serverType",
-            "ranking_type": "rankingType",
-        },
-    ),
-    "na": Shard(
-        name="na",
-        max_limit=50,
-        default_lookback=timedelta(hours=3),
-        lookback_from_end=True,
-        filters={
-            "player_names": "playerNames",
-            "player_ids": "playerIds",
-            "team_names": "teamNames",
-            "game_modes": "gameMode",
-        },
-    ),
-}
+FILTERS = tuple(name for name in MatchFilters.__annotations__ if name != "sort")
+
 
 _TIME_PARAMETERS = {"start": "filter[createdAt-start]", "end": "filter[createdAt-end]"}
-
-
-def get_shard(name: str) -> Shard:
-    """The rules of shard ``name``.
-
-    Raises:
-        InvalidArgumentError: the shard is neither ``global`` nor ``na``.
-    """
-    try:
-        return SHARDS[name]
-    except (KeyError, TypeError):
-        raise InvalidArgumentError(
-            f"shard={name!r} is not served; use one of {', '.join(SHARDS)}", parameter="shard"
-        ) from None
 
 
 @dataclass(frozen=True)
@@ -156,27 +117,25 @@ class MatchQuery:
         *,
         start: str | datetime | None = None,
         end: str | datetime | None = None,
-        player_ids: Iterable[str] | str | None = None,
-        patch_versions: Iterable[str] | str | None = None,
-        server_types: Iterable[str] | str | None = None,
-        ranking_type: str | None = None,
-        player_names: Iterable[str] | str | None = None,
-        team_names: Iterable[str] | str | None = None,
-        game_modes: Iterable[str] | str | None = None,
-        sort: str = "createdAt",
         limit: int | None = None,
         offset: int = 0,
+        **filters: Unpack[MatchFilters],
     ) -> MatchQuery:
-        """Validate python arguments into a query; errors name the argument at fault."""
-        values = {
-            "player_ids": player_ids,
-            "patch_versions": patch_versions,
-            "server_types": server_types,
-            "ranking_type": ranking_type,
-            "player_names": player_names,
-            "team_names": team_names,
-            "game_modes": game_modes,
-        }
+        """Validate python arguments into a query; errors name the argument at fault.
+
+        A filter left out or given as ``None`` is no filter. ``player_ids``, ``player_names`` and
+        ``team_names`` may hold more than :data:`MAX_LIST_VALUES` values here: send
+        :meth:`batches`.
+
+        Raises:
+            InvalidArgumentError: a value is not allowed.
+            TypeError: an argument that is not a filter.
+        """
+        unknown = sorted(set(filters) - set(MatchFilters.__annotations__))
+        if unknown:
+            raise TypeError(f"unexpected keyword argument {unknown[0]!r}")
+        sort = filters.pop("sort", "createdAt")
+        values = {name: filters.get(name) for name in FILTERS}
         return cls._build(shard, start, end, values, sort, limit, offset, names={})
 
     @classmethod
@@ -241,13 +200,13 @@ class MatchQuery:
                 )
             if arg == "ranking_type":
                 checked[arg] = _vocabulary_value(value, RANKING_TYPES, name(arg))
-            else:
-                items = _text_list(value, name(arg))
-                if arg == "server_types":
-                    items = tuple(
-                        _vocabulary_value(item, SERVER_TYPES, name(arg)) for item in items
-                    )
-                checked[arg] = items
+                continue
+            items = _text_list(value, name(arg))
+            if arg == "server_types":
+                items = tuple(_server_type(item, name(arg)) for item in items)
+            if names and arg in LIMITED_FILTERS:
+                _check_count(items, name(arg))
+            checked[arg] = items
         if sort not in SORTS:
             raise InvalidArgumentError(
                 f"{name('sort')}={sort!r} is not supported; use createdAt (ascending) or "
@@ -308,8 +267,37 @@ class MatchQuery:
     def with_offset(self, offset: int) -> MatchQuery:
         return replace(self, offset=offset)
 
+    def batches(self) -> list[MatchQuery]:
+        """This query as requests the service takes: at most :data:`MAX_LIST_VALUES` values
+        of each limited filter per request (decision 3).
+
+        Different filters all apply to a match, a list's values any of them; so every
+        combination of one slice of each limited filter is a request, and a match is in the
+        union of their answers exactly when it is in the answer to the whole query (it may come
+        back from several: merge by match id). A query within the limit is its own batch.
+        """
+        slices = {
+            arg: [
+                values[index : index + MAX_LIST_VALUES]
+                for index in range(0, len(values), MAX_LIST_VALUES)
+            ]
+            for arg in LIMITED_FILTERS
+            if len(values := getattr(self, arg)) > MAX_LIST_VALUES
+        }
+        if not slices:
+            return [self]
+        return [
+            replace(self, **dict(zip(slices, combination, strict=True)))
+            for combination in itertools.product(*slices.values())
+        ]
+
     def to_params(self) -> dict[str, str]:
-        """The wire query parameters, in a stable order (cache keys depend on it)."""
+        """The wire query parameters, in a stable order (cache keys depend on it).
+
+        Raises:
+            InvalidArgumentError: a limited filter holds more values than one request takes
+                (send :meth:`batches` instead).
+        """
         params: dict[str, str] = {}
         if self.start is not None:
             params["filter[createdAt-start]"] = format_time(self.start)
@@ -317,6 +305,8 @@ class MatchQuery:
             params["filter[createdAt-end]"] = format_time(self.end)
         for arg, wire in self.rules.filters.items():
             value = getattr(self, arg)
+            if arg in LIMITED_FILTERS:
+                _check_count(value, arg)
             if value:
                 params[f"filter[{wire}]"] = value if isinstance(value, str) else ",".join(value)
         params["sort"] = self.sort
@@ -346,6 +336,32 @@ def _text_list(value: Iterable[str] | str, parameter: str) -> tuple[str, ...]:
                 parameter=parameter,
             )
     return tuple(item.strip() for item in items)
+
+
+def unlisted_server_types(query: MatchQuery) -> tuple[str, ...]:
+    """The query's server types that the interface does not list (sent as they are)."""
+    return tuple(value for value in query.server_types if value not in SERVER_TYPES)
+
+
+def _server_type(value: str, parameter: str) -> str:
+    """A well-formed server type (letters, digits, ``_``), upper case (decision 3)."""
+    if not _WELL_FORMED.match(value):
+        raise InvalidArgumentError(
+            f"{parameter} holds {value!r}; a server type is letters, digits and '_' only, "
+            f"such as {', '.join(SERVER_TYPES)}",
+            parameter=parameter,
+        )
+    return value.upper()
+
+
+def _check_count(values: tuple[str, ...], parameter: str) -> None:
+    if len(values) > MAX_LIST_VALUES:
+        raise InvalidArgumentError(
+            f"{parameter} holds {len(values)} values; one request takes at most "
+            f"{MAX_LIST_VALUES} (the client splits longer lists into requests of "
+            f"{MAX_LIST_VALUES})",
+            parameter=parameter,
+        )
 
 
 def _vocabulary_value(value: object, vocabulary: tuple[str, ...], parameter: str) -> str:

@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 import orjson
 
-from matchkit.rules.windows import format_time
+from matchkit.rules.windows import format_time, parse_time
 from matchkit.service.store import BASE_URL_MARKER, StoredMatch
 from matchkit.synth.telemetry import ASSET_URL_PREFIX, SERVICE_PATH_PREFIX
 
@@ -47,18 +47,31 @@ def _assemble(data: bytes, included: bytes, links: dict[str, str], base_url: str
 
 
 def _included(matches: Sequence[StoredMatch]) -> bytes:
+    """The page's included resources, each once, in page order. A player or team shared by
+    several matches of the page is the copy of the latest of them (by createdAt, then id): a
+    snapshot as of its latest match, whatever the sort (decision 17)."""
+    shared: dict[str, bytes] = {}
+    for match in sorted(matches, key=_match_key, reverse=True):
+        if match.shared:
+            keys = match.shared_keys.split("\n")
+            for key, resource in zip(keys, match.shared.split(b"\n"), strict=True):
+                shared.setdefault(key, resource)
     seen: set[str] = set()
     parts: list[bytes] = []
     for match in matches:
         if match.own:
             parts.append(match.own)
         if match.shared:
-            keys = match.shared_keys.split("\n")
-            for key, resource in zip(keys, match.shared.split(b"\n"), strict=True):
+            for key in match.shared_keys.split("\n"):
                 if key not in seen:
                     seen.add(key)
-                    parts.append(resource)
+                    parts.append(shared[key])
     return b",".join(parts)
+
+
+def _match_key(match: StoredMatch) -> tuple[datetime, str]:
+    resource = orjson.loads(match.resource)
+    return parse_time(resource["attributes"]["createdAt"], parameter="createdAt"), resource["id"]
 
 
 def list_body(matches: Sequence[StoredMatch], *, links: dict[str, str], base_url: str) -> bytes:

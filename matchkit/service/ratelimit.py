@@ -1,5 +1,9 @@
 """Rate limiting of the service: a token bucket per API key (decision 14), clock injected.
 
+The rate itself is the one :class:`~matchkit.rules.ratelimit.RateLimit` of
+:mod:`matchkit.rules.ratelimit` (the grammar the client reads too); a bucket holds
+``limit.capacity`` tokens and earns one back every ``limit.refill_seconds``.
+
 Example:
     >>> limits = RateLimiter(RateLimit.parse("10/minute"), clock=lambda: 0.0)
     >>> limits.take("key").allowed
@@ -9,52 +13,14 @@ Example:
 from __future__ import annotations
 
 import math
-import re
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from matchkit.errors import InvalidArgumentError
+from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT, RateLimit
 
 __all__ = ["DEFAULT_RATE_LIMIT", "Decision", "RateLimit", "RateLimiter"]
-
-DEFAULT_RATE_LIMIT = "10/minute"
-_PERIODS = {"second": 1.0, "minute": 60.0, "hour": 3600.0}
-_PATTERN = re.compile(r"^\s*(\d+)\s*/\s*(second|minute|hour)\s*$")
-
-
-@dataclass(frozen=True)
-class RateLimit:
-    """``requests`` per ``period_seconds``, refilled one token every ``period / requests``."""
-
-    requests: int
-    period_seconds: float
-
-    @classmethod
-    def parse(cls, spec: str | RateLimit | None) -> RateLimit | None:
-        """Read ``"off"`` (``None``: no limit) or ``"N/minute"`` (also ``/second``, ``/hour``).
-
-        Raises:
-            InvalidArgumentError: the spec is neither.
-        """
-        if spec is None or isinstance(spec, RateLimit):
-            return spec
-        if isinstance(spec, str) and spec.strip().lower() == "off":
-            return None
-        found = _PATTERN.match(spec) if isinstance(spec, str) else None
-        if not found or int(found.group(1)) < 1:
-            raise InvalidArgumentError(
-                f"rate_limit={spec!r} is not understood; use 'off' or 'N/minute' with N >= 1, "
-                f"e.g. {DEFAULT_RATE_LIMIT!r}",
-                parameter="rate_limit",
-            )
-        return cls(int(found.group(1)), _PERIODS[found.group(2)])
-
-    @property
-    def refill_seconds(self) -> float:
-        """Seconds to earn back one token."""
-        return self.period_seconds / self.requests
 
 
 @dataclass(frozen=True)
@@ -103,7 +69,7 @@ class RateLimiter:
 
     def take(self, key: str) -> Decision:
         """Spend one token of ``key``'s bucket if it has one."""
-        capacity = float(self.limit.requests)
+        capacity = float(self.limit.capacity)
         refill = self.limit.refill_seconds
         with self._lock:
             moment = self._clock()
@@ -116,7 +82,7 @@ class RateLimiter:
         missing = capacity - tokens
         return Decision(
             allowed=allowed,
-            limit=self.limit.requests,
+            limit=self.limit.capacity,
             remaining=math.floor(tokens + 1e-9),
             reset_nanoseconds=round(missing * refill * 1e9),
             retry_after_seconds=0 if allowed else max(1, math.ceil((1.0 - tokens) * refill)),

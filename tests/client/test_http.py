@@ -14,8 +14,8 @@ import requests
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
+from matchkit.client.answers import error_objects, rate_limit_wait
 from matchkit.client.client import Client
-from matchkit.client.transport import error_objects, rate_limit_wait
 from matchkit.errors import (
     AuthError,
     CacheMissError,
@@ -25,7 +25,7 @@ from matchkit.errors import (
     RateLimitError,
     ServiceError,
 )
-from tests.client.conftest import API_KEY, FakeClock
+from tests.client.conftest import API_KEY, FakeClock, sent, serve_status
 
 LIST = "/shards/global/matches"
 EMPTY_PAGE = json.dumps({"data": [], "links": {}})
@@ -72,7 +72,7 @@ def test_5xx_is_retried_with_growing_backoff(
     )
     pages = _fetch(make_client())
     assert pages == [json.loads(EMPTY_PAGE)]
-    assert len(httpserver.log) == 4
+    assert sent(httpserver) == 4
     assert len(clock.sleeps) == 3
     assert clock.sleeps[0] < clock.sleeps[1] < clock.sleeps[2]
 
@@ -126,7 +126,7 @@ def test_exhausted_5xx_raises_a_service_error_with_status_url_and_errors(
     assert error.status == 503
     assert error.url.startswith(httpserver.url_for(LIST))
     assert error.errors == [{"status": "503", "title": "Service Unavailable"}]
-    assert len(httpserver.log) == 5  # the policy's attempts
+    assert sent(httpserver) == 5  # the policy's attempts
     assert "5 attempts" in str(error)
 
 
@@ -184,7 +184,7 @@ def test_a_429_that_never_ends_raises_rate_limit_error(
     assert raised.value.status == 429
     assert raised.value.retry_after == 6.0
     assert raised.value.errors[0]["title"] == "Too Many Requests"
-    assert len(httpserver.log) == 10
+    assert sent(httpserver) == 10
     assert clock.sleeps == [6.0] * 9
 
 
@@ -211,7 +211,7 @@ def test_a_refused_key_raises_auth_error_without_the_key(
     assert "unknown API key" in str(raised.value)
     assert API_KEY not in str(raised.value)
     assert API_KEY not in repr(raised.value.errors)
-    assert len(httpserver.log) == 1
+    assert sent(httpserver) == 1
 
 
 def test_the_key_travels_as_a_bearer_header_only(
@@ -221,7 +221,9 @@ def test_the_key_travels_as_a_bearer_header_only(
         LIST, headers={"Authorization": f"Bearer {API_KEY}", "Accept": "application/vnd.api+json"}
     ).respond_with_handler(lambda r: _page())
     _fetch(make_client())
-    (request, _response) = httpserver.log[0]
+    (status, _), (request, _response) = httpserver.log
+    assert status.path == "/status"
+    assert "Authorization" not in status.headers  # the status needs no key (decision 12)
     assert API_KEY not in request.url
 
 
@@ -259,7 +261,7 @@ def test_a_400_carries_the_parameter_at_fault(
         _fetch(make_client())
     assert raised.value.errors[0]["source"] == {"parameter": "page[limit]"}
     assert "page[limit]=9 is out of range" in str(raised.value)
-    assert len(httpserver.log) == 1
+    assert sent(httpserver) == 1
 
 
 def test_a_200_that_is_not_json_is_retried_and_never_cached(
@@ -274,7 +276,7 @@ def test_a_200_that_is_not_json_is_retried_and_never_cached(
     assert _fetch(client) == [json.loads(EMPTY_PAGE)]
     assert client.cache_info().responses == 1
     assert _fetch(client) == [json.loads(EMPTY_PAGE)]
-    assert len(httpserver.log) == 2
+    assert sent(httpserver) == 2
 
 
 def test_offline_answers_from_the_cache_and_names_a_miss(
@@ -282,7 +284,7 @@ def test_offline_answers_from_the_cache_and_names_a_miss(
 ) -> None:
     httpserver.expect_request(LIST).respond_with_handler(lambda r: _page())
     _fetch(make_client())
-    served = len(httpserver.log)
+    served = sent(httpserver)
     offline = make_client(offline=True)
     assert _fetch(offline) == [json.loads(EMPTY_PAGE)]
     with pytest.raises(CacheMissError) as raised:
@@ -291,7 +293,7 @@ def test_offline_answers_from_the_cache_and_names_a_miss(
     assert "offline" in str(raised.value)
     with pytest.raises(CacheMissError):
         offline.status()
-    assert len(httpserver.log) == served
+    assert sent(httpserver) == served
 
 
 def test_request_logs_at_debug_never_hold_the_key(
@@ -320,7 +322,7 @@ def test_request_logs_at_debug_never_hold_the_key(
     [
         ({"start": "yesterday"}, "start"),
         ({"start": "2026-10-20", "end": "2026-10-10"}, "start"),
-        ({"server_types": ["QUICK4V4"]}, "server_types"),
+        ({"server_types": ["QUICK-4V4"]}, "server_types"),
         ({"player_ids": []}, "player_ids"),
         ({"ranking_type": "CASUAL"}, "ranking_type"),
         ({"player_names": ["x"]}, "player_names"),
@@ -342,7 +344,7 @@ def test_arguments_are_checked_before_any_request(
             call(**arguments)
         assert isinstance(raised.value, ValueError)
         assert raised.value.parameter == parameter
-    assert len(httpserver.log) == 0
+    assert sent(httpserver) == 0
 
 
 @pytest.mark.parametrize(
@@ -442,8 +444,9 @@ def test_a_200_whose_body_is_not_a_json_object_is_retried_then_refused(
         _sequence(lambda r: bad, lambda r: _page())
     )
     assert _fetch(make_client()) == [json.loads(EMPTY_PAGE)]
-    assert len(httpserver.log) == 2
+    assert sent(httpserver) == 2
     httpserver.clear()
+    serve_status(httpserver)
     httpserver.expect_request(LIST).respond_with_handler(lambda r: bad)
     with pytest.raises(ServiceError, match="not a JSON object"):
         _fetch(make_client(cache_dir=tmp_path / "another-cache"))

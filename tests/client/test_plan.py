@@ -1,4 +1,4 @@
-"""Planning: windows in sort order without gap or overlap, and the paging arithmetic."""
+"""Planning: windows in sort order without gap or overlap, and batches of long id lists."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matchkit.client.plan import link_offset, next_offset, plan_windows
+from matchkit.client.plan import make_plan, plan_windows
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.query import MatchQuery
 
@@ -79,53 +79,13 @@ def test_windows_cover_the_clamped_range_exactly(
     assert all(timedelta(0) < w.span <= timedelta(days=28) for w in windows)
 
 
-def test_a_short_page_is_the_last_even_with_a_next_link() -> None:
-    link = "https://api.example/shards/global/matches?page[offset]=5"
-    assert next_offset(offset=0, limit=5, received=0, next_link=link) is None
-    assert next_offset(offset=10, limit=5, received=3, next_link=link) is None
-
-
-def test_a_full_page_moves_on_by_what_it_held() -> None:
-    assert next_offset(offset=10, limit=5, received=5, next_link=None) == 15
-    # The real service once sent 50 a page for limit 5 (a player filter), with a next link.
-    link = "https://x/matches?filter[playerIds]=84&page[offset]=50"
-    assert next_offset(offset=0, limit=5, received=50, next_link=link) == 50
-
-
-def test_a_page_larger_than_asked_without_next_is_the_last() -> None:
-    # matches-response-776588202252308480.json: 38 matches, links with only self.
-    assert next_offset(offset=0, limit=5, received=38, next_link=None) is None
-
-
-@settings(max_examples=60, deadline=None)
-@given(
-    limit=st.integers(min_value=1, max_value=50),
-    sizes=st.lists(st.integers(min_value=0, max_value=60), min_size=1, max_size=20),
-)
-def test_paging_visits_offsets_without_gap_and_ends(limit: int, sizes: list[int]) -> None:
-    offset, visited = 0, []
-    for size in sizes:
-        visited.append((offset, size))
-        following = next_offset(offset=offset, limit=limit, received=size, next_link="next")
-        if following is None:
-            assert size < limit
-            break
-        assert following == offset + size
-        offset = following
-    for (first, size), (second, _) in itertools.pairwise(visited):
-        assert second == first + size
-
-
-@pytest.mark.parametrize(
-    ("link", "expected"),
-    [
-        ("https://x/shards/global/matches?page[offset]=5", 5),
-        ("https://x/m?filter[createdAt-end]=2017-12-03T15:23:53 0100&page[offset]=5", 5),
-        ("https://x/m?page%5Boffset%5D=40&page%5Blimit%5D=5", 40),
-        ("https://x/m?page[limit]=5", None),
-        ("https://x/m?page[offset]=-1", None),
-        (None, None),
-    ],
-)
-def test_link_offset_reads_the_offset_of_a_paging_link(link: str | None, expected: int) -> None:
-    assert link_offset(link) == expected
+def test_a_plan_asks_each_window_in_batches_of_six() -> None:
+    ids = [f"player-{n}" for n in range(14)]
+    query = MatchQuery.create(start=NOW - timedelta(days=40), player_ids=ids)
+    plan = make_plan(query, now=NOW, max_matches=None, rate_limit=None)
+    assert len(plan.windows) == 2
+    assert len(plan.requests) == 2 * 3
+    sent = [request.params["filter[playerIds]"].split(",") for request in plan.requests[:3]]
+    assert [len(batch) for batch in sent] == [6, 6, 2]
+    assert [value for batch in sent for value in batch] == ids
+    assert "2 window(s) on shard global in 6 request(s)" in str(plan)

@@ -23,8 +23,10 @@ from tests.client.conftest import FakeClock
         ("OFF", False, None),
         ("30/minute", True, RateLimit(30.0)),
         ("30/minute", False, RateLimit(30.0)),
-        ("1/second", True, RateLimit(60.0)),
-        ("120/hour", True, RateLimit(2.0)),
+        ("1/second", True, RateLimit(1, 1.0)),
+        ("120/hour", True, RateLimit(120, 3600.0)),
+        ("0.5/second", True, RateLimit(0.5, 1.0)),
+        ("2/Minutes", True, RateLimit(2.0)),
         (12, True, RateLimit(12.0)),
         (0.5, True, RateLimit(0.5)),
     ],
@@ -43,6 +45,19 @@ def test_unusable_rate_limits_are_refused(value: object) -> None:
 def test_seconds_per_request() -> None:
     assert RateLimit(10).seconds_per_request == 6.0
     assert str(RateLimit(30)) == "30/minute"
+    assert RateLimit(1, 1.0).per_minute == 60.0
+    assert RateLimit(120, 3600.0).seconds_per_request == 30.0
+    assert str(RateLimit(0.5, 1.0)) == "0.5/second"
+
+
+def test_client_and_service_share_one_rate_limit() -> None:
+    from matchkit.rules import ratelimit
+    from matchkit.service import ratelimit as service_ratelimit
+
+    assert service_ratelimit.RateLimit is RateLimit is ratelimit.RateLimit
+    assert service_ratelimit.RateLimit.parse("0.5/second") == parse_rate_limit(
+        "0.5/second", remote=True
+    )
 
 
 def _limited_session(httpserver: HTTPServer, tmp_path: Path, clock: FakeClock, per_minute: int):

@@ -12,7 +12,7 @@ from werkzeug import Request, Response
 
 from matchkit.client.client import Client
 from matchkit.normalize.pipeline import to_frames
-from tests.client.conftest import assert_same_frames
+from tests.client.conftest import assert_same_frames, sent
 from tests.conftest import shared_path
 
 NOW = "2017-12-05T00:00:00Z"  # the Battlerite recordings are from late 2017
@@ -63,7 +63,7 @@ def test_a_page_without_next_ends_the_window(httpserver: HTTPServer, client: Cli
     assert len(document["data"]) == 38  # more than the limit of 5 the client asked for
     httpserver.expect_request(LIST).respond_with_handler(_by_offset({0: path}))
     frames = client.matches(player_ids=["776588202252308480"])
-    assert len(httpserver.log) == 1
+    assert sent(httpserver) == 1
     assert len(frames) == 38
     assert_same_frames(frames, to_frames([document]))
 
@@ -75,7 +75,7 @@ def test_next_on_an_empty_page_does_not_keep_paging(httpserver: HTTPServer, clie
     assert len(_load(full)["data"]) == 5
     httpserver.expect_request(LIST).respond_with_handler(_by_offset({0: full, 5: empty}))
     frames = client.matches()
-    assert len(httpserver.log) == 2
+    assert sent(httpserver) == 2
     assert len(frames) == 5
     assert_same_frames(frames, to_frames([_load(full)]))
 
@@ -98,7 +98,8 @@ def test_a_page_of_50_with_next_is_followed(
     empty = _sample("battlerite", "matches-response-empty.json")
     httpserver.expect_request(LIST).respond_with_handler(_by_offset({0: path, 50: empty}))
     frames = client.matches()
-    assert [request.args["page[offset]"] for request, _ in httpserver.log] == ["0", "50"]
+    offsets = [request.args.get("page[offset]") for request, _ in httpserver.log]
+    assert offsets == [None, "0", "50"]  # GET /status first
     assert len(frames) == len({m["id"] for m in document["data"]})
     assert_same_frames(frames, to_frames([document]))
 
@@ -109,7 +110,7 @@ def test_a_next_link_with_a_decoded_offset_sign(httpserver: HTTPServer, client: 
     empty = _sample("battlerite", "matches-response-empty.json")
     httpserver.expect_request(LIST).respond_with_handler(_by_offset({0: path, 5: empty}))
     frames = client.matches(end="2017-12-03T15:23:53+0100")
-    (first, _), _ = httpserver.log
+    _status, (first, _), _ = httpserver.log
     assert first.args["filter[createdAt-end]"] == "2017-12-03T14:23:53Z"
     assert len(frames) == 5
 
@@ -121,7 +122,7 @@ def test_a_404_list_is_an_empty_result(httpserver: HTTPServer, client: Client) -
     frames = client.matches()
     assert len(frames) == 0
     assert list(frames.matches.columns[:2]) == ["match_id", "created_at"]
-    assert len(httpserver.log) == 1
+    assert sent(httpserver) == 1
 
 
 def test_the_older_na_shapes(httpserver: HTTPServer, make_client: Callable[..., Client]) -> None:
@@ -134,15 +135,16 @@ def test_the_older_na_shapes(httpserver: HTTPServer, make_client: Callable[..., 
     )
     client = make_client(shard="na", now="2017-03-01T00:00:00Z")
     frames = client.matches(start="2017-02-01T00:00:00Z")
-    ((request, _),) = httpserver.log
+    (_status, _), (request, _) = httpserver.log
     assert request.args["page[limit]"] == "50"
-    assert len(frames) == 5  # fewer than 50: the last page, though the page has no links
+    assert len(frames) == 5  # the last page: it has no links (so no next)
     assert_same_frames(frames, to_frames([_load(collection)]))
     assert_same_frames(client.get_match(single_id), to_frames([_load(single)]))
 
 
 def test_the_status_resource(httpserver: HTTPServer, client: Client) -> None:
     path = _sample("battlerite", "status-response.json")
+    httpserver.clear()  # the recorded status instead of the fixture's
     httpserver.expect_request("/status").respond_with_response(_verbatim(path))
     status = client.status()
     assert status.name == "gamelocker"

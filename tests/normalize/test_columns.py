@@ -8,6 +8,7 @@ import pytest
 
 from matchkit.normalize.assemble import snake_case
 from matchkit.normalize.columns import convert, fast_arrow, text_value, to_arrow
+from matchkit.normalize.problems import Problems
 
 
 @pytest.mark.parametrize(
@@ -66,21 +67,23 @@ def test_fast_arrow_keeps_every_value() -> None:
 
 
 def test_convert_reports_values_that_do_not_fit() -> None:
-    problems: list[str] = []
+    problems = Problems()
     result = convert(pa.array(["3", "x", None]), "Int64", label="t.c", problems=problems)
     assert list(result) == [3, pd.NA, pd.NA]
-    assert problems == ["t.c: 1 value(s) are not integers (e.g. 'x'); they are <NA>"]
+    assert problems.texts() == ("t.c: 1 value(s) are not integers (e.g. 'x'); they are <NA>",)
+    assert [(p.kind, p.subject, p.count) for p in problems] == [("unfit_values", "t.c", 1)]
 
 
 def test_convert_integral_floats_to_integers_and_keeps_others() -> None:
-    problems: list[str] = []
+    problems = Problems()
     assert list(convert(pa.array([1.0, 2.0]), "Int64", label="t", problems=problems)) == [1, 2]
+    assert not len(problems)
     assert list(convert(pa.array([1.5]), "Int64", label="t", problems=problems)) == [pd.NA]
-    assert problems
+    assert problems.count("unfit_values") == 1
 
 
 def test_convert_categories_are_sorted_text() -> None:
-    result = convert(pa.array(["b", None, "a", "b"]), "category", label="t", problems=[])
+    result = convert(pa.array(["b", None, "a", "b"]), "category", label="t", problems=Problems())
     assert list(result.categories) == ["a", "b"]
     assert result.categories.dtype == "str"
     assert list(result.codes) == [1, -1, 0, 1]
@@ -91,7 +94,7 @@ def test_convert_datetimes_are_utc() -> None:
         pa.array(["2017-11-27T15:26:17Z", "2017-12-03T15:23:53+01:00"]),
         "datetime",
         label="t",
-        problems=[],
+        problems=Problems(),
     )
     assert str(result.dtype) == "datetime64[us, UTC]"
     assert list(result) == [

@@ -392,8 +392,7 @@ def test_unexpected_identifier_types_are_ignored_and_reported() -> None:
 
 def test_many_pages_with_mixed_shapes_in_one_call(monkeypatch: pytest.MonkeyPatch) -> None:
     """Small chunks: types that differ between chunks still make one column."""
-    monkeypatch.setattr("matchkit.normalize.pipeline.FLUSH_ROWS", 3)
-    monkeypatch.setattr("matchkit.normalize.pipeline.FLUSH_ALL_ROWS", 10)
+    monkeypatch.setattr("matchkit.normalize.walker.FLUSH_ROWS", 3)
     pages = []
     for number in range(6):
         resource, included = arena(f"m{number}")

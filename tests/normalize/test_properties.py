@@ -133,8 +133,7 @@ def test_well_formed_documents_never_lose_a_resource(case: tuple) -> None:
 def test_chunk_size_does_not_change_the_result(monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
     pages = [page(arena(f"m{i}", per_side=1 + i % 3)) for i in range(5)]
     reference = to_frames(pages)
-    monkeypatch.setattr("matchkit.normalize.pipeline.FLUSH_ROWS", chunk)
-    monkeypatch.setattr("matchkit.normalize.pipeline.FLUSH_ALL_ROWS", chunk * 3)
+    monkeypatch.setattr("matchkit.normalize.walker.FLUSH_ROWS", chunk)
     chunked = to_frames(pages)
     for name, frame in reference.tables.items():
         pd.testing.assert_frame_equal(chunked.tables[name], frame)

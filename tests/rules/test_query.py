@@ -9,7 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from matchkit.errors import InvalidArgumentError
-from matchkit.rules.query import SERVER_TYPES, MatchQuery, get_shard
+from matchkit.rules.query import (
+    MAX_LIST_VALUES,
+    SERVER_TYPES,
+    MatchQuery,
+    get_shard,
+    unlisted_server_types,
+)
 
 
 def test_defaults_per_shard() -> None:
@@ -38,7 +44,9 @@ def test_unknown_shard() -> None:
         ({"page[offset]": "-1"}, "page[offset]"),
         ({"page[offset]": "x"}, "page[offset]"),
         ({"sort": "duration"}, "sort"),
-        ({"filter[serverType]": "QUICK4V4"}, "filter[serverType]"),
+        ({"filter[serverType]": "QUICK-4V4"}, "filter[serverType]"),
+        ({"filter[serverType]": "QUICK 4V4"}, "filter[serverType]"),
+        ({"filter[playerIds]": "1,2,3,4,5,6,7"}, "filter[playerIds]"),
         ({"filter[rankingType]": "casual"}, "filter[rankingType]"),
         ({"filter[createdAt-start]": "not a time"}, "filter[createdAt-start]"),
         ({"filter[playerIds]": ""}, "filter[playerIds]"),
@@ -73,7 +81,7 @@ def test_server_types_are_case_insensitive_and_emitted_upper_case() -> None:
 
 def test_client_side_errors_name_the_argument() -> None:
     with pytest.raises(InvalidArgumentError, match="server_types") as caught:
-        MatchQuery.create(server_types=["nope"])
+        MatchQuery.create(server_types=["no/pe"])
     assert caught.value.parameter == "server_types"
     with pytest.raises(InvalidArgumentError, match="empty"):
         MatchQuery.create(player_ids=[])
@@ -122,3 +130,50 @@ def test_client_params_are_read_back_identically_by_the_service(
         offset=offset,
     )
     assert MatchQuery.from_params("global", query.to_params()) == query
+
+
+def test_well_formed_unlisted_server_types_pass_upper_case() -> None:
+    # Decision 3: the real service had LEAGUE2V2, LEAGUE3V3, PRIVATE.
+    query = MatchQuery.from_params("global", {"filter[serverType]": "league2v2,PRIVATE,QUICK2V2"})
+    assert query.server_types == ("LEAGUE2V2", "PRIVATE", "QUICK2V2")
+    assert unlisted_server_types(query) == ("LEAGUE2V2", "PRIVATE")
+    assert unlisted_server_types(MatchQuery.create(server_types="quick3v3")) == ()
+
+
+@pytest.mark.parametrize(
+    ("shard", "parameter", "argument"),
+    [
+        ("global", "filter[playerIds]", "player_ids"),
+        ("na", "filter[playerNames]", "player_names"),
+        ("na", "filter[teamNames]", "team_names"),
+    ],
+)
+def test_six_values_a_request_and_the_client_splits_more(
+    shard: str, parameter: str, argument: str
+) -> None:
+    six = [f"v{n}" for n in range(MAX_LIST_VALUES)]
+    assert len(MatchQuery.from_params(shard, {parameter: ",".join(six)}).batches()) == 1
+    with pytest.raises(InvalidArgumentError, match="at most 6") as caught:
+        MatchQuery.from_params(shard, {parameter: ",".join([*six, "v6"])})
+    assert caught.value.parameter == parameter
+    many = [f"v{n}" for n in range(13)]
+    query = MatchQuery.create(shard, **{argument: many})
+    with pytest.raises(InvalidArgumentError, match="at most 6"):
+        query.to_params()
+    batches = query.batches()
+    assert [len(getattr(batch, argument)) for batch in batches] == [6, 6, 1]
+    assert [value for batch in batches for value in getattr(batch, argument)] == many
+    assert all(MatchQuery.from_params(shard, batch.to_params()) == batch for batch in batches)
+
+
+def test_batches_of_two_long_filters_cover_every_combination() -> None:
+    query = MatchQuery.create("na", player_ids=list("abcdefgh"), team_names=list("ABCDEFG"))
+    pairs = {(batch.player_ids, batch.team_names) for batch in query.batches()}
+    assert len(pairs) == 4
+    assert {ids for ids, _ in pairs} == {tuple("abcdef"), tuple("gh")}
+    assert {names for _, names in pairs} == {tuple("ABCDEF"), ("G",)}
+
+
+def test_an_unknown_keyword_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="server_type"):
+        MatchQuery.create(server_type="QUICK2V2")  # type: ignore[call-arg]

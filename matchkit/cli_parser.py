@@ -1,0 +1,370 @@
+"""The arguments of the ``matchkit`` command: each option with its format, default and examples.
+
+:func:`build_parser` declares them; :mod:`matchkit.cli` runs the subcommands. Descriptions and
+epilogs are kept as written (examples line up), so they are wrapped here at :data:`_WIDTH`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+from pathlib import Path
+
+__all__ = ["build_parser"]
+
+_WIDTH = 96
+
+_DESCRIPTION = """\
+matchkit: fetch, normalize and analyse multiplayer match records from JSON:API match-data
+services, and run the reference service with its sample data set.
+"""
+
+_EPILOG = """\
+examples:
+  matchkit fetch --start 2026-10-01 --end 2026-10-08 --out matches    # from the sample service
+  matchkit report --out reports                # the notebooks as an offline HTML report
+  matchkit serve --port 8000                   # the reference service on loopback
+  matchkit cache info                          # what the HTTP cache holds
+
+Run `matchkit COMMAND --help` for a command's options. The service is MATCHKIT_BASE_URL (default:
+the embedded sample service) and its key MATCHKIT_API_KEY; the HTTP cache is in MATCHKIT_CACHE_DIR
+(default: the user cache folder).
+"""
+
+_SERVICE_HELP = "service URL, e.g. https://api.example.com (default: $MATCHKIT_BASE_URL, else the \
+embedded sample service)"
+
+_CACHE_DIR_HELP = "folder of the HTTP cache (default: $MATCHKIT_CACHE_DIR, else the user cache \
+folder, e.g. ~/.cache/matchkit)"
+
+
+def _command(commands, name: str, *, help: str, description: str, epilog: str):
+    return commands.add_parser(
+        name,
+        help=help,
+        description=textwrap.fill(description, width=_WIDTH),
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of the ``matchkit`` command and its subcommands."""
+    parser = argparse.ArgumentParser(
+        prog="matchkit",
+        description=_DESCRIPTION,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _serve_parser(commands)
+    _synth_parser(commands)
+    _fetch_parser(commands)
+    _report_parser(commands)
+    _cache_parser(commands)
+    return parser
+
+
+def _serve_parser(commands) -> None:
+    serve = _command(
+        commands,
+        "serve",
+        help="run the reference match-data service",
+        description="Run the reference match-data service (JSON:API) until interrupted.",
+        epilog="""\
+examples:
+  matchkit serve                                  # sample set, loopback port 8000, a new key
+  matchkit serve --port 0 --rate-limit off        # any free port, no rate limit
+  MATCHKIT_API_KEY=secret matchkit serve          # accept this key (kept out of `ps`)
+  matchkit serve --api-key-file keys.txt          # accept the keys in this file, one per line
+  matchkit serve --data my-dataset --now wall     # another data set, the wall clock as now
+""",
+    )
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, loopback only)"
+    )
+    serve.add_argument(
+        "--port", type=int, default=8000, help="TCP port, 0 for a free one (default: 8000)"
+    )
+    serve.add_argument(
+        "--data",
+        type=Path,
+        metavar="DIR",
+        help="data-set folder written by `matchkit synth` (default: the bundled sample set)",
+    )
+    serve.add_argument(
+        "--api-key",
+        action="append",
+        dest="api_keys",
+        metavar="KEY",
+        help="a key the service accepts, repeatable; visible in the process list, so prefer "
+        "--api-key-file or $MATCHKIT_API_KEY (default: $MATCHKIT_API_KEY, else one is "
+        "generated and printed)",
+    )
+    serve.add_argument(
+        "--api-key-file",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="a file of keys the service accepts, one per line (default: none)",
+    )
+    serve.add_argument(
+        "--now",
+        default=None,
+        metavar="TIME",
+        help="ISO 8601 time the service takes as now, e.g. 2026-10-31T00:00:00Z, or 'wall' for "
+        "the clock (default: the data set's as_of)",
+    )
+    serve.add_argument(
+        "--rate-limit",
+        default=None,
+        metavar="RATE",
+        help="requests per key: 'off' or N/minute, e.g. 60/minute (default: 10/minute)",
+    )
+    serve.add_argument(
+        "--store-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="where the SQLite store is built (default: the user cache folder)",
+    )
+    serve.add_argument(
+        "--faults",
+        default=None,
+        metavar="SPEC",
+        help="inject faults into the match endpoints, as KIND=PROBABILITY pairs, e.g. "
+        "'500=0.05,429=0.05,drop=0.03,slow=0.02,truncate=0.02,seed=7' (default: none; kinds "
+        "in matchkit.service.faults)",
+    )
+
+
+def _synth_parser(commands) -> None:
+    from matchkit.synth import parameters  # constants only: light to import
+
+    synth = _command(
+        commands,
+        "synth",
+        help="generate the deterministic sample data set",
+        description="Generate a deterministic sample data set (the same options give the same "
+        "bytes).",
+        epilog="""\
+examples:
+  matchkit synth --out sample                     # the bundled sample set, regenerated
+  matchkit synth --out big --matches 20000 --seed 3 --days 60
+""",
+    )
+    synth.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write")
+    synth.add_argument(
+        "--seed", type=int, default=None, help=f"random seed (default: {parameters.DEFAULT_SEED})"
+    )
+    synth.add_argument(
+        "--matches",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"matches on the global shard (default: {parameters.GLOBAL_MATCHES})",
+    )
+    synth.add_argument(
+        "--na-matches",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"matches on the na shard, the older shape (default: {parameters.DEFAULT_NA_MATCHES})",
+    )
+    synth.add_argument(
+        "--as-of",
+        default=None,
+        metavar="TIME",
+        help=f"ISO 8601 time the data set ends at (default: {parameters.DEFAULT_AS_OF})",
+    )
+    synth.add_argument(
+        "--days",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"days the data set covers, at most 120 (default: {parameters.DAYS})",
+    )
+
+
+def _fetch_parser(commands) -> None:
+    fetch = _command(
+        commands,
+        "fetch",
+        help="fetch matches and write them as Parquet",
+        description="Fetch the matches of a time range through the HTTP cache and write the "
+        "normalized tables as a Parquet data set. The API key is read from MATCHKIT_API_KEY, "
+        "never from the command line.",
+        epilog="""\
+examples:
+  matchkit fetch --start 2026-10-01 --end 2026-10-08 --out week       # the sample service
+  matchkit fetch --start 2026-10-01T12:00:00Z --server-types QUICK2V2,QUICK3V3 --out quick
+  MATCHKIT_API_KEY=... matchkit fetch --base-url https://api.example.com \\
+      --start 2026-10-01 --max-matches 500 --out sample --overwrite
+  matchkit fetch --shard na --player-names alice,bob --offline --out cached  # cache only
+
+Times are ISO 8601: a date (midnight UTC) or a date and time, UTC when no offset is given.
+""",
+    )
+    fetch.add_argument("--base-url", default=None, metavar="URL", help=_SERVICE_HELP)
+    fetch.add_argument(
+        "--shard",
+        default="global",
+        choices=["global", "na"],
+        help="region of the service: 'global' (current shape) or 'na' (older shape) "
+        "(default: global)",
+    )
+    fetch.add_argument(
+        "--start",
+        default=None,
+        metavar="TIME",
+        help="first match time, inclusive, e.g. 2026-10-01 or 2026-10-01T12:00:00Z (default: "
+        "28 days before --end on global, 3 hours before on na; at most 120 days back)",
+    )
+    fetch.add_argument(
+        "--end",
+        default=None,
+        metavar="TIME",
+        help="end of the range, exclusive, same format as --start (default: now)",
+    )
+    fetch.add_argument(
+        "--now",
+        default=None,
+        metavar="TIME",
+        help="ISO 8601 time taken as now (default: the embedded service's now, else the clock)",
+    )
+    for name, example, shards in (
+        ("player-ids", "ID1,ID2", "global and na"),
+        ("patch-versions", "2.9,2.10", "global"),
+        ("server-types", "QUICK2V2,QUICK3V3", "global"),
+        ("player-names", "alice,bob", "na"),
+        ("team-names", "red,blue", "na"),
+        ("game-modes", "casual,ranked", "na"),
+    ):
+        fetch.add_argument(
+            f"--{name}",
+            default=None,
+            metavar="A,B",
+            help=f"only matches with any of these, comma-separated, e.g. {example} ({shards}; "
+            "default: no filter)",
+        )
+    fetch.add_argument(
+        "--ranking-type",
+        default=None,
+        metavar="TYPE",
+        help="RANKED or UNRANKED (global; default: both)",
+    )
+    fetch.add_argument(
+        "--sort",
+        default="createdAt",
+        choices=["createdAt", "-createdAt"],
+        help="createdAt: oldest first; -createdAt: newest first (default: createdAt)",
+    )
+    fetch.add_argument(
+        "--max-matches",
+        type=int,
+        default=None,
+        metavar="N",
+        help="stop after N matches, in --sort order (default: no limit)",
+    )
+    fetch.add_argument("--cache-dir", type=Path, default=None, metavar="DIR", help=_CACHE_DIR_HELP)
+    fetch.add_argument(
+        "--offline", action="store_true", help="answer from the cache only (default: off)"
+    )
+    fetch.add_argument(
+        "--rate-limit",
+        default=None,
+        metavar="RATE",
+        help="'off', N/minute (or /second, /hour) or a number a minute (default: 10/minute "
+        "for a remote service, off for the embedded one)",
+    )
+    fetch.add_argument("--no-progress", action="store_true", help="no progress bar")
+    fetch.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        metavar="DIR",
+        help="Parquet data-set folder to create (checked before anything is fetched)",
+    )
+    fetch.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace --out when it holds a matchkit data set (default: refuse a non-empty folder)",
+    )
+
+
+def _report_parser(commands) -> None:
+    report = _command(
+        commands,
+        "report",
+        help="execute the notebooks into an offline HTML report",
+        description="Execute the notebooks top to bottom and write one HTML page each, an "
+        "index and the API reference. The pages read offline: the web files they load are "
+        "copied beside them (install them once with `make assets`).",
+        epilog="""\
+examples:
+  matchkit report                                 # ./reports from the sample service
+  matchkit report --out site --overwrite          # replace the report written there before
+  MATCHKIT_API_KEY=... matchkit report --base-url https://api.example.com --out remote
+
+--out must be new, empty, or a previous matchkit report (with --overwrite); matchkit never
+replaces a folder holding anything it did not write.
+""",
+    )
+    report.add_argument(
+        "--out",
+        type=Path,
+        default=Path("reports"),
+        metavar="DIR",
+        help="report folder: new, empty, or a previous report with --overwrite (default: reports)",
+    )
+    report.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace a previous matchkit report in --out, atomically (default: refuse)",
+    )
+    report.add_argument("--base-url", default=None, metavar="URL", help=_SERVICE_HELP)
+    report.add_argument(
+        "--no-api-reference",
+        dest="api_reference",
+        action="store_false",
+        help="skip the API reference (default: write it to DIR/api)",
+    )
+
+
+def _cache_parser(commands) -> None:
+    cache = _command(
+        commands,
+        "cache",
+        help="show or clear the HTTP cache",
+        description="Show or clear the client's HTTP cache (one SQLite file in the cache folder).",
+        epilog="""\
+examples:
+  matchkit cache info                             # responses, size, oldest and newest
+  matchkit cache clear --older-than 30            # drop responses stored over 30 days ago
+  matchkit cache clear --cache-dir ./cache        # drop everything in that cache
+""",
+    )
+    actions = cache.add_subparsers(dest="action", required=True, metavar="ACTION")
+    info = actions.add_parser(
+        "info",
+        help="what the cache holds",
+        description="Print how many responses the cache holds, its size, path, and when the "
+        "oldest and newest were stored.",
+    )
+    clear = actions.add_parser(
+        "clear",
+        help="remove cached responses",
+        description="Remove cached responses: all of them, or those stored more than "
+        "--older-than days ago.",
+    )
+    for action in (info, clear):
+        action.add_argument(
+            "--cache-dir", type=Path, default=None, metavar="DIR", help=_CACHE_DIR_HELP
+        )
+    clear.add_argument(
+        "--older-than",
+        type=float,
+        default=None,
+        metavar="DAYS",
+        help="only responses stored more than DAYS days ago, e.g. 30 or 0.5 (default: all)",
+    )

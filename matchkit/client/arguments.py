@@ -1,0 +1,106 @@
+"""The checks of the client's own arguments, made before any request; errors name the argument.
+
+The query's arguments are checked by :class:`matchkit.rules.query.MatchQuery`; these are the
+client's: its constructor's (``base_url``, ``api_key``, ``timeout``), ``max_matches``, and the
+id of :meth:`~matchkit.client.Client.get_match`. No message ever shows an API key.
+"""
+
+from __future__ import annotations
+
+import math
+import urllib.parse
+
+from matchkit.errors import InvalidArgumentError
+
+__all__ = [
+    "checked_api_key",
+    "checked_base_url",
+    "checked_max_matches",
+    "checked_timeout",
+    "match_path_segment",
+]
+
+
+def checked_timeout(timeout: object) -> float:
+    """A positive, finite number of seconds."""
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, int | float)
+        or not math.isfinite(timeout)
+        or timeout <= 0
+    ):
+        raise InvalidArgumentError(
+            f"timeout={timeout!r} must be a positive, finite number of seconds",
+            parameter="timeout",
+        )
+    return float(timeout)
+
+
+def checked_max_matches(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidArgumentError(
+            f"max_matches={value!r} must be a whole number >= 1, or None for all",
+            parameter="max_matches",
+        )
+    return value
+
+
+def checked_base_url(base_url: object) -> str | None:
+    if base_url is None:
+        return None
+    if not isinstance(base_url, str):
+        raise InvalidArgumentError(
+            f"base_url must be a string such as 'https://api.example.com', "
+            f"not {type(base_url).__name__}",
+            parameter="base_url",
+        )
+    parts = urllib.parse.urlsplit(base_url)
+    if parts.scheme not in {"http", "https"} or not parts.hostname:
+        raise InvalidArgumentError(
+            f"base_url={base_url!r} must be an http:// or https:// URL with a host, "
+            "such as 'https://api.example.com'",
+            parameter="base_url",
+        )
+    return base_url
+
+
+def checked_api_key(api_key: object) -> str | None:
+    # The message never shows the value: it may be a real key with a typo.
+    if api_key is None:
+        return None
+    # Checked without encoding it: an encoding error would hold the key (in .object).
+    if (
+        not isinstance(api_key, str)
+        or not api_key.strip()
+        or api_key != api_key.strip()
+        or not api_key.isprintable()
+        or any(ord(character) > 0xFF for character in api_key)
+    ):
+        raise InvalidArgumentError(
+            "api_key must be a non-empty string of printable Latin-1 characters on one line, "
+            "without surrounding spaces (an HTTP header carries it) "
+            f"(got a {type(api_key).__name__}; its value is not shown)",
+            parameter="api_key",
+        )
+    return api_key
+
+
+def match_path_segment(match_id: object) -> str:
+    """``match_id`` percent-encoded as one path segment, or an error naming why it cannot be."""
+    if (
+        not isinstance(match_id, str)
+        or not match_id.strip()
+        or match_id != match_id.strip()
+        or match_id in {".", ".."}
+        or "/" in match_id
+        or "\\" in match_id
+        or not match_id.isprintable()
+    ):
+        raise InvalidArgumentError(
+            f"match_id={match_id!r} must be a non-empty string without '/', '\\', control "
+            "characters or surrounding spaces, and not '.' or '..'",
+            parameter="match_id",
+        )
+    return urllib.parse.quote(match_id, safe="")

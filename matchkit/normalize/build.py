@@ -1,0 +1,397 @@
+"""Building the tables from the walked chunks: keys, foreign keys, derived columns, problems.
+
+Foreign keys come from the relationships' identifier arrays, joined by id in Arrow. A child
+listed by no parent keeps a missing parent id, and references to resources that no document
+includes keep their id; both are reported. Later copies of resources are settled here
+(:mod:`matchkit.normalize.repeats`, decision 17) before their tables are assembled.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from matchkit.model.frames import MatchFrames
+from matchkit.model.schema import (
+    RESOURCE_TABLES,
+    SIDE_MEMBER,
+    SNAPSHOT_OWNERS,
+    TABLES,
+    USER_ID_MEMBER,
+)
+from matchkit.normalize.assemble import assemble
+from matchkit.normalize.chunks import Links, Sections
+from matchkit.normalize.derive import (
+    participant_kinds,
+    roster_sides_from_participants,
+    sides_from_stats,
+    whole_match_game,
+)
+from matchkit.normalize.problems import Problems
+from matchkit.normalize.repeats import (
+    SnapshotKeys,
+    differing,
+    keep_latest_snapshots,
+    report_conflicts,
+)
+from matchkit.normalize.walker import Walker
+
+__all__ = ["build_frames"]
+
+logger = logging.getLogger(__name__)
+
+# How many references of one kind are listed one by one in the problems before a count.
+_LISTED_PER_KIND = 10
+_NAT = np.iinfo(np.int64).min
+
+
+def build_frames(walker: Walker) -> MatchFrames:
+    """The MatchFrames of everything the walker walked."""
+    return _Builder(walker).frames()
+
+
+class _Builder:
+    """Builds every table from the walked chunks: keys, foreign keys, derived columns,
+    problems."""
+
+    def __init__(self, walker: Walker) -> None:
+        self.walker = walker
+        self.problems = problems = Problems()
+        for type_, count in sorted(walker.ignored.items()):
+            problems.add(
+                "ignored_type",
+                type_,
+                count,
+                f"ignored {count} resource(s) of type {type_!r}: not part of the match model",
+            )
+        self.id_lists = {type_: table.ids() for type_, table in walker.tables.items()}
+        self.ids = {type_: pa.array(ids, type=pa.string()) for type_, ids in self.id_lists.items()}
+        self.built: dict[str, pd.DataFrame] = {}
+        self._links: dict[tuple[str, str], Links] = {}
+
+    def table_links(self, type_: str, name: str) -> Links:
+        """The identifiers of a relationship the model reads, across a table."""
+        key = (type_, name)
+        if key not in self._links:
+            self._links[key] = self.walker.tables[type_].links(name)
+        return self._links[key]
+
+    def rows(self, type_: str) -> int:
+        return len(self.ids[type_])
+
+    def sections(self, type_: str) -> Sections:
+        """A table's columns by section and wire key, later copies settled (decision 17)."""
+        table = self.walker.tables[type_]
+        sections = table.sections()
+        copies = self.walker.repeats.read(type_)
+        if copies is None:
+            return sections
+        rows_of = {id_: row for row, id_ in enumerate(self.id_lists[type_])}
+        kept_rows = np.array([rows_of[id_] for id_ in copies.ids()], dtype=np.int64)
+        differs = differing(
+            sections,
+            lambda name: self.table_links(type_, name),
+            kept_rows,
+            copies,
+            RESOURCE_TABLES[type_][1],
+        )
+        if type_ not in SNAPSHOT_OWNERS:
+            report_conflicts(type_, copies, differs, self.problems)
+            return sections
+        return keep_latest_snapshots(
+            type_,
+            sections,
+            kept_rows,
+            table.documents(),
+            copies,
+            differs,
+            self.snapshot_keys(type_),
+            self.problems,
+        )
+
+    def snapshot_keys(self, type_: str) -> SnapshotKeys:
+        """How late each copy of a snapshot type came, from the tables built so far."""
+        table, column = SNAPSHOT_OWNERS[type_]
+        owners = self.built[table][[column, "match_id"]].dropna()
+        matches = self.built["matches"]
+        times = matches["created_at"]
+        nanoseconds = times.array.asi8.tolist()  # NaT reads as the earliest time
+        created = dict(
+            zip(
+                matches["match_id"].tolist(),
+                [None if t == _NAT else t for t in nanoseconds],
+                strict=True,
+            )
+        )
+        return SnapshotKeys(
+            zip(self.walker.match_documents, self.walker.match_ids, strict=True),
+            created,
+            zip(owners[column], owners["match_id"], strict=True),
+        )
+
+    def links(self, owner: str, name: str, expected: str) -> tuple[pa.Array, pa.Array]:
+        """``(owner ids, child ids)`` of one relationship, identifiers of other types dropped."""
+        links = self.table_links(owner, name)
+        owners = self.ids[owner].take(pa.array(links.rows, type=pa.int64()))
+        if expected:
+            matching = pc.equal(links.types, expected)
+            unexpected = len(links.ids) - pc.sum(matching).as_py() if len(links.ids) else 0
+            if unexpected:
+                self.problems.add(
+                    "unexpected_identifier",
+                    f"{owner}.{name}",
+                    unexpected,
+                    f"{unexpected} identifier(s) in the {name!r} relationship of {owner} "
+                    f"resources are not of type {expected!r} and were ignored",
+                )
+                return owners.filter(matching), links.ids.filter(matching)
+        return owners, links.ids
+
+    def owners(self, owner: str, name: str, child: str) -> pa.Array:
+        """For each ``child`` resource, the id of the ``owner`` whose to-many relationship
+        ``name`` lists it first (null when none does); checked for missing and repeated
+        children."""
+        parents, children = self.links(owner, name, child)
+        keys = self.ids[child]
+        if not len(children):
+            return pa.nulls(len(keys), type=pa.string())
+        positions = pc.index_in(keys, value_set=children)
+        # The ids are unique: when as many of them are listed as there are listings, every
+        # listed child exists and none is listed twice, and there is nothing to report.
+        if len(keys) - positions.null_count != len(children):
+            self.report_missing(owner, child, parents, children)
+            repeated = len(children) - pc.count_distinct(children).as_py()
+            if repeated:
+                self.problems.add(
+                    "repeated_listing",
+                    f"{owner}.{name}",
+                    repeated,
+                    f"{repeated} {child} identifier(s) are listed more than once in {owner} "
+                    f"{name} relationships; the first listing was kept",
+                )
+        return parents.take(positions)
+
+    def report_missing(
+        self, owner: str, type_: str, owners: pa.Array, references: pa.Array
+    ) -> None:
+        if not len(references):
+            return
+        missing = pc.invert(pc.is_in(references, value_set=self.ids[type_]))
+        count = pc.sum(missing).as_py() or 0
+        if not count:
+            return
+        examples = zip(
+            owners.filter(missing)[:_LISTED_PER_KIND].to_pylist(),
+            references.filter(missing)[:_LISTED_PER_KIND].to_pylist(),
+            strict=True,
+        )
+        subject = f"{owner} -> {type_}"
+        for parent, child in examples:
+            self.problems.add(
+                "missing_reference",
+                subject,
+                1,
+                f"{owner} {parent!r} refers to {type_} {child!r}, which no document includes",
+            )
+        if count > _LISTED_PER_KIND:
+            self.problems.add(
+                "missing_reference",
+                subject,
+                count - _LISTED_PER_KIND,
+                f"... and {count - _LISTED_PER_KIND} more {owner} -> {type_} references to "
+                "resources no document includes",
+            )
+
+    def to_one(self, owner: str, name: str, expected: str) -> pa.Array:
+        """A to-one relationship's ids as a column of the owner's table (null where absent)."""
+        links = self.table_links(owner, name)
+        rows = self.rows(owner)
+        matching = pc.equal(links.types, expected) if len(links.ids) else None
+        ids = links.ids
+        positions = links.rows
+        if matching is not None and not pc.all(matching).as_py():
+            self.problems.add(
+                "unexpected_identifier",
+                f"{owner}.{name}",
+                len(ids) - pc.sum(matching).as_py(),
+                f"identifiers in the {name!r} relationship of {owner} resources that are not "
+                f"of type {expected!r} were ignored",
+            )
+            ids = ids.filter(matching)
+            positions = positions[matching.to_numpy(zero_copy_only=False)]
+        take = np.full(rows, len(ids), dtype=np.int64)
+        take[positions[::-1]] = np.arange(len(ids), dtype=np.int64)[::-1]  # first one wins
+        column = pa.concat_arrays([ids, pa.nulls(1, type=pa.string())]).take(pa.array(take))
+        self.report_missing(owner, expected, self.ids[owner].take(pa.array(positions)), ids)
+        return column
+
+    def orphans(self, table: str, parent: str, parent_ids: pa.Array) -> None:
+        count = parent_ids.null_count
+        if count:
+            self.problems.add(
+                "orphan",
+                table,
+                count,
+                f"{count} of {len(parent_ids)} {table} are listed by no {parent}; their "
+                f"{parent}_id is <NA>",
+            )
+
+    def frames(self) -> MatchFrames:
+        problems = self.problems
+        match_of_roster = self.owners("match", "rosters", "roster")
+        match_of_round = self.owners("match", "rounds", "round")
+        match_of_asset = self.owners("match", "assets", "asset")
+        roster_of_participant = self.owners("roster", "participants", "participant")
+        built = self.built
+        built["participants"] = self.participants(roster_of_participant, match_of_roster)
+        built["rosters"] = self.rosters(match_of_roster, built["participants"])
+        built["matches"] = self.matches()
+        for name, type_, match_ids in (
+            ("rounds", "round", match_of_round),
+            ("assets", "asset", match_of_asset),
+        ):
+            self.orphans(name, "match", match_ids)
+            built[name] = assemble(
+                TABLES[name],
+                self.rows(type_),
+                self.sections(type_),
+                {f"{type_}_id": self.ids[type_], "match_id": match_ids},
+                {},
+                problems,
+            )
+        for name, type_ in (("players", "player"), ("teams", "team")):
+            built[name] = assemble(
+                TABLES[name],
+                self.rows(type_),
+                self.sections(type_),
+                {f"{type_}_id": self.ids[type_]},
+                {},
+                problems,
+            )
+        rounds, participants = self.links("round", "participants", "participant")
+        self.report_missing("round", "participant", rounds, participants)
+        built["round_participants"] = assemble(
+            TABLES["round_participants"],
+            len(rounds),
+            {},
+            {
+                "round_id": rounds,
+                "participant_id": participants,
+                "match_id": _lookup(*self.links("match", "rounds", "round"), rounds),
+            },
+            {},
+            problems,
+        )
+        matches, spectators = self.links("match", "spectators", "")
+        spectator_links = self.table_links("match", "spectators")
+        built["spectators"] = assemble(
+            TABLES["spectators"],
+            len(matches),
+            {},
+            {
+                "match_id": matches,
+                "spectator_type": spectator_links.types,
+                "spectator_id": spectators,
+            },
+            {},
+            problems,
+        )
+        # Differing snapshots are expected (decision 17): said in problems, not warned about.
+        warned = sum(problem.kind != "differing_snapshots" for problem in problems)
+        if warned:
+            logger.warning("to_frames: %d problem(s), see MatchFrames.problems", warned)
+        elif problems:
+            logger.info("to_frames: %d note(s), see MatchFrames.problems", len(problems))
+        return MatchFrames(**built, problems=problems.texts())
+
+    def participants(self, roster_ids: pa.Array, match_of_roster: pa.Array) -> pd.DataFrame:
+        rows = self.rows("participant")
+        sections = self.sections("participant")
+        stats = sections.setdefault("stats", {})
+        self.orphans("participants", "roster", roster_ids)
+        player_ids = self.to_one("participant", "player", "player")
+        sides, labels = sides_from_stats(
+            stats.pop(SIDE_MEMBER, None),
+            rows=rows,
+            label="participants.side",
+            problems=self.problems,
+        )
+        user_ids = stats.pop(USER_ID_MEMBER, None)
+        return assemble(
+            TABLES["participants"],
+            rows,
+            sections,
+            {
+                "participant_id": self.ids["participant"],
+                "match_id": _lookup(match_of_roster, self.ids["roster"], roster_ids),
+                "roster_id": roster_ids,
+                "player_id": player_ids,
+                "side": sides,
+                "user_id": user_ids,
+                **participant_kinds(user_ids, player_ids, rows=rows),
+            },
+            {("stats", "side_label"): labels} if labels is not None else {},
+            self.problems,
+        )
+
+    def rosters(self, match_ids: pa.Array, participants: pd.DataFrame) -> pd.DataFrame:
+        rows = self.rows("roster")
+        sections = self.sections("roster")
+        self.orphans("rosters", "match", match_ids)
+        sides, labels = sides_from_stats(
+            sections.setdefault("stats", {}).pop(SIDE_MEMBER, None),
+            rows=rows,
+            label="rosters.side",
+            problems=self.problems,
+        )
+        return assemble(
+            TABLES["rosters"],
+            rows,
+            sections,
+            {
+                "roster_id": self.ids["roster"],
+                "match_id": match_ids,
+                "team_id": self.to_one("roster", "team", "team"),
+                "side": roster_sides_from_participants(
+                    self.id_lists["roster"], sides, participants
+                ),
+                "side_label": labels,
+            },
+            {},
+            self.problems,
+        )
+
+    def matches(self) -> pd.DataFrame:
+        rows = self.rows("match")
+        sections = self.sections("match")
+        text = sections.pop("text", {})
+        game_key = TABLES["matches"].column("game").key
+        game, is_royale, leftover = whole_match_game(
+            sections.setdefault("attributes", {}).pop(game_key, None),
+            sections.setdefault("stats", {}).pop(game_key, None),
+            rows=rows,
+        )
+        return assemble(
+            TABLES["matches"],
+            rows,
+            sections,
+            {
+                "match_id": self.ids["match"],
+                "game": game,
+                "is_royale": is_royale,
+                "stats_text": text.get("stats"),
+            },
+            {("stats", "stats_game"): leftover} if leftover is not None else {},
+            self.problems,
+        )
+
+
+def _lookup(parents: pa.Array, children: pa.Array, keys: pa.Array) -> pa.Array:
+    """For each key, the parent of the first (parent, child) pair whose child it is; else null."""
+    if not len(children):
+        return pa.nulls(len(keys), type=pa.string())
+    return parents.take(pc.index_in(keys, value_set=children))

@@ -1,0 +1,168 @@
+"""The typed reader: raw pages of the known global shape -> Structs -> :class:`Chunk`.
+
+A page is decoded by :class:`~matchkit.normalize.wire.ShapeDecoder` (checked there, down to
+every member's wire type); a batch of resources of one type is then read a Struct level at a
+time, with one :func:`msgspec.structs.astuple` per row and the transposition done in C.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain
+from operator import attrgetter
+from typing import Any
+
+import numpy as np
+from msgspec import Struct
+from msgspec.structs import astuple
+
+from matchkit.model.schema import RESOURCE_TABLES, SUBSECTIONS
+from matchkit.normalize.chunks import Chunk, Group, Links, Sections
+from matchkit.normalize.columns import fast_arrow, identifiers_text
+from matchkit.normalize.wire import UNSET, Identifier, ResourceShape, ShapeDecoder
+from matchkit.rules.jsonapi import RAW_TYPES
+
+__all__ = ["TypedReader"]
+
+_ID = attrgetter("id")
+_PIECE = 256  # rows transposed at a time (well below the collector's 700 allocations)
+_DATA = attrgetter("data")
+
+
+class TypedReader:
+    """Reads raw pages that decode into the declared Structs; declines every other page."""
+
+    def __init__(self, decoder: ShapeDecoder) -> None:
+        self.decoder = decoder
+
+    def split(self, document: Any, index: int) -> list[Group] | None:
+        """The page's resources by type, or ``None`` when it is not raw JSON of the known
+        shape."""
+        if not isinstance(document, RAW_TYPES):
+            return None
+        page = self.decoder.decode(document)
+        if page is None:
+            return None
+        data = page.data
+        if type(data) is not list:
+            data = [] if data is None else [data]
+        groups: dict[type, list[Struct]] = {}
+        for resources in (data, page.included or ()):
+            for resource in resources:
+                kind = type(resource)
+                group = groups.get(kind)
+                if group is None:
+                    groups[kind] = [resource]
+                else:
+                    group.append(resource)
+        types = self.decoder.types
+        return [Group(types[kind], group, list(map(_ID, group))) for kind, group in groups.items()]
+
+    def read(
+        self, type_: str, resources: list[Struct], ids: list[str], documents: list[int]
+    ) -> Chunk:
+        """Read Structs of one type (checked when decoded) into a chunk."""
+        shape = self.decoder.shapes[type_]
+        known = frozenset(RESOURCE_TABLES[type_][1])
+        sections: Sections = {}
+        links: dict[str, Links] = {}
+        _, attributes, relationships, *_ = _fields(resources, shape.struct.__struct_fields__)
+        fields = dict(zip(shape.attributes, _fields(attributes, shape.attributes), strict=True))
+        del attributes
+        for name in SUBSECTIONS:
+            values = fields.pop(name)
+            if not any(values):
+                continue
+            members = shape.sections[name]
+            if members is None:  # no members declared: an object, decoded as a dict
+                _add_objects(sections, name, values)
+                continue
+            if None in values:
+                empty = shape.empty_sections[name]
+                values = [empty if value is None else value for value in values]
+            _add_columns(
+                sections, shape, name, dict(zip(members, _fields(values, members), strict=True))
+            )
+        _add_columns(sections, shape, "attributes", fields)
+        for name, members in zip(
+            shape.relationships, _fields(relationships, shape.relationships), strict=True
+        ):
+            data = list(map(_DATA, members))
+            if name in known:
+                found = _links(data)
+                if found is not None:
+                    links[name] = found
+            elif any(data):
+                sections.setdefault("relationships", {})[name] = fast_arrow(
+                    list(map(_identifiers_text, data))
+                )
+        return Chunk(type_, ids, documents, sections, links)
+
+
+def _add_columns(
+    sections: Sections, shape: ResourceShape, section: str, columns: dict[str, Sequence[Any]]
+) -> None:
+    """Add typed columns; an extra member's UNSET (not carried) becomes None, and an extra
+    member no row carries adds nothing."""
+    extras, arrow_types = shape.extras, shape.arrow_types
+    target = sections.setdefault(section, {})
+    for key, values in columns.items():
+        if key in extras and UNSET in values:
+            if values.count(UNSET) == len(values):
+                continue
+            values = [None if value is UNSET else value for value in values]
+        target[key] = fast_arrow(values, arrow_types.get((section, key)))
+
+
+def _add_objects(sections: Sections, name: str, values: Sequence[dict[str, Any] | None]) -> None:
+    """Add the members of a section decoded as dicts (no members declared), row by row."""
+    rows = [{} if value is None else value for value in values]
+    keys = dict.fromkeys(chain.from_iterable(rows))
+    target = sections.setdefault(name, {})
+    for key in keys:
+        target[key] = fast_arrow([row.get(key) for row in rows])
+
+
+def _links(data: list[Identifier | list[Identifier] | None]) -> Links | None:
+    """The identifiers of one relationship in a batch (None when it holds none)."""
+    kinds = set(map(type, data))
+    if kinds <= {type(None)}:
+        return None
+    if list in kinds:
+        data = [[] if value is None else value for value in data]
+        counts = list(map(len, data))
+        items = list(chain.from_iterable(data))
+    else:
+        counts = [0 if value is None else 1 for value in data]
+        items = [value for value in data if value is not None]
+    if not items:
+        return None
+    types, ids, _ = _fields(items, Identifier.__struct_fields__)
+    rows = np.repeat(np.arange(len(data), dtype=np.int64), counts)
+    return Links.of(rows, types, ids)
+
+
+def _fields(structs: Sequence[Struct], names: Sequence[str]) -> list[Sequence[Any]]:
+    """The named fields (all of them, in order) of Structs of one type: a sequence of values per
+    field, transposed in C from one tuple per row.
+
+    Rows are transposed :data:`_PIECE` at a time, so that few of those tuples are alive at once:
+    the garbage collector counts live allocations, and too many would set it off, scanning
+    every object of the process for nothing.
+    """
+    if len(structs) <= _PIECE:
+        return list(zip(*map(astuple, structs), strict=True)) or [()] * len(names)
+    columns: list[list[Any]] = [[] for _ in names]
+    for start in range(0, len(structs), _PIECE):
+        piece = zip(*map(astuple, structs[start : start + _PIECE]), strict=True)
+        for column, values in zip(columns, piece, strict=True):
+            column.extend(values)
+    return columns
+
+
+def _identifiers_text(data: Identifier | list[Identifier] | None) -> str | None:
+    """A relationship's identifiers as JSON text (None when empty)."""
+    if not data:
+        return None
+    items = data if type(data) is list else [data]
+    return identifiers_text([(item.type, item.id) for item in items], single=type(data) is not list)

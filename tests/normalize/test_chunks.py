@@ -1,0 +1,83 @@
+"""Chunks, identifier arrays and tables of chunks (matchkit.normalize.chunks)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from matchkit.normalize.chunks import Chunk, ChunkTable, Links, combine_sections
+
+
+def links(rows: list[int], types: list[str], ids: list[str]) -> Links:
+    return Links.of(np.array(rows, dtype=np.int64), types, ids)
+
+
+def test_links_of_one_repeated_type_write_it_once_and_keep_every_identifier() -> None:
+    found = links([0, 0, 2], ["roster"] * 3, ["r1", "r2", "r3"])
+    assert found.types.to_pylist() == ["roster"] * 3
+    assert found.ids.to_pylist() == ["r1", "r2", "r3"]
+    mixed = links([0, 1], ["roster", "team"], ["r1", "t1"])
+    assert mixed.types.to_pylist() == ["roster", "team"]
+
+
+def test_links_concat_shifts_rows_by_each_chunks_first_row() -> None:
+    first = links([0, 1], ["p", "p"], ["a", "b"])
+    second = links([0, 0], ["p", "p"], ["c", "d"])
+    joined = Links.concat([first, Links.empty(), second], [0, 2, 2])
+    assert joined.rows.tolist() == [0, 1, 2, 2]
+    assert joined.ids.to_pylist() == ["a", "b", "c", "d"]
+    assert Links.concat([Links.empty()], [0]).rows.tolist() == []
+
+
+def test_links_by_row_lists_each_rows_identifiers_in_order() -> None:
+    found = links([0, 2, 2], ["p", "p", "q"], ["a", "b", "c"])
+    assert found.by_row([2, 1, 0]) == [[("p", "b"), ("q", "c")], [], [("p", "a")]]
+
+
+def test_a_table_puts_chunks_together_column_by_column() -> None:
+    table = ChunkTable("participant")
+    table.append(
+        Chunk(
+            "participant",
+            ["a", "b"],
+            [0, 0],
+            {"stats": {"kills": pa.array([1, 2])}},
+            {"player": links([1], ["player"], ["x"])},
+        )
+    )
+    table.append(Chunk("participant", [], []))  # an empty chunk adds nothing
+    table.append(
+        Chunk(
+            "participant",
+            ["c"],
+            [3],
+            {"stats": {"kills": pa.array([1.5]), "farm": pa.array(["big"])}},
+            {"player": links([0], ["player"], ["y"])},
+        )
+    )
+    assert table.rows == 3
+    assert table.ids() == ["a", "b", "c"]
+    assert table.documents() == [0, 0, 3]
+    sections = table.sections()
+    assert sections["stats"]["kills"].to_pylist() == [1.0, 2.0, 1.5]  # ints and a decimal
+    assert sections["stats"]["farm"].to_pylist() == [None, None, "big"]
+    player = table.links("player")
+    assert player.rows.tolist() == [1, 2]
+    assert player.ids.to_pylist() == ["x", "y"]
+    assert table.links("unknown").rows.tolist() == []
+
+
+def test_a_table_refuses_a_chunk_of_another_type() -> None:
+    with pytest.raises(ValueError, match="does not belong"):
+        ChunkTable("player").append(Chunk("team", ["t"], [0]))
+
+
+def test_combined_sections_write_mixed_kinds_as_text_wherever_chunks_are_cut() -> None:
+    parts = [
+        (2, {"attributes": {"userID": pa.array([7, 8])}}),
+        (1, {"attributes": {"userID": pa.array(["x"])}}),
+        (1, {}),
+    ]
+    combined = combine_sections(parts)
+    assert combined["attributes"]["userID"].to_pylist() == ["7", "8", "x", None]
