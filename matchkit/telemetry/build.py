@@ -38,6 +38,7 @@ from matchkit.telemetry.typed import (
     is_typed,
     member,
     members_of,
+    transposed,
     typed_members,
 )
 
@@ -83,8 +84,8 @@ class _Bucket:
         elif self.columns is None:
             self.columns = columns_of(data)
         else:
-            for name, values in self.columns.items():
-                values += map(attrgetter(name), data)
+            for values, more in zip(self.columns.values(), transposed(data), strict=True):
+                values += more
 
     def members(self) -> tuple[dict[str, list[Any]], dict[str, type]]:
         """Member name -> its value in each event, and the members of one wire type."""

@@ -17,8 +17,7 @@ the general path.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from operator import attrgetter
+from collections.abc import Iterator, Sequence
 from typing import Any, Union
 
 import msgspec
@@ -39,6 +38,7 @@ __all__ = [
     "is_typed",
     "member",
     "members_of",
+    "transposed",
     "typed_members",
 ]
 
@@ -141,9 +141,15 @@ def members_of(
     return typed_members(columns_of(items), type(items[0]))
 
 
+def transposed(items: Sequence[Struct]) -> Iterator[tuple[Any, ...]]:
+    """For Structs of one type (at least one): each field's values, in field order (in C)."""
+    return zip(*map(msgspec.structs.astuple, items), strict=True)
+
+
 def columns_of(items: Sequence[Struct]) -> dict[str, list[Any]]:
-    """Field name -> its value in each item, for Structs of one type."""
-    return {name: list(map(attrgetter(name), items)) for name in type(items[0]).__struct_fields__}
+    """Field name -> its value in each item, for Structs of one type (at least one)."""
+    names = type(items[0]).__struct_fields__
+    return dict(zip(names, map(list, transposed(items)), strict=True))
 
 
 def typed_members(
