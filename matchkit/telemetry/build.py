@@ -23,6 +23,7 @@ from matchkit.errors import DocumentError
 from matchkit.model.schema import DATETIME_DTYPE, TableSchema, empty_frame
 from matchkit.normalize.assemble import snake_case
 from matchkit.normalize.columns import convert, text_value, to_arrow
+from matchkit.normalize.problems import Problems
 from matchkit.telemetry.parse import ParsedFile
 from matchkit.telemetry.schema import (
     DEATH,
@@ -105,7 +106,7 @@ def build_tables(files: Sequence[ParsedFile]) -> tuple[dict[str, pd.DataFrame], 
     buckets: dict[str, _Bucket] = {}
     for file in files:
         _sort_into(file, buckets)
-    problems: list[str] = []
+    problems = Problems()
     tables: dict[str, pd.DataFrame] = {}
     for table in EVENT_TABLES:
         bucket = buckets.get(table.event_type) or _Bucket()
@@ -121,7 +122,7 @@ def build_tables(files: Sequence[ParsedFile]) -> tuple[dict[str, pd.DataFrame], 
     others = {kind: bucket for kind, bucket in buckets.items() if kind not in _KNOWN_TYPES}
     tables["other_events"] = _other_events(others, problems)
     tables["files"] = _files_table(files, tables, problems)
-    return {name: tables[name] for name in TABLES}, problems
+    return {name: tables[name] for name in TABLES}, list(problems.texts())
 
 
 def _sort_into(file: ParsedFile, buckets: dict[str, _Bucket]) -> None:
@@ -149,7 +150,7 @@ def _sort_into(file: ParsedFile, buckets: dict[str, _Bucket]) -> None:
 
 
 def _files_table(
-    files: Sequence[ParsedFile], tables: dict[str, pd.DataFrame], problems: list[str]
+    files: Sequence[ParsedFile], tables: dict[str, pd.DataFrame], problems: Problems
 ) -> pd.DataFrame:
     """One row per file: its events, cursor span and time span (from the event tables)."""
     ids = [file.match_id for file in files]
@@ -174,7 +175,7 @@ def _files_table(
     )
 
 
-def _event_table(schema: TableSchema, bucket: _Bucket, problems: list[str]) -> pd.DataFrame:
+def _event_table(schema: TableSchema, bucket: _Bucket, problems: Problems) -> pd.DataFrame:
     rows = len(bucket.cursors)
     if not rows:
         return empty_frame(schema)
@@ -240,7 +241,7 @@ def _check_match_ids(members: dict[str, list[Any]], bucket: _Bucket, table: str)
 
 
 def _nested_table(
-    schema: TableSchema, bucket: _Bucket, key: str, counter: str, problems: list[str]
+    schema: TableSchema, bucket: _Bucket, key: str, counter: str, problems: Problems
 ) -> pd.DataFrame:
     """Rows from a list of objects inside each event (playerStats, regionSamples)."""
     match_ids: list[str] = []
@@ -308,7 +309,7 @@ def _nested_table(
     return pd.DataFrame(data_columns)
 
 
-def _other_events(buckets: dict[str, _Bucket], problems: list[str]) -> pd.DataFrame:
+def _other_events(buckets: dict[str, _Bucket], problems: Problems) -> pd.DataFrame:
     """Events of types no table declares, kept whole (dataObject as JSON text)."""
     schema = TABLES["other_events"]
     if not buckets:
@@ -343,7 +344,7 @@ def _column(
     kind: str,
     values: list[Any],
     label: str,
-    problems: list[str],
+    problems: Problems,
     *,
     wire: type | None = None,
 ) -> Any:
@@ -374,7 +375,7 @@ def _arrow(values: list[Any], *, wire: type | None = None) -> pa.Array:
 
 
 def _extras(
-    schema: TableSchema, members: dict[str, list[Any]], consumed: set[str], problems: list[str]
+    schema: TableSchema, members: dict[str, list[Any]], consumed: set[str], problems: Problems
 ) -> dict[str, Any]:
     """Members no column declares, as extra columns (snake_case; the wire name when taken)."""
     taken = set(schema.column_names)
@@ -390,14 +391,14 @@ def _extras(
     return dict(sorted(extras.items()))
 
 
-def _times(values: list[Any], *, label: str, problems: list[str], wire: type | None = None) -> Any:
+def _times(values: list[Any], *, label: str, problems: Problems, wire: type | None = None) -> Any:
     """Milliseconds since the epoch -> tz-aware UTC timestamps."""
     millis = convert(_arrow(values, wire=wire), "Int64", label=label, problems=problems)
     stamps = pd.to_datetime(pd.Series(millis), unit="ms", utc=True)
     return stamps.astype(DATETIME_DTYPE).array
 
 
-def _clock(values: list[Any], *, label: str, problems: list[str]) -> Any:
+def _clock(values: list[Any], *, label: str, problems: Problems) -> Any:
     """An integer clock (numbers or text of digits): Int64 when every value fits, else text."""
     numbers: list[int | None] = []
     for value in values:
@@ -413,7 +414,10 @@ def _clock(values: list[Any], *, label: str, problems: list[str]) -> Any:
         mask = np.fromiter((n is None for n in numbers), dtype=bool, count=len(numbers))
         data = np.fromiter((n or 0 for n in numbers), dtype=np.int64, count=len(numbers))
         return pd.arrays.IntegerArray(data, mask)
-    problems.append(
-        f"{label}: values beyond 64-bit integers or not digits; the column is kept as text"
+    problems.add(
+        "unfit_values",
+        label,
+        sum(value is not None for value in values),
+        f"{label}: values beyond 64-bit integers or not digits; the column is kept as text",
     )
     return pd.array([None if v is None else text_value(v) for v in values], dtype="string")
