@@ -7,13 +7,14 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 REPORT_DIR ?= reports
 
-.PHONY: help venv assets browser test lint format report bench soak clean
+.PHONY: help venv assets browser test lint format report notebooks bench soak clean
 
 help:
 	@echo "make report   run the notebooks against the embedded sample service, write HTML to $(REPORT_DIR)/"
 	@echo "              (offline pages and the API reference in $(REPORT_DIR)/api)"
 	@echo "make test     lint, then the whole test suite, notebooks and the browser test included"
 	@echo "make assets   fetch the report's web files (pinned npm packages) into build/report-assets"
+	@echo "make notebooks  re-execute the notebooks in place (their committed outputs)"
 	@echo "make bench    performance measurements (benchmarks/)"
 	@echo "make soak     a one-minute loopback soak test of the reference service"
 
@@ -52,6 +53,10 @@ test: lint assets browser
 
 report: assets
 	$(BIN)/matchkit report --out $(REPORT_DIR) --overwrite
+
+# Re-execute the notebooks in place after a change of their outputs (nbval compares them).
+notebooks: venv
+	MATCHKIT_CACHE_DIR=$$(mktemp -d) $(BIN)/python -c "from matchkit.report import refresh_notebooks; refresh_notebooks()"
 
 # wrk (Debian) drives the service benchmark when it can be installed; else a Python load generator.
 bench: venv

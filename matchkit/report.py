@@ -36,6 +36,7 @@ __all__ = [
     "ReportPage",
     "build_report",
     "notebooks_path",
+    "refresh_notebooks",
     "stable_widget_ids",
 ]
 
@@ -275,6 +276,30 @@ class _ApiReference:
             self.process.kill()
             self.process.wait()
         self.output.close()
+
+
+def refresh_notebooks(paths: Sequence[str | os.PathLike[str]] | None = None) -> list[Path]:
+    """Re-execute notebooks in place, so that their committed outputs are what nbval expects.
+
+    Each is run as the report runs it, its widget ids made stable and the timestamps a kernel
+    adds to each cell dropped, so that refreshing twice writes the same bytes.
+
+    Args:
+        paths: the notebooks (default: every notebook of the report).
+
+    Returns:
+        The notebooks written.
+    """
+    import nbformat
+
+    targets = [Path(p) for p in paths] if paths else [notebooks_path() / n for n in NOTEBOOKS]
+    for path in targets:
+        notebook = _execute(nbformat.read(path, as_version=4), path, dict(os.environ))
+        notebook = stable_widget_ids(notebook)
+        for cell in notebook.cells:
+            cell.metadata.pop("execution", None)
+        nbformat.write(notebook, path)
+    return targets
 
 
 def stable_widget_ids(notebook):
