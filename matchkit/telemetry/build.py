@@ -3,8 +3,11 @@
 Events of all files are first sorted into one bucket per event type (a single pass in cursor
 order, which is also where a death's round is counted), then each table is built column by
 column over all its events at once: one list of values per column, converted in C by the
-normalizer's column conversion (:mod:`matchkit.normalize.columns`). Values that do not fit their
-column become missing and are reported in ``problems``, as in MatchFrames.
+normalizer's column conversion (:mod:`matchkit.normalize.columns`). Events decoded by the typed
+fast path (:mod:`matchkit.telemetry.typed`) are transposed a file at a time into those lists,
+and their integer and text columns converted without a type scan; a type with any general
+(dict) file is read entirely the general way, so both give identical tables. Values that do
+not fit their column become missing and are reported in ``problems``, as in MatchFrames.
 """
 
 from __future__ import annotations
