@@ -88,7 +88,8 @@ _NESTED: dict[str, tuple[str, type[Struct]]] = {
 
 def _event_struct(table: str, event_type: str) -> type[Struct]:
     fields = _fields(table)
-    fields += [(key, str | None, None) for key in MATCH_ID_KEYS if key not in dict.fromkeys(fields)]
+    declared = {name for name, *_ in fields}
+    fields += [(key, str | None, None) for key in MATCH_ID_KEYS if key not in declared]
     if event_type in _NESTED:
         key, nested = _NESTED[event_type]
         fields.append((key, list[nested] | None, None))  # type: ignore[valid-type]
