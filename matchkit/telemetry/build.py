@@ -3,8 +3,11 @@
 Events of all files are first sorted into one bucket per event type (a single pass in cursor
 order, which is also where a death's round is counted), then each table is built column by
 column over all its events at once: one list of values per column, converted in C by the
-normalizer's column conversion (:mod:`matchkit.normalize.columns`). Values that do not fit their
-column become missing and are reported in ``problems``, as in MatchFrames.
+normalizer's column conversion (:mod:`matchkit.normalize.columns`). Events decoded by the typed
+fast path (:mod:`matchkit.telemetry.typed`) are transposed a file at a time into those lists,
+and their integer and text columns converted without a type scan; a type with any general
+(dict) file is read entirely the general way, so both give identical tables. Values that do
+not fit their column become missing and are reported in ``problems``, as in MatchFrames.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from matchkit.errors import DocumentError
 from matchkit.model.schema import DATETIME_DTYPE, TableSchema, empty_frame
@@ -32,6 +36,15 @@ from matchkit.telemetry.schema import (
     ROUND_FINISHED,
     TABLES,
 )
+from matchkit.telemetry.typed import (
+    as_builtins,
+    columns_of,
+    is_typed,
+    member,
+    members_of,
+    transposed,
+    typed_members,
+)
 
 __all__ = ["CLOCK_COLUMNS", "build_tables"]
 
@@ -40,21 +53,49 @@ CLOCK_COLUMNS = frozenset({("queue_events", "time_joined_queue")})
 
 _INT64_MAX = 2**63 - 1
 _KNOWN_TYPES = {table.event_type: table for table in EVENT_TABLES}
+_DERIVED_WIRES = {"match_id": str, "cursor": int}  # always text / integers (checked on input)
 _CURSOR = attrgetter("cursor")
 _DATA = attrgetter("dataObject")
 _TYPE = attrgetter("type")
 
 
 class _Bucket:
-    """The events of one type, column-wise: their match, cursor and dataObject."""
+    """The events of one type, column-wise: their match, cursor and dataObject.
 
-    __slots__ = ("cursors", "data", "match_ids", "rounds")
+    While every file's events of the type are typed Structs (the fast path), their members are
+    also read into ``columns`` a file at a time (while the file is fresh in memory); one
+    general file (dicts) drops them, and the members are then read from ``data`` as dicts.
+    """
+
+    __slots__ = ("columns", "cursors", "data", "general", "match_ids", "rounds")
 
     def __init__(self) -> None:
         self.match_ids: list[str] = []
         self.cursors: list[int] = []
-        self.data: list[dict[str, Any]] = []
+        self.data: list[Any] = []
         self.rounds: list[int | None] = []
+        self.columns: dict[str, list[Any]] | None = None
+        self.general = False
+
+    def add(self, match_id: str, events: list[Any]) -> None:
+        """Append one file's events of the bucket's type."""
+        self.match_ids += [match_id] * len(events)
+        self.cursors += map(_CURSOR, events)
+        data = list(map(_DATA, events))
+        self.data += data
+        if self.general or not is_typed(data[0]):
+            self.general, self.columns = True, None
+        elif self.columns is None:
+            self.columns = columns_of(data)
+        else:
+            for values, more in zip(self.columns.values(), transposed(data), strict=True):
+                values += more
+
+    def members(self) -> tuple[dict[str, list[Any]], dict[str, type]]:
+        """Member name -> its value in each event, and the members of one wire type."""
+        if self.columns is None:
+            return _members(self.data)
+        return typed_members(self.columns, type(self.data[0]))
 
 
 def build_tables(files: Sequence[ParsedFile]) -> tuple[dict[str, pd.DataFrame], list[str]]:
@@ -97,16 +138,14 @@ def _sort_into(file: ParsedFile, buckets: dict[str, _Bucket]) -> None:
         bucket = buckets.get(kind)
         if bucket is None:
             bucket = buckets[kind] = _Bucket()
-        bucket.match_ids += [file.match_id] * len(events)
-        bucket.cursors += map(_CURSOR, events)
-        bucket.data += map(_DATA, events)
+        bucket.add(file.match_id, events)
     deaths = by_type.get(DEATH)
     if deaths:
         # A death belongs to the round whose RoundFinishedEvent is the first after it (none
         # after it, or no rounds at all as in Royale: no round).
         finished = by_type.get(ROUND_FINISHED, [])
         ends = [event.cursor for event in finished]
-        numbers = [event.dataObject.get("round") for event in finished]
+        numbers = [member(event.dataObject, "round") for event in finished]
         positions = [bisect_left(ends, event.cursor) for event in deaths]
         buckets[DEATH].rounds += [
             numbers[position] if position < len(numbers) else None for position in positions
@@ -143,22 +182,27 @@ def _event_table(schema: TableSchema, bucket: _Bucket, problems: Problems) -> pd
     rows = len(bucket.cursors)
     if not rows:
         return empty_frame(schema)
-    members = _members(bucket.data)
+    members, wires = bucket.members()
     _check_match_ids(members, bucket, schema.name)
     data: dict[str, Any] = {}
     consumed = set(MATCH_ID_KEYS)
     for column in schema.columns:
         label = f"{schema.name}.{column.name}"
+        wire: type | None = None
+        values: list[Any]
         if column.name == "match_id":
-            values: list[Any] = bucket.match_ids
+            values, wire = bucket.match_ids, str
         elif column.name == "cursor":
-            values = bucket.cursors
+            values, wire = bucket.cursors, int
         elif column.section == "derived":  # a death's round
             values = bucket.rounds
         else:
             consumed.add(column.key)
             values = members.get(column.key) or [None] * rows
-        data[column.name] = _column(schema.name, column.name, column.kind, values, label, problems)
+            wire = wires.get(column.key)
+        data[column.name] = _column(
+            schema.name, column.name, column.kind, values, label, problems, wire=wire
+        )
     if schema.name == "rounds":
         consumed.add("playerStats")
     elif schema.name == "queue_events":
@@ -167,16 +211,22 @@ def _event_table(schema: TableSchema, bucket: _Bucket, problems: Problems) -> pd
     return pd.DataFrame(data)
 
 
-def _members(items: list[dict[str, Any]]) -> dict[str, list[Any]]:
-    """Member name -> its value in each object (None where absent), read in C per member when
-    every object has it (the usual case)."""
+def _members(items: list[Any]) -> tuple[dict[str, list[Any]], dict[str, type]]:
+    """Member name -> its value in each object (None where absent): read a Struct field at a
+    time when every object is a typed Struct of one type (the fast path; with the members of
+    one declared wire type), else read in C per member when every object has it (the usual
+    case)."""
+    typed = members_of(items)
+    if typed is not None:
+        return typed
+    items = as_builtins(items)
     members = {}
     for name in set().union(*items):
         try:
             members[name] = list(map(itemgetter(name), items))
         except KeyError:
             members[name] = [item.get(name) for item in items]
-    return members
+    return members, {}
 
 
 def _check_match_ids(members: dict[str, list[Any]], bucket: _Bucket, table: str) -> None:
@@ -194,38 +244,52 @@ def _check_match_ids(members: dict[str, list[Any]], bucket: _Bucket, table: str)
 
 
 def _nested_table(
-    schema: TableSchema, bucket: _Bucket, member: str, counter: str, problems: Problems
+    schema: TableSchema, bucket: _Bucket, key: str, counter: str, problems: Problems
 ) -> pd.DataFrame:
     """Rows from a list of objects inside each event (playerStats, regionSamples)."""
     match_ids: list[str] = []
     cursors: list[int] = []
     users: list[Any] = []
     numbers: list[Any] = []
-    items: list[dict[str, Any]] = []
-    for match_id, cursor, data in zip(bucket.match_ids, bucket.cursors, bucket.data, strict=True):
-        nested = data.get(member)
+    items: list[Any] = []
+    rows = len(bucket.cursors)
+    event_members = bucket.members()[0] if rows else {}
+    typed = bucket.columns is not None
+    round_numbers = event_members.get("round") or [None] * rows
+    queued = event_members.get("userId") or [None] * rows
+    for match_id, cursor, nested, number, user in zip(
+        bucket.match_ids,
+        bucket.cursors,
+        event_members.get(key) or [None] * rows,
+        round_numbers,
+        queued,
+        strict=True,
+    ):
         if nested is None:
             continue
-        if not isinstance(nested, list) or not all(isinstance(item, dict) for item in nested):
+        # Typed: declared as a list of nested Structs.
+        if not typed and (
+            not isinstance(nested, list) or not all(isinstance(item, dict) for item in nested)
+        ):
             raise DocumentError(
-                f"telemetry of match {match_id}: the {member} of the event with cursor {cursor} "
+                f"telemetry of match {match_id}: the {key} of the event with cursor {cursor} "
                 "is not a list of objects"
             )
         count = len(nested)
         match_ids += [match_id] * count
         cursors += [cursor] * count
         if counter == "round":
-            numbers += [data.get("round")] * count
+            numbers += [number] * count
         else:
             numbers += range(count)
-            users += [data.get("userId")] * count
+            users += [user] * count
         items += nested
     if not items:
         return empty_frame(schema)
     derived = {"match_id": match_ids, "cursor": cursors, "user_id": users, counter: numbers}
     data_columns: dict[str, Any] = {}
     consumed: set[str] = set()
-    members = _members(items)
+    members, wires = _members(items)
     for column in schema.columns:
         label = f"{schema.name}.{column.name}"
         if column.section == "derived":
@@ -234,7 +298,15 @@ def _nested_table(
             consumed.add(column.key)
             values = members.get(column.key) or [None] * len(items)
         data_columns[column.name] = _column(
-            schema.name, column.name, column.kind, values, label, problems
+            schema.name,
+            column.name,
+            column.kind,
+            values,
+            label,
+            problems,
+            wire=_DERIVED_WIRES.get(column.name)
+            if column.section == "derived"
+            else wires.get(column.key),
         )
     data_columns.update(_extras(schema, members, consumed, problems))
     return pd.DataFrame(data_columns)
@@ -270,13 +342,39 @@ def _other_events(buckets: dict[str, _Bucket], problems: Problems) -> pd.DataFra
 
 
 def _column(
-    table: str, name: str, kind: str, values: list[Any], label: str, problems: Problems
+    table: str,
+    name: str,
+    kind: str,
+    values: list[Any],
+    label: str,
+    problems: Problems,
+    *,
+    wire: type | None = None,
 ) -> Any:
     if kind == "datetime":
-        return _times(values, label=label, problems=problems)
+        return _times(values, label=label, problems=problems, wire=wire)
     if (table, name) in CLOCK_COLUMNS:
         return _clock(values, label=label, problems=problems)
-    return convert(to_arrow(values), kind, label=label, problems=problems)  # type: ignore[arg-type]
+    array = _arrow(values, wire=wire)
+    return convert(array, kind, label=label, problems=problems)  # type: ignore[arg-type]
+
+
+def _arrow(values: list[Any], *, wire: type | None = None) -> pa.Array:
+    """:func:`~matchkit.normalize.columns.to_arrow` of the values, in one pass when they are
+    known to be of one wire type (``int`` or ``str``, with ``None``: the typed path declared
+    them): integers read by numpy, text by Arrow, as to_arrow would have typed them. Anything
+    else (no wire type, ``None`` among integers, integers beyond 64 bits, only ``None``) as
+    there."""
+    if wire is int:
+        try:
+            return pa.array(np.fromiter(values, dtype=np.int64, count=len(values)))
+        except (TypeError, OverflowError):
+            pass
+    elif wire is str:
+        array = pa.array(values, type=pa.string())
+        if array.null_count < len(array):
+            return array
+    return to_arrow(values)
 
 
 def _extras(
@@ -291,14 +389,14 @@ def _extras(
             name = key if key not in taken else f"{name}_extra"
         taken.add(name)
         extras[name] = convert(
-            to_arrow(members[key]), None, label=f"{schema.name}.{name}", problems=problems
+            _arrow(members[key]), None, label=f"{schema.name}.{name}", problems=problems
         )
     return dict(sorted(extras.items()))
 
 
-def _times(values: list[Any], *, label: str, problems: Problems) -> Any:
+def _times(values: list[Any], *, label: str, problems: Problems, wire: type | None = None) -> Any:
     """Milliseconds since the epoch -> tz-aware UTC timestamps."""
-    millis = convert(to_arrow(values), "Int64", label=label, problems=problems)
+    millis = convert(_arrow(values, wire=wire), "Int64", label=label, problems=problems)
     stamps = pd.to_datetime(pd.Series(millis), unit="ms", utc=True)
     return stamps.astype(DATETIME_DTYPE).array
 
@@ -322,7 +420,7 @@ def _clock(values: list[Any], *, label: str, problems: Problems) -> Any:
     problems.add(
         "unfit_values",
         label,
-        len(values),
+        sum(value is not None for value in values),
         f"{label}: values beyond 64-bit integers or not digits; the column is kept as text",
     )
     return pd.array([None if v is None else text_value(v) for v in values], dtype="string")

@@ -21,6 +21,7 @@ import msgspec
 
 from matchkit.errors import DocumentError, InvalidArgumentError
 from matchkit.telemetry.schema import MATCH_ID_KEYS, MATCH_START
+from matchkit.telemetry.typed import decode_typed, member
 
 __all__ = [
     "Event",
@@ -76,7 +77,7 @@ def parse_file(source: TelemetrySource, *, match_id: str | None, index: int = 0)
             be read.
     """
     where = f"telemetry of match {match_id}" if match_id else f"telemetry file {index}"
-    if isinstance(source, list) and source and isinstance(source[0], Event):
+    if isinstance(source, list) and source and isinstance(source[0], msgspec.Struct):
         events, size, label = source, 0, ""  # checked already (check_events)
     else:
         raw, label = _raw(source, index=index)
@@ -110,7 +111,8 @@ def check_events(
         if isinstance(raw, list):
             events = msgspec.convert(raw, list[Event])
         else:
-            events = _DECODER.decode(raw)
+            # The typed fast path (:mod:`matchkit.telemetry.typed`), else dicts.
+            events = decode_typed(raw) or _DECODER.decode(raw)
     except (msgspec.DecodeError, msgspec.ValidationError) as error:
         raise DocumentError(
             f"{where} is not a JSON array of {{cursor, type, dataObject}} events: {error}",
@@ -228,7 +230,7 @@ def _match_id_of(events: list[Event]) -> str | None:
     found = None
     for event in events:
         data = event.dataObject
-        value = next((data[key] for key in MATCH_ID_KEYS if data.get(key)), None)
+        value = next((found for key in MATCH_ID_KEYS if (found := member(data, key))), None)
         if isinstance(value, str):
             if event.type == MATCH_START:
                 return value
