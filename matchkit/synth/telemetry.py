@@ -32,6 +32,19 @@ from typing import Any
 import orjson
 
 from matchkit.errors import InvalidArgumentError
+from matchkit.rules.events import (
+    DEATH,
+    MATCH_FINISHED,
+    MATCH_START,
+    PICK,
+    QUEUE,
+    RESERVED_USER,
+    ROUND_EVENT,
+    ROUND_FINISHED,
+    SHUTDOWN,
+    SPELL,
+    TEAM_UPDATE,
+)
 from matchkit.synth import parameters as p
 from matchkit.synth import telemetry_parameters as t
 from matchkit.synth import telemetry_players as players
@@ -57,21 +70,10 @@ __all__ = [
 ASSET_URL_PREFIX = f"{ASSET_BASE_URL}/{p.GLOBAL_TITLE_ID}/{SHARD}/"
 SERVICE_PATH_PREFIX = f"/telemetry/{SHARD}/"
 
-QUEUE = "com.stunlock.service.matchmaking.avro.QueueEvent"
-MATCH_START = "Structures.MatchStart"
-RESERVED = "Structures.MatchReservedUser"
-PICK = "Structures.BattleritePickEvent"
-ROUND_EVENT = "Structures.RoundEvent"
-DEATH = "Structures.DeathEvent"
-ROUND_FINISHED = "Structures.RoundFinishedEvent"
-SPELL = "Structures.UserRoundSpell"
-MATCH_FINISHED = "Structures.MatchFinishedEvent"
-TEAM_UPDATE = "com.stunlock.battlerite.team.TeamUpdateEvent"
-SHUTDOWN = "Structures.ServerShutdown"
-EVENT_TYPES = (QUEUE, MATCH_START, RESERVED, PICK, ROUND_EVENT, DEATH, ROUND_FINISHED, SPELL,
+EVENT_TYPES = (QUEUE, MATCH_START, RESERVED_USER, PICK, ROUND_EVENT, DEATH, ROUND_FINISHED, SPELL,
                MATCH_FINISHED, TEAM_UPDATE, SHUTDOWN)  # fmt: skip
 """Every event type the generator writes, in the order they occur."""
-ROYALE_EVENT_TYPES = (QUEUE, MATCH_START, RESERVED, DEATH, SHUTDOWN)
+ROYALE_EVENT_TYPES = (QUEUE, MATCH_START, RESERVED_USER, DEATH, SHUTDOWN)
 
 SCORE_TYPES = ("USES", "DAMAGE_DONE", "DAMAGE_RECEIVED", "HEALING_DONE", "HEALING_RECEIVED",
                "CONTROL_DONE", "CONTROL_RECEIVED", "ENERGY_RECEIVED", "ENERGY_USED")  # fmt: skip
@@ -125,7 +127,7 @@ def _arrivals(log: _Log, draw: Draw, start: int) -> None:
     for index, (roster, person) in enumerate(humans):
         log.add(
             start + 1 + index,
-            RESERVED,
+            RESERVED_USER,
             players.reserved_user(draw, view, roster, person, time=start + 1 + index),
         )
 

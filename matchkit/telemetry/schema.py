@@ -16,6 +16,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from matchkit.model.schema import Column, Kind, TableSchema
+from matchkit.rules.events import (
+    DEATH,
+    MATCH_FINISHED,
+    MATCH_START,
+    PICK,
+    QUEUE,
+    RESERVED_USER,
+    ROUND_EVENT,
+    ROUND_FINISHED,
+    SHUTDOWN,
+    SPELL,
+    STAT_KEYS,
+    TEAM_UPDATE,
+)
 
 __all__ = [
     "DEATH",
@@ -36,18 +50,6 @@ __all__ = [
     "TEAM_UPDATE",
     "EventTable",
 ]
-
-QUEUE = "com.stunlock.service.matchmaking.avro.QueueEvent"
-MATCH_START = "Structures.MatchStart"
-RESERVED_USER = "Structures.MatchReservedUser"
-PICK = "Structures.BattleritePickEvent"
-ROUND_EVENT = "Structures.RoundEvent"
-DEATH = "Structures.DeathEvent"
-ROUND_FINISHED = "Structures.RoundFinishedEvent"
-SPELL = "Structures.UserRoundSpell"
-MATCH_FINISHED = "Structures.MatchFinishedEvent"
-TEAM_UPDATE = "com.stunlock.battlerite.team.TeamUpdateEvent"
-SHUTDOWN = "Structures.ServerShutdown"
 
 MATCH_ID_KEYS = ("matchID", "matchId")
 """How events spell the match id (checked against the file's match, then carried as match_id)."""
@@ -75,28 +77,12 @@ def _user(key: str) -> Column:
 _CHARACTER = _member("character", "Int64", "character", "the character (= participants.actor)")
 _ROUND = _member("round", "Int64", "round", "0-based round (= rounds.ordinal)")
 
-_STAT_NAMES = (
-    "kills",
-    "deaths",
-    "score",
-    "damageDone",
-    "damageReceived",
-    "healingDone",
-    "healingReceived",
-    "disablesDone",
-    "disablesReceived",
-    "energyGained",
-    "energyUsed",
-    "timeAlive",
-    "abilityUses",
-)
-
 
 def _snake(key: str) -> str:
     return "".join(f"_{c.lower()}" if c.isupper() else c for c in key)
 
 
-PLAYER_STATS: tuple[str, ...] = tuple(_snake(key) for key in _STAT_NAMES)
+PLAYER_STATS: tuple[str, ...] = tuple(_snake(key) for key in STAT_KEYS)
 """The per-round stats a RoundFinishedEvent carries per player (column names)."""
 
 
@@ -356,7 +342,7 @@ _DERIVED_TABLES = (
             _user("userID"),
             *(
                 _member(name, "Int64", key)
-                for name, key in zip(PLAYER_STATS, _STAT_NAMES, strict=True)
+                for name, key in zip(PLAYER_STATS, STAT_KEYS, strict=True)
             ),
         ),
     ),
