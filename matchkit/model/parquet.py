@@ -183,9 +183,6 @@ def _checked_target(path: str | os.PathLike[str], *, overwrite: bool) -> Path:
         target,
         manifest=MANIFEST,
         overwrite=overwrite,
-        name=str(target),
-        parameter="path",
-        overwrite_hint="pass overwrite=True to replace it or choose a new folder",
         foreign="exists and is not a matchkit Parquet data set; refusing to replace it",
     )
     return target

@@ -44,10 +44,10 @@ def check_target_folder(
     *,
     manifest: str,
     overwrite: bool,
-    name: str,
-    parameter: str,
-    overwrite_hint: str,
     foreign: str,
+    name: str | None = None,
+    parameter: str = "path",
+    overwrite_hint: str = "pass overwrite=True to replace it or choose a new folder",
 ) -> None:
     """Refuse a target that is a file, a non-empty folder without ``overwrite``, or a folder
     without ``manifest`` (not written by matchkit, so never replaced).
@@ -56,14 +56,15 @@ def check_target_folder(
         target: the folder to write.
         manifest: the file name that marks a complete write.
         overwrite: whether a folder matchkit wrote may be replaced.
-        name: how the messages name the target (e.g. the path, or ``--out <path>``).
+        foreign: what the message says of a folder without ``manifest``.
+        name: how the messages name the target (by default its path; ``--out <path>``).
         parameter: the argument the errors name.
         overwrite_hint: what to do when the folder is not empty and ``overwrite`` is false.
-        foreign: what the message says of a folder without ``manifest``.
 
     Raises:
         InvalidArgumentError: the target cannot be written.
     """
+    name = str(target) if name is None else name
     if not target.exists():
         return
     if not target.is_dir():

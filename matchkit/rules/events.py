@@ -8,6 +8,7 @@ from __future__ import annotations
 
 __all__ = [
     "DEATH",
+    "EVENT_TYPES",
     "MATCH_FINISHED",
     "MATCH_START",
     "PICK",
@@ -32,6 +33,9 @@ SPELL = "Structures.UserRoundSpell"
 MATCH_FINISHED = "Structures.MatchFinishedEvent"
 TEAM_UPDATE = "com.stunlock.battlerite.team.TeamUpdateEvent"
 SHUTDOWN = "Structures.ServerShutdown"
+EVENT_TYPES = (QUEUE, MATCH_START, RESERVED_USER, PICK, ROUND_EVENT, DEATH, ROUND_FINISHED, SPELL,
+               MATCH_FINISHED, TEAM_UPDATE, SHUTDOWN)  # fmt: skip
+"""Every event type of a match's telemetry, in the order they occur."""
 
 STAT_KEYS = (
     "kills",

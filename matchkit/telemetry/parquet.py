@@ -26,14 +26,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from matchkit.errors import DocumentError, MatchkitError
-from matchkit.model.storage import (
-    TYPES_MAPPER,
-    check_target_folder,
-    dtype_of,
-    dtype_spec,
-    move_into_place,
-    restored,
-)
+from matchkit.model import storage
 from matchkit.telemetry.schema import TABLE_NAMES
 
 if TYPE_CHECKING:
@@ -55,13 +48,10 @@ def write_telemetry(
             false, or a folder that does not hold telemetry frames (never replaced).
     """
     target = Path(path)
-    check_target_folder(
+    storage.check_target_folder(
         target,
         manifest=MANIFEST,
         overwrite=overwrite,
-        name=str(target),
-        parameter="path",
-        overwrite_hint="pass overwrite=True to replace it or choose a new folder",
         foreign="exists and does not hold TelemetryFrames; refusing to replace it",
     )
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -73,13 +63,13 @@ def write_telemetry(
             tables[name] = {
                 "rows": len(frame),
                 "columns": list(frame.columns),
-                "dtypes": {column: dtype_spec(frame[column].dtype) for column in frame},
+                "dtypes": {column: storage.dtype_spec(frame[column].dtype) for column in frame},
             }
             table = pa.Table.from_pandas(frame, preserve_index=False)
             pq.write_table(table, staging / f"{name}.parquet")
         manifest = {"format": FORMAT, "tables": tables, "problems": list(frames.problems)}
         (staging / MANIFEST).write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
-        move_into_place(staging, target)
+        storage.move_into_place(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -114,7 +104,7 @@ def read_telemetry(path: str | os.PathLike[str]) -> TelemetryFrames:
         file = folder / f"{name}.parquet"
         if not file.exists():
             raise DocumentError(f"{file} is missing; the telemetry frames are incomplete")
-        frame = pq.read_table(file).to_pandas(types_mapper=TYPES_MAPPER)
+        frame = pq.read_table(file).to_pandas(types_mapper=storage.TYPES_MAPPER)
         if len(frame) != spec["rows"] or list(frame.columns) != spec["columns"]:
             raise DocumentError(
                 f"{file} holds {len(frame)} rows and columns {list(frame.columns)}; the "
@@ -122,7 +112,7 @@ def read_telemetry(path: str | os.PathLike[str]) -> TelemetryFrames:
             )
         tables[name] = pd.DataFrame(
             {
-                column: restored(frame[column], dtype_of(spec["dtypes"][column]))
+                column: storage.restored(frame[column], storage.dtype_of(spec["dtypes"][column]))
                 for column in spec["columns"]
             }
         )

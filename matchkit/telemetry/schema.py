@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from matchkit.model.schema import Column, Kind, TableSchema
+from matchkit.rules import events
 from matchkit.rules.events import (
     DEATH,
     MATCH_FINISHED,
@@ -32,22 +33,12 @@ from matchkit.rules.events import (
 )
 
 __all__ = [
-    "DEATH",
+    *events.__all__,
     "EVENT_TABLES",
-    "MATCH_FINISHED",
     "MATCH_ID_KEYS",
-    "MATCH_START",
-    "PICK",
     "PLAYER_STATS",
-    "QUEUE",
-    "RESERVED_USER",
-    "ROUND_EVENT",
-    "ROUND_FINISHED",
-    "SHUTDOWN",
-    "SPELL",
     "TABLES",
     "TABLE_NAMES",
-    "TEAM_UPDATE",
     "EventTable",
 ]
 
