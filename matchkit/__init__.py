@@ -21,6 +21,7 @@ from matchkit.errors import (
     RateLimitError,
     ServiceError,
 )
+from matchkit.lazy import lazy_attribute
 from matchkit.model.frames import MatchFrames
 from matchkit.normalize.pipeline import to_frames
 
@@ -57,8 +58,4 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module 'matchkit' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(_LAZY[name]), name)
+    return lazy_attribute(__name__, _LAZY, name)

@@ -109,25 +109,19 @@ def _fetch(args: argparse.Namespace) -> int:
 def _check_fetch_out(out: Path, *, overwrite: bool) -> None:
     """Refuse an ``--out`` that ``to_parquet`` would refuse, in the command line's words."""
     from matchkit.model.parquet import MANIFEST
+    from matchkit.model.storage import check_target_folder
 
-    if not out.exists():
-        return
-    if not out.is_dir():
-        raise InvalidArgumentError(f"--out {out} exists and is not a folder", parameter="out")
-    if not any(out.iterdir()):
-        return
-    if not overwrite:
-        raise InvalidArgumentError(
-            f"--out {out} already exists and is not empty; pass --overwrite to replace a "
-            "matchkit data set there, or choose a new folder",
-            parameter="out",
-        )
-    if not (out / MANIFEST).exists():
-        raise InvalidArgumentError(
-            f"--out {out} is not a matchkit Parquet data set (no {MANIFEST}); --overwrite "
-            "replaces only a data set matchkit wrote: choose a new folder",
-            parameter="out",
-        )
+    check_target_folder(
+        out,
+        manifest=MANIFEST,
+        overwrite=overwrite,
+        name=f"--out {out}",
+        parameter="out",
+        overwrite_hint="pass --overwrite to replace a matchkit data set there, or choose a new "
+        "folder",
+        foreign=f"is not a matchkit Parquet data set (no {MANIFEST}); --overwrite replaces only "
+        "a data set matchkit wrote: choose a new folder",
+    )
 
 
 def _report(args: argparse.Namespace) -> int:

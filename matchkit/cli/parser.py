@@ -279,18 +279,23 @@ Times are ISO 8601: a date (midnight UTC) or a date and time, UTC when no offset
         "for a remote service, off for the embedded one)",
     )
     fetch.add_argument("--no-progress", action="store_true", help="no progress bar")
-    fetch.add_argument(
-        "--out",
-        type=Path,
+    _out_options(
+        fetch,
+        out_help="Parquet data-set folder to create (checked before anything is fetched)",
+        overwrite_help="replace --out when it holds a matchkit data set (default: refuse a "
+        "non-empty folder)",
         required=True,
-        metavar="DIR",
-        help="Parquet data-set folder to create (checked before anything is fetched)",
     )
-    fetch.add_argument(
-        "--overwrite",
-        action="store_true",
-        help="replace --out when it holds a matchkit data set (default: refuse a non-empty folder)",
+
+
+def _out_options(
+    parser, *, out_help: str, overwrite_help: str, required: bool = False, default=None
+) -> None:
+    """The ``--out DIR`` and ``--overwrite`` options of a command that writes a folder."""
+    parser.add_argument(
+        "--out", type=Path, required=required, default=default, metavar="DIR", help=out_help
     )
+    parser.add_argument("--overwrite", action="store_true", help=overwrite_help)
 
 
 def _report_parser(commands) -> None:
@@ -311,17 +316,12 @@ examples:
 replaces a folder holding anything it did not write.
 """,
     )
-    report.add_argument(
-        "--out",
-        type=Path,
+    _out_options(
+        report,
+        out_help="report folder: new, empty, or a previous report with --overwrite (default: "
+        "reports)",
+        overwrite_help="replace a previous matchkit report in --out, atomically (default: refuse)",
         default=Path("reports"),
-        metavar="DIR",
-        help="report folder: new, empty, or a previous report with --overwrite (default: reports)",
-    )
-    report.add_argument(
-        "--overwrite",
-        action="store_true",
-        help="replace a previous matchkit report in --out, atomically (default: refuse)",
     )
     report.add_argument("--base-url", default=None, metavar="URL", help=_SERVICE_HELP)
     report.add_argument(

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from matchkit.errors import InvalidArgumentError
-from matchkit.model.schema import TABLE_NAMES, TABLES, coerce_frame, empty_frame
+from matchkit.model.declared import DeclaredFrames
+from matchkit.model.schema import TABLE_NAMES, TABLES, coerce_frame
 
 if TYPE_CHECKING:
     from matchkit.names import Names
@@ -48,8 +49,8 @@ _MATCH_COLUMNS = (
 )
 
 
-@dataclass(frozen=True, eq=False)
-class MatchFrames:
+@dataclass(frozen=True, eq=False, repr=False)
+class MatchFrames(DeclaredFrames):
     """The tables of a set of matches; see docs/model.md for every column.
 
     Attributes:
@@ -78,36 +79,20 @@ class MatchFrames:
     spectators: pd.DataFrame
     problems: tuple[str, ...] = ()
 
-    @property
-    def tables(self) -> dict[str, pd.DataFrame]:
-        """Every table by name, in model order."""
-        return {name: getattr(self, name) for name in TABLE_NAMES}
-
-    @classmethod
-    def empty(cls) -> MatchFrames:
-        """Frames with every table's known columns and no rows."""
-        return cls(**{name: empty_frame(TABLES[name]) for name in TABLE_NAMES})
+    _SCHEMAS = TABLES
 
     def __len__(self) -> int:
         return len(self.matches)
 
-    def __repr__(self) -> str:
-        counts = ", ".join(f"{name}={len(frame)}" for name, frame in self.tables.items())
-        return f"MatchFrames({counts}, problems={len(self.problems)})"
-
     def summary(self) -> str:
         """A few lines: rows per table, the time span of the matches, the number of problems."""
-        width = max(map(len, TABLE_NAMES))
-        lines = [f"{name:<{width}}  {len(frame):>9,} rows" for name, frame in self.tables.items()]
+        lines = self._table_lines()
         created = self.matches["created_at"].dropna()
         if len(created):
             lines.append(
                 f"matches from {created.min():%Y-%m-%d %H:%M} to {created.max():%Y-%m-%d %H:%M} UTC"
             )
-        lines.append(f"problems: {len(self.problems)}")
-        lines.extend(f"  - {problem}" for problem in self.problems[:5])
-        if len(self.problems) > 5:
-            lines.append(f"  ... and {len(self.problems) - 5} more (see .problems)")
+        lines.extend(self._problem_lines(more=True))
         return "\n".join(lines)
 
     def participant_view(self, *, names: Names | Mapping[str, Any] | None = None) -> pd.DataFrame:
@@ -227,19 +212,6 @@ class MatchFrames:
         from matchkit.model.parquet import read_frames
 
         return read_frames(path)
-
-    def __post_init__(self) -> None:
-        for field in fields(self):
-            value = getattr(self, field.name)
-            if field.name == "problems":
-                if not isinstance(value, tuple):
-                    object.__setattr__(self, "problems", tuple(value))
-            elif not isinstance(value, pd.DataFrame):
-                raise InvalidArgumentError(
-                    f"MatchFrames.{field.name} must be a pandas DataFrame, not "
-                    f"{type(value).__name__}",
-                    parameter=field.name,
-                )
 
 
 def _take(series: pd.Series, positions: np.ndarray) -> pd.Series:

@@ -46,7 +46,15 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from matchkit.errors import InvalidArgumentError, MatchkitError
-from matchkit.model.schema import TABLE_NAMES, TABLES, category_dtype, empty_frame
+from matchkit.model.schema import TABLE_NAMES, TABLES, empty_frame
+from matchkit.model.storage import (
+    TYPES_MAPPER,
+    check_target_folder,
+    dtype_of,
+    dtype_spec,
+    move_into_place,
+    restored,
+)
 
 if TYPE_CHECKING:
     from matchkit.model.frames import MatchFrames
@@ -60,15 +68,6 @@ MANIFEST = "_matchkit.json"
 PARTITION = "date"
 NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__"
 PART_FILE = "part-0.parquet"
-
-# Arrow types read back as pandas' nullable dtypes (never through float64, which would round
-# integers beyond 2**53); the manifest's dtypes are applied on top.
-_TYPES_MAPPER = {
-    pa.int64(): pd.Int64Dtype(),
-    pa.bool_(): pd.BooleanDtype(),
-    pa.string(): pd.StringDtype(),
-    pa.large_string(): pd.StringDtype(),
-}.get
 
 # Errors of Arrow, the file system and malformed manifests, reported as MatchkitErrors.
 _READ_ERRORS = (pa.ArrowException, OSError, KeyError, TypeError, ValueError, AttributeError)
@@ -119,12 +118,12 @@ def write_frames(
                 "rows": len(frame),
                 "partitioned": schema.match_bound,
                 "columns": list(frame.columns),
-                "dtypes": {column: _dtype_spec(frame[column].dtype) for column in frame},
+                "dtypes": {column: dtype_spec(frame[column].dtype) for column in frame},
                 "files": files,
             }
         manifest = {"format": FORMAT, "tables": tables, "problems": list(frames.problems)}
         (staging / MANIFEST).write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
-        _move_into_place(staging, target)
+        move_into_place(staging, target)
     except BaseException as error:
         shutil.rmtree(staging, ignore_errors=True)
         if isinstance(error, OSError):
@@ -180,22 +179,12 @@ def _checked_target(path: str | os.PathLike[str], *, overwrite: bool) -> Path:
             "own, such as ./matches",
             parameter="path",
         )
-    if target.exists():
-        if not target.is_dir():
-            raise InvalidArgumentError(f"{target} exists and is not a folder", parameter="path")
-        if any(target.iterdir()):
-            if not overwrite:
-                raise InvalidArgumentError(
-                    f"{target} already exists and is not empty; pass overwrite=True to replace "
-                    "it or choose a new folder",
-                    parameter="path",
-                )
-            if not (target / MANIFEST).exists():
-                raise InvalidArgumentError(
-                    f"{target} exists and is not a matchkit Parquet data set; refusing to "
-                    "replace it",
-                    parameter="path",
-                )
+    check_target_folder(
+        target,
+        manifest=MANIFEST,
+        overwrite=overwrite,
+        foreign="exists and is not a matchkit Parquet data set; refusing to replace it",
+    )
     return target
 
 
@@ -314,7 +303,7 @@ def _data_files(folder: Path) -> Iterator[str]:
 
 def _read_table(folder: Path, spec: dict[str, Any]) -> pd.DataFrame:
     columns = spec["columns"]
-    dtypes = {column: _dtype_of(value) for column, value in spec["dtypes"].items()}
+    dtypes = {column: dtype_of(value) for column, value in spec["dtypes"].items()}
     rows = spec["rows"]
     listed = spec.get("files")  # None in data sets of format 1
     if listed is not None:
@@ -334,13 +323,13 @@ def _read_table(folder: Path, spec: dict[str, Any]) -> pd.DataFrame:
                     f"{listed[name]}; write the data set again"
                 )
             tables.append(table)
-        frame = pa.concat_tables(tables).to_pandas(types_mapper=_TYPES_MAPPER)
+        frame = pa.concat_tables(tables).to_pandas(types_mapper=TYPES_MAPPER)
     if len(frame) != rows:
         raise MatchkitError(
             f"{folder} holds {len(frame)} rows, the manifest says {rows}; a file is missing or "
             "extra: write the data set again"
         )
-    return pd.DataFrame({column: _restored(frame[column], dtypes[column]) for column in columns})
+    return pd.DataFrame({column: restored(frame[column], dtypes[column]) for column in columns})
 
 
 def _check_files(folder: Path, listed: dict[str, int], rows: int) -> None:
@@ -376,46 +365,3 @@ def _check_files(folder: Path, listed: dict[str, int], rows: int) -> None:
 def _names(names: list[str], shown: int = 5) -> str:
     more = f" and {len(names) - shown} more" if len(names) > shown else ""
     return ", ".join(names[:shown]) + more
-
-
-def _restored(series: pd.Series, dtype: Any) -> pd.Series:
-    if series.dtype == dtype:
-        return series
-    if isinstance(dtype, pd.CategoricalDtype):
-        return series.astype(object).astype(dtype)
-    return series.astype(dtype)
-
-
-def _dtype_spec(dtype: Any) -> Any:
-    """A dtype as JSON: its name, or the categories of a categorical."""
-    if isinstance(dtype, pd.CategoricalDtype):
-        return {"categories": [str(c) for c in dtype.categories], "ordered": bool(dtype.ordered)}
-    if isinstance(dtype, pd.StringDtype):
-        return "string"
-    return str(dtype)
-
-
-def _dtype_of(spec: Any) -> Any:
-    if isinstance(spec, dict):
-        dtype = category_dtype(spec["categories"])
-        return pd.CategoricalDtype(dtype.categories, ordered=spec.get("ordered", False))
-    if spec == "string":
-        return pd.StringDtype()
-    return pd.api.types.pandas_dtype(spec)
-
-
-def _move_into_place(staging: Path, target: Path) -> None:
-    """Rename the finished folder to its name, replacing an old one."""
-    if target.is_dir() and not any(target.iterdir()):
-        target.rmdir()
-    if not target.exists():
-        staging.rename(target)
-        return
-    retired = target.parent / f".{target.name}.replaced-{os.getpid()}-{uuid.uuid4().hex}"
-    target.rename(retired)
-    try:
-        staging.rename(target)
-    except BaseException:
-        retired.rename(target)
-        raise
-    shutil.rmtree(retired, ignore_errors=True)

@@ -131,6 +131,14 @@ def _id(name: str, description: str) -> Column:
     return Column(name, "string", "derived", "", description)
 
 
+# The attributes a player and a team resource both carry.
+_NAMED_ENTITY = (
+    Column("name", "string", "attributes", "name"),
+    Column("shard_id", "category", "attributes", "shardId"),
+    Column("title_id", "category", "attributes", "titleId"),
+)
+
+
 TABLES: dict[str, TableSchema] = {
     schema.name: schema
     for schema in (
@@ -264,9 +272,7 @@ TABLES: dict[str, TableSchema] = {
             ("player_id",),
             (
                 _id("player_id", "the player resource's id"),
-                Column("name", "string", "attributes", "name"),
-                Column("shard_id", "category", "attributes", "shardId"),
-                Column("title_id", "category", "attributes", "titleId"),
+                *_NAMED_ENTITY,
                 Column("patch_version", "category", "attributes", "patchVersion"),
             ),
             match_bound=False,
@@ -277,9 +283,7 @@ TABLES: dict[str, TableSchema] = {
             ("team_id",),
             (
                 _id("team_id", "the team resource's id"),
-                Column("name", "string", "attributes", "name"),
-                Column("shard_id", "category", "attributes", "shardId"),
-                Column("title_id", "category", "attributes", "titleId"),
+                *_NAMED_ENTITY,
             ),
             match_bound=False,
         ),

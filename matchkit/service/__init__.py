@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from matchkit.lazy import lazy_attribute
+
 __all__ = ["RunningService", "create_app", "running", "serve"]
 
 if TYPE_CHECKING:
@@ -28,8 +30,12 @@ _WHERE = {
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module 'matchkit.service' has no attribute {name!r}")
+    if name in _WHERE:
+        _require_server_packages()
+    return lazy_attribute(__name__, _WHERE, name)
+
+
+def _require_server_packages() -> None:
     try:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
@@ -38,6 +44,3 @@ def __getattr__(name: str) -> Any:
             "the matchkit service needs starlette and uvicorn: pip install 'starlette>=0.37' "
             "'uvicorn>=0.29' (or reinstall matchkit)"
         ) from error
-    import importlib
-
-    return getattr(importlib.import_module(_WHERE[name]), name)

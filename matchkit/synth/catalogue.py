@@ -106,16 +106,6 @@ def _cosmetic_catalogue(slot: p.CosmeticSlot, items: tuple[int, ...]) -> Cosmeti
     return CosmeticCatalogue(slot.name, items, WeightedTable(items, weights))
 
 
-def _unique_ints(draw: Draw, count: int, used: set[int]) -> tuple[int, ...]:
-    values = []
-    while len(values) < count:
-        value = draw.integer(100_000_000, 2**31 - 1)
-        if value not in used:
-            used.add(value)
-            values.append(value)
-    return tuple(values)
-
-
 def build_catalogue() -> Catalogue:
     """The fixed game vocabulary (the same for every data set seed)."""
     draw = Draw(p.CATALOGUE_SEED)
@@ -123,7 +113,9 @@ def build_catalogue() -> Catalogue:
     roles = WeightedTable(*zip(*p.CHARACTER_ROLES, strict=True))
     slots = {slot.name: slot for slot in p.COSMETIC_SLOTS}
     shared = {
-        slot.name: _cosmetic_catalogue(slot, _unique_ints(draw, slot.items, used))
+        slot.name: _cosmetic_catalogue(
+            slot, draw.unique_integers(slot.items, used, low=100_000_000)
+        )
         for slot in p.COSMETIC_SLOTS
         if not slot.per_character
     }
@@ -131,13 +123,15 @@ def build_catalogue() -> Catalogue:
     total = sum(popularity, Fraction(0))
     characters = []
     for rank in range(p.CHARACTER_COUNT):
-        actor = str(_unique_ints(draw, 1, used)[0])
+        actor = str(draw.unique_integers(1, used, low=100_000_000)[0])
         role = draw.table(roles)
         cosmetics = {}
         for name in sorted(slots):
             slot = slots[name]
             if slot.per_character:
-                cosmetics[name] = _cosmetic_catalogue(slot, _unique_ints(draw, slot.items, used))
+                cosmetics[name] = _cosmetic_catalogue(
+                    slot, draw.unique_integers(slot.items, used, low=100_000_000)
+                )
             else:
                 cosmetics[name] = shared[name]
         characters.append(
@@ -145,7 +139,9 @@ def build_catalogue() -> Catalogue:
         )
     arena_maps = tuple(draw.hex_id() for _ in range(p.ARENA_MAPS))
     royale_map = draw.hex_id()
-    game_mode_ids = {mode.server_type: str(_unique_ints(draw, 1, used)[0]) for mode in p.MODES}
+    game_mode_ids = {
+        mode.server_type: str(draw.unique_integers(1, used, low=100_000_000)[0]) for mode in p.MODES
+    }
     heroes = WeightedTable(p.NA_HEROES, harmonic_weights(len(p.NA_HEROES), p.NA_HERO_SKEW))
     hero_skins = {
         hero: (

@@ -13,7 +13,7 @@ from matchkit.synth.catalogue import Catalogue, Character, patch_at, patch_sched
 from matchkit.synth.combat import ArenaRound, Fighter, play_arena, play_royale
 from matchkit.synth.population import Player, Population, Team, build_population
 from matchkit.synth.sampling import Draw, WeightedTable
-from matchkit.synth.timeline import draw_match_starts, format_moment
+from matchkit.synth.timeline import format_moment, ref, timed_documents
 
 __all__ = ["iter_global_documents"]
 
@@ -40,10 +40,6 @@ class _Roster:
     fighters: list[Fighter]
     stats: dict[str, int] = field(default_factory=dict)
     won: bool = False
-
-
-def _ref(kind: str, identifier: str) -> dict[str, str]:
-    return {"type": kind, "id": identifier}
 
 
 class _GlobalMatches:
@@ -175,13 +171,13 @@ class _GlobalMatches:
             member_refs = []
             for (seat, character), fighter in zip(roster.members, roster.fighters, strict=True):
                 participant = self._participant(seat, character, fighter)
-                member_refs.append(_ref("participant", participant["id"]))
+                member_refs.append(ref("participant", participant["id"]))
                 participants.append(participant)
                 if seat.player is not None:
                     players.append(self._player(seat.player, patch))
             if roster.team is not None:
                 teams.append(self._team_resource(roster.team))
-            team_ref = None if roster.team is None else _ref("team", roster.team.team_id)
+            team_ref = None if roster.team is None else ref("team", roster.team.team_id)
             roster_resources.append(
                 {
                     "type": "roster",
@@ -198,7 +194,7 @@ class _GlobalMatches:
                 }
             )
         # every participant plays every round
-        all_participants = [_ref("participant", one["id"]) for one in participants]
+        all_participants = [ref("participant", one["id"]) for one in participants]
         round_resources = [
             {
                 "type": "round",
@@ -228,9 +224,9 @@ class _GlobalMatches:
                 "titleId": p.GLOBAL_TITLE_ID,
             },
             "relationships": {
-                "assets": {"data": [_ref("asset", asset["id"])]},
-                "rosters": {"data": [_ref("roster", one["id"]) for one in roster_resources]},
-                "rounds": {"data": [_ref("round", one["id"]) for one in round_resources]},
+                "assets": {"data": [ref("asset", asset["id"])]},
+                "rosters": {"data": [ref("roster", one["id"]) for one in roster_resources]},
+                "rounds": {"data": [ref("round", one["id"]) for one in round_resources]},
                 "spectators": {"data": []},
             },
         }
@@ -273,7 +269,7 @@ class _GlobalMatches:
             },
         }
         if seat.player is not None:
-            resource["relationships"] = {"player": {"data": _ref("player", seat.player.player_id)}}
+            resource["relationships"] = {"player": {"data": ref("player", seat.player.player_id)}}
         return resource
 
     def _player(self, player: Player, patch: str) -> dict[str, Any]:
@@ -324,8 +320,7 @@ def iter_global_documents(
 ) -> Iterator[dict[str, Any]]:
     """The global shard's single-match documents, ordered by (createdAt, id)."""
     times = Draw(f"{seed}:global:times")
-    starts = draw_match_starts(times, matches, as_of=as_of, days=days)
-    keyed = sorted((start, times.hex_id()) for start in starts)
     builder = _GlobalMatches(seed, catalogue, as_of=as_of, days=days)
-    for start, match_id in keyed:
-        yield builder.match(match_id, start)
+    return timed_documents(
+        times, times.hex_id, builder.match, matches=matches, as_of=as_of, days=days
+    )

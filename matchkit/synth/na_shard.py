@@ -17,7 +17,7 @@ from matchkit.synth import parameters as p
 from matchkit.synth.catalogue import Catalogue, patch_at, patch_schedule
 from matchkit.synth.population import Player, Team, build_population
 from matchkit.synth.sampling import Draw, WeightedTable, harmonic_weights
-from matchkit.synth.timeline import draw_match_starts, format_moment
+from matchkit.synth.timeline import format_moment, ref, timed_documents
 
 __all__ = ["iter_na_documents"]
 
@@ -54,10 +54,6 @@ class _Tally:
     deaths: int
     turret_captures: int
     kraken_captures: int
-
-
-def _ref(kind: str, identifier: str) -> dict[str, str]:
-    return {"type": kind, "id": identifier}
 
 
 def _spread(draw: Draw, total: int, parts: int) -> list[int]:
@@ -170,7 +166,7 @@ class _NaMatches:
             "type": "participant",
             "id": draw.uuid(),
             "attributes": {"actor": hero, "stats": stats},
-            "relationships": {"player": {"data": _ref("player", player.player_id)}},
+            "relationships": {"player": {"data": ref("player", player.player_id)}},
         }
         return resource, farm * 12, earned
 
@@ -216,7 +212,7 @@ class _NaMatches:
                     winner=index == winner,
                 )
                 gold += earned
-                member_refs.append(_ref("participant", participant["id"]))
+                member_refs.append(ref("participant", participant["id"]))
                 participants.append(participant)
                 players.append(self._player(player, mode, won=index == winner, gold=farm_gold))
             attributes: dict[str, Any] = {
@@ -252,7 +248,7 @@ class _NaMatches:
                     "attributes": attributes,
                     "relationships": {
                         "participants": {"data": member_refs},
-                        "team": {"data": None if team is None else _ref("team", team.team_id)},
+                        "team": {"data": None if team is None else ref("team", team.team_id)},
                     },
                 }
             )
@@ -269,7 +265,7 @@ class _NaMatches:
                 "titleId": p.NA_TITLE_ID,
             },
             "relationships": {
-                "rosters": {"data": [_ref("roster", roster["id"]) for roster in rosters]}
+                "rosters": {"data": [ref("roster", roster["id"]) for roster in rosters]}
             },
         }
         return {"data": match, "included": rosters + participants + players + teams}
@@ -312,8 +308,7 @@ def iter_na_documents(
 ) -> Iterator[dict[str, Any]]:
     """The na shard's single-match documents (older shape), ordered by (createdAt, id)."""
     times = Draw(f"{seed}:na:times")
-    starts = draw_match_starts(times, matches, as_of=as_of, days=days)
-    keyed = sorted((start, times.uuid()) for start in starts)
     builder = _NaMatches(seed, catalogue, as_of=as_of, days=days)
-    for start, match_id in keyed:
-        yield builder.match(match_id, start)
+    return timed_documents(
+        times, times.uuid, builder.match, matches=matches, as_of=as_of, days=days
+    )

@@ -60,6 +60,16 @@ class Draw:
         """A uniform integer in ``[low, high]``."""
         return self.rng.randint(low, high)
 
+    def unique_integers(self, count: int, used: set[int], *, low: int) -> tuple[int, ...]:
+        """``count`` integers in ``[low, 2**31 - 1]`` not in ``used`` (added to it)."""
+        values = []
+        while len(values) < count:
+            value = self.rng.randint(low, 2**31 - 1)
+            if value not in used:
+                used.add(value)
+                values.append(value)
+        return tuple(values)
+
     def triangular(self, low: int, mode: int, high: int) -> int:
         """A triangular draw rounded down to an integer in ``[low, high]``."""
         return min(high, int(self.rng.triangular(low, high, mode)))

@@ -32,6 +32,7 @@ from typing import Any
 import orjson
 
 from matchkit.errors import InvalidArgumentError
+from matchkit.rules import events as ev
 from matchkit.synth import parameters as p
 from matchkit.synth import telemetry_parameters as t
 from matchkit.synth import telemetry_players as players
@@ -57,21 +58,9 @@ __all__ = [
 ASSET_URL_PREFIX = f"{ASSET_BASE_URL}/{p.GLOBAL_TITLE_ID}/{SHARD}/"
 SERVICE_PATH_PREFIX = f"/telemetry/{SHARD}/"
 
-QUEUE = "com.stunlock.service.matchmaking.avro.QueueEvent"
-MATCH_START = "Structures.MatchStart"
-RESERVED = "Structures.MatchReservedUser"
-PICK = "Structures.BattleritePickEvent"
-ROUND_EVENT = "Structures.RoundEvent"
-DEATH = "Structures.DeathEvent"
-ROUND_FINISHED = "Structures.RoundFinishedEvent"
-SPELL = "Structures.UserRoundSpell"
-MATCH_FINISHED = "Structures.MatchFinishedEvent"
-TEAM_UPDATE = "com.stunlock.battlerite.team.TeamUpdateEvent"
-SHUTDOWN = "Structures.ServerShutdown"
-EVENT_TYPES = (QUEUE, MATCH_START, RESERVED, PICK, ROUND_EVENT, DEATH, ROUND_FINISHED, SPELL,
-               MATCH_FINISHED, TEAM_UPDATE, SHUTDOWN)  # fmt: skip
+EVENT_TYPES = ev.EVENT_TYPES
 """Every event type the generator writes, in the order they occur."""
-ROYALE_EVENT_TYPES = (QUEUE, MATCH_START, RESERVED, DEATH, SHUTDOWN)
+ROYALE_EVENT_TYPES = (ev.QUEUE, ev.MATCH_START, ev.RESERVED_USER, ev.DEATH, ev.SHUTDOWN)
 
 SCORE_TYPES = ("USES", "DAMAGE_DONE", "DAMAGE_RECEIVED", "HEALING_DONE", "HEALING_RECEIVED",
                "CONTROL_DONE", "CONTROL_RECEIVED", "ENERGY_RECEIVED", "ENERGY_USED")  # fmt: skip
@@ -111,10 +100,10 @@ def _arrivals(log: _Log, draw: Draw, start: int) -> None:
         event = players.queue_event(
             draw, view, roster, person, time=time, clock_ns=clock_ns + (time - start) * 10**6
         )
-        log.add(time, QUEUE, event)
+        log.add(time, ev.QUEUE, event)
     log.match_event(
         start,
-        MATCH_START,
+        ev.MATCH_START,
         version=view.patch,
         type=view.server_type,
         gameMode=view.game_mode,
@@ -125,7 +114,7 @@ def _arrivals(log: _Log, draw: Draw, start: int) -> None:
     for index, (roster, person) in enumerate(humans):
         log.add(
             start + 1 + index,
-            RESERVED,
+            ev.RESERVED_USER,
             players.reserved_user(draw, view, roster, person, time=start + 1 + index),
         )
 
@@ -135,7 +124,7 @@ def _round_event(
 ) -> None:
     log.match_event(
         time,
-        ROUND_EVENT,
+        ev.ROUND_EVENT,
         userID=person.user_id,
         round=ordinal,
         character=person.character,
@@ -174,7 +163,7 @@ def _play_round(log: _Log, draw: Draw, index: int, begin: int, stats: list[dict[
                          "MOUNTS_AFTER_ELEVATOR", 1)  # fmt: skip
     for person, row, deaths in zip(people, stats, death_times, strict=True):
         for time in deaths:
-            log.match_event(time, DEATH, userID=person.user_id)
+            log.match_event(time, ev.DEATH, userID=person.user_id)
         if person.bot:
             continue
         abilities = character_kit(person.actor).abilities
@@ -205,7 +194,7 @@ def _play_round(log: _Log, draw: Draw, index: int, begin: int, stats: list[dict[
     finished = end + draw.integer(200, 900)
     log.match_event(
         finished,
-        ROUND_FINISHED,
+        ev.ROUND_FINISHED,
         round=round_.ordinal,
         roundLength=round_.duration,
         winningTeam=round_.winning_team,
@@ -226,7 +215,7 @@ def _spells(log: _Log, draw: Draw, time: int) -> None:
             for _ in range(draw.integer(low, high)):
                 log.add(
                     time,
-                    SPELL,
+                    ev.SPELL,
                     {
                         "time": time,
                         "accountId": person.user_id,
@@ -253,7 +242,7 @@ def _arena(log: _Log, draw: Draw, start: int) -> int:
                 continue
             kind = players.loadout(draw)
             for rite in players.battlerite_picks(draw, person, won=roster.won):
-                log.add(picked_at, PICK, players.pick_event(view, person, rite, loadout=kind,
+                log.add(picked_at, ev.PICK, players.pick_event(view, person, rite, loadout=kind,
                                                             time=picked_at))  # fmt: skip
     last = begin
     for index, round_ in enumerate(view.rounds):
@@ -271,11 +260,11 @@ def _arena(log: _Log, draw: Draw, start: int) -> int:
         "leavers": [],
         "region": view.region,
     }
-    log.add(end, MATCH_FINISHED, finished)
+    log.add(end, ev.MATCH_FINISHED, finished)
     if view.ranked:
         updated = end + draw.integer(300, 600)
         for roster in view.rosters:
-            log.add(updated, TEAM_UPDATE, players.team_update(draw, view, roster, time=updated))
+            log.add(updated, ev.TEAM_UPDATE, players.team_update(draw, view, roster, time=updated))
         return updated
     return end
 
@@ -291,7 +280,7 @@ def _royale(log: _Log, draw: Draw, start: int) -> int:
             deaths = person.stats.get("deaths", 0 if roster.placement == 1 else 1)
             for _ in range(deaths):
                 time = start + fall * 1000 - draw.integer(0, 30_000)
-                log.match_event(max(start + 1, time), DEATH, userID=person.user_id)
+                log.match_event(max(start + 1, time), ev.DEATH, userID=person.user_id)
     return start + view.duration * 1000
 
 
@@ -305,7 +294,7 @@ def telemetry_events_of(view: MatchView) -> list[dict[str, Any]]:
     low, high = t.SHUTDOWN_EXTRA_SECONDS
     match_time = view.duration + draw.integer(low, high)
     shutdown = max(start + match_time * 1000, last + 1000)
-    log.match_event(shutdown, SHUTDOWN, matchTime=match_time, reason="MATCH_COMPLETED")
+    log.match_event(shutdown, ev.SHUTDOWN, matchTime=match_time, reason="MATCH_COMPLETED")
     cursor = draw.integer(3_000_000_000, 3_500_000_000)
     events = []
     for _time, _order, kind, data in sorted(log.items, key=lambda item: (item[0], item[1])):

@@ -55,24 +55,14 @@ class CharacterKit:
         return WeightedTable([rite for rite, _ in pairs], [weight for _, weight in pairs])
 
 
-def _ids(draw: Draw, count: int, used: set[int]) -> tuple[int, ...]:
-    values = []
-    while len(values) < count:
-        value = draw.integer(10_000_000, 2**31 - 1)
-        if value not in used:
-            used.add(value)
-            values.append(value)
-    return tuple(values)
-
-
 def _kit(actor: str, name: str, role: str, draw: Draw, used: set[int]) -> CharacterKit:
     return CharacterKit(
         actor=actor,
         name=name,
         role=role,
         archetype=dict(t.ARCHETYPES)[role],
-        battlerites=_ids(draw, t.BATTLERITES_PER_CHARACTER, used),
-        abilities=_ids(draw, t.ABILITIES_PER_CHARACTER, used),
+        battlerites=draw.unique_integers(t.BATTLERITES_PER_CHARACTER, used, low=10_000_000),
+        abilities=draw.unique_integers(t.ABILITIES_PER_CHARACTER, used, low=10_000_000),
         weights=tuple(harmonic_weights(t.BATTLERITES_PER_CHARACTER, t.BATTLERITE_SKEW)),
     )
 

@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from matchkit.synth.telemetry_match import PLAYER_STATS, MatchView, read_match
+from matchkit.synth.telemetry_match import COSMETICS, PLAYER_STATS, MatchView, read_match
 
 __all__ = ["telemetry_mismatches"]
 
@@ -25,7 +25,6 @@ _ROYALE_TYPES = frozenset(
         "Structures.ServerShutdown",
     }
 )
-_COSMETICS = ("mount", "attachment", "outfit", "emote")
 
 
 def _of(events: Sequence[Mapping[str, Any]], suffix: str) -> list[Mapping[str, Any]]:
@@ -68,7 +67,7 @@ def _players(view: MatchView, events: Sequence[Mapping[str, Any]]) -> list[str]:
             continue
         if data["character"] != person.character:
             problems.append(f"{person.user_id}: character {data['character']} != actor")
-        for name in _COSMETICS:
+        for name in COSMETICS:
             if name in person.cosmetics and data[name] != person.cosmetics[name]:
                 problems.append(f"{person.user_id}: {name} {data[name]} != participant's")
     return problems

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from matchkit.errors import MatchkitError
+from matchkit.rules.events import STAT_KEYS
 from matchkit.rules.windows import parse_time
 from matchkit.synth.sampling import Draw
 
@@ -29,22 +30,7 @@ __all__ = [
     "read_match",
 ]
 
-# RoundFinishedEvent.playerStats fields after userID, in the order of the real file.
-PLAYER_STATS = (
-    "kills",
-    "deaths",
-    "score",
-    "damageDone",
-    "damageReceived",
-    "healingDone",
-    "healingReceived",
-    "disablesDone",
-    "disablesReceived",
-    "energyGained",
-    "energyUsed",
-    "timeAlive",
-    "abilityUses",
-)
+PLAYER_STATS = STAT_KEYS
 COSMETICS = ("mount", "attachment", "outfit", "emote")
 BOT_ID = "0"
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from matchkit.synth import parameters as p
 from matchkit.synth.sampling import Draw, WeightedTable
 
-__all__ = ["draw_match_starts", "format_moment"]
+__all__ = ["draw_match_starts", "format_moment", "ref", "timed_documents"]
 
 
 def format_moment(moment: datetime) -> str:
@@ -37,3 +39,28 @@ def draw_match_starts(draw: Draw, count: int, *, as_of: datetime, days: int) -> 
         if start <= moment < stop:
             starts.append(moment)
     return starts
+
+
+def timed_documents(
+    times: Draw,
+    new_id: Callable[[], str],
+    build: Callable[[str, datetime], dict[str, Any]],
+    *,
+    matches: int,
+    as_of: datetime,
+    days: int,
+) -> Iterator[dict[str, Any]]:
+    """``matches`` documents from ``build(match_id, start)``, ordered by (start, id).
+
+    The start times come from :func:`draw_match_starts` with ``times``, then one id each from
+    ``new_id`` (a method of ``times``), in that order, so a shard's documents are reproducible.
+    """
+    starts = draw_match_starts(times, matches, as_of=as_of, days=days)
+    keyed = sorted((start, new_id()) for start in starts)
+    for start, match_id in keyed:
+        yield build(match_id, start)
+
+
+def ref(kind: str, identifier: str) -> dict[str, str]:
+    """A JSON:API resource identifier."""
+    return {"type": kind, "id": identifier}

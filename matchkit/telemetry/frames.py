@@ -9,19 +9,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import pandas as pd
 
-from matchkit.errors import InvalidArgumentError
-from matchkit.model.schema import coerce_frame, empty_frame
+from matchkit.model.declared import DeclaredFrames
+from matchkit.model.schema import coerce_frame
 from matchkit.telemetry.schema import TABLE_NAMES, TABLES
 
 __all__ = ["TelemetryFrames", "coerce_table"]
 
 
-@dataclass(frozen=True, eq=False)
-class TelemetryFrames:
+@dataclass(frozen=True, eq=False, repr=False)
+class TelemetryFrames(DeclaredFrames):
     """The tables of a set of telemetry files, keyed by ``match_id``.
 
     Rows link to :class:`~matchkit.model.frames.MatchFrames` by match (``match_id``), player
@@ -66,35 +66,19 @@ class TelemetryFrames:
     other_events: pd.DataFrame
     problems: tuple[str, ...] = ()
 
-    @property
-    def tables(self) -> dict[str, pd.DataFrame]:
-        """Every table by name, in model order."""
-        return {name: getattr(self, name) for name in TABLE_NAMES}
+    _SCHEMAS = TABLES
 
     @property
     def match_ids(self) -> list[str]:
         """The matches whose telemetry these frames hold."""
         return self.files["match_id"].tolist()
 
-    @classmethod
-    def empty(cls) -> TelemetryFrames:
-        """Frames with every table's known columns and no rows."""
-        return cls(**{name: empty_frame(TABLES[name]) for name in TABLE_NAMES})
-
     def __len__(self) -> int:
         return len(self.files)
 
-    def __repr__(self) -> str:
-        counts = ", ".join(f"{name}={len(frame)}" for name, frame in self.tables.items())
-        return f"TelemetryFrames({counts}, problems={len(self.problems)})"
-
     def summary(self) -> str:
         """A few lines: rows per table and the number of problems."""
-        width = max(map(len, TABLE_NAMES))
-        lines = [f"{name:<{width}}  {len(frame):>9,} rows" for name, frame in self.tables.items()]
-        lines.append(f"problems: {len(self.problems)}")
-        lines.extend(f"  - {problem}" for problem in self.problems[:5])
-        return "\n".join(lines)
+        return "\n".join([*self._table_lines(), *self._problem_lines(more=False)])
 
     @classmethod
     def concat(cls, frames: Iterable[TelemetryFrames]) -> TelemetryFrames:
@@ -144,19 +128,6 @@ class TelemetryFrames:
         from matchkit.telemetry.parquet import read_telemetry
 
         return read_telemetry(path)
-
-    def __post_init__(self) -> None:
-        for field in fields(self):
-            value = getattr(self, field.name)
-            if field.name == "problems":
-                if not isinstance(value, tuple):
-                    object.__setattr__(self, "problems", tuple(value))
-            elif not isinstance(value, pd.DataFrame):
-                raise InvalidArgumentError(
-                    f"TelemetryFrames.{field.name} must be a pandas DataFrame, not "
-                    f"{type(value).__name__}",
-                    parameter=field.name,
-                )
 
 
 def coerce_table(frame: pd.DataFrame, name: str) -> pd.DataFrame:

@@ -18,15 +18,15 @@ import os
 import shutil
 import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import orjson
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from matchkit.errors import DocumentError, InvalidArgumentError, MatchkitError
-from matchkit.model.schema import category_dtype
+from matchkit.errors import DocumentError, MatchkitError
+from matchkit.model import storage
 from matchkit.telemetry.schema import TABLE_NAMES
 
 if TYPE_CHECKING:
@@ -36,14 +36,6 @@ __all__ = ["FORMAT", "MANIFEST", "read_telemetry", "write_telemetry"]
 
 FORMAT = "matchkit-telemetry/1"
 MANIFEST = "_matchkit_telemetry.json"
-
-# Arrow types read back as pandas' nullable dtypes (never through float64).
-_TYPES_MAPPER = {
-    pa.int64(): pd.Int64Dtype(),
-    pa.bool_(): pd.BooleanDtype(),
-    pa.string(): pd.StringDtype(),
-    pa.large_string(): pd.StringDtype(),
-}.get
 
 
 def write_telemetry(
@@ -56,21 +48,12 @@ def write_telemetry(
             false, or a folder that does not hold telemetry frames (never replaced).
     """
     target = Path(path)
-    if target.exists():
-        if not target.is_dir():
-            raise InvalidArgumentError(f"{target} exists and is not a folder", parameter="path")
-        if any(target.iterdir()):
-            if not overwrite:
-                raise InvalidArgumentError(
-                    f"{target} already exists and is not empty; pass overwrite=True to replace "
-                    "it or choose a new folder",
-                    parameter="path",
-                )
-            if not (target / MANIFEST).exists():
-                raise InvalidArgumentError(
-                    f"{target} exists and does not hold TelemetryFrames; refusing to replace it",
-                    parameter="path",
-                )
+    storage.check_target_folder(
+        target,
+        manifest=MANIFEST,
+        overwrite=overwrite,
+        foreign="exists and does not hold TelemetryFrames; refusing to replace it",
+    )
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = target.parent / f".{target.name}.writing-{uuid.uuid4().hex}"
     staging.mkdir()
@@ -80,19 +63,13 @@ def write_telemetry(
             tables[name] = {
                 "rows": len(frame),
                 "columns": list(frame.columns),
-                "dtypes": {column: _dtype_spec(frame[column].dtype) for column in frame},
+                "dtypes": {column: storage.dtype_spec(frame[column].dtype) for column in frame},
             }
             table = pa.Table.from_pandas(frame, preserve_index=False)
             pq.write_table(table, staging / f"{name}.parquet")
         manifest = {"format": FORMAT, "tables": tables, "problems": list(frames.problems)}
         (staging / MANIFEST).write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
-        if target.is_dir():
-            retired = target.parent / f".{target.name}.replaced-{uuid.uuid4().hex}"
-            target.rename(retired)
-            staging.rename(target)
-            shutil.rmtree(retired, ignore_errors=True)
-        else:
-            staging.rename(target)
+        storage.move_into_place(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -127,7 +104,7 @@ def read_telemetry(path: str | os.PathLike[str]) -> TelemetryFrames:
         file = folder / f"{name}.parquet"
         if not file.exists():
             raise DocumentError(f"{file} is missing; the telemetry frames are incomplete")
-        frame = pq.read_table(file).to_pandas(types_mapper=_TYPES_MAPPER)
+        frame = pq.read_table(file).to_pandas(types_mapper=storage.TYPES_MAPPER)
         if len(frame) != spec["rows"] or list(frame.columns) != spec["columns"]:
             raise DocumentError(
                 f"{file} holds {len(frame)} rows and columns {list(frame.columns)}; the "
@@ -135,32 +112,8 @@ def read_telemetry(path: str | os.PathLike[str]) -> TelemetryFrames:
             )
         tables[name] = pd.DataFrame(
             {
-                column: _restored(frame[column], _dtype_of(spec["dtypes"][column]))
+                column: storage.restored(frame[column], storage.dtype_of(spec["dtypes"][column]))
                 for column in spec["columns"]
             }
         )
     return TelemetryFrames(**tables, problems=tuple(manifest.get("problems", ())))
-
-
-def _restored(series: pd.Series, dtype: Any) -> pd.Series:
-    if series.dtype == dtype:
-        return series
-    if isinstance(dtype, pd.CategoricalDtype):
-        return series.astype(object).astype(dtype)
-    return series.astype(dtype)
-
-
-def _dtype_spec(dtype: Any) -> Any:
-    if isinstance(dtype, pd.CategoricalDtype):
-        return {"categories": [str(c) for c in dtype.categories]}
-    if isinstance(dtype, pd.StringDtype):
-        return "string"
-    return str(dtype)
-
-
-def _dtype_of(spec: Any) -> Any:
-    if isinstance(spec, dict):
-        return category_dtype(spec["categories"])
-    if spec == "string":
-        return pd.StringDtype()
-    return pd.api.types.pandas_dtype(spec)

@@ -16,38 +16,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from matchkit.model.schema import Column, Kind, TableSchema
+from matchkit.rules import events
+from matchkit.rules.events import (
+    DEATH,
+    MATCH_FINISHED,
+    MATCH_START,
+    PICK,
+    QUEUE,
+    RESERVED_USER,
+    ROUND_EVENT,
+    ROUND_FINISHED,
+    SHUTDOWN,
+    SPELL,
+    STAT_KEYS,
+    TEAM_UPDATE,
+)
 
 __all__ = [
-    "DEATH",
+    *events.__all__,
     "EVENT_TABLES",
-    "MATCH_FINISHED",
     "MATCH_ID_KEYS",
-    "MATCH_START",
-    "PICK",
     "PLAYER_STATS",
-    "QUEUE",
-    "RESERVED_USER",
-    "ROUND_EVENT",
-    "ROUND_FINISHED",
-    "SHUTDOWN",
-    "SPELL",
     "TABLES",
     "TABLE_NAMES",
-    "TEAM_UPDATE",
     "EventTable",
 ]
-
-QUEUE = "com.stunlock.service.matchmaking.avro.QueueEvent"
-MATCH_START = "Structures.MatchStart"
-RESERVED_USER = "Structures.MatchReservedUser"
-PICK = "Structures.BattleritePickEvent"
-ROUND_EVENT = "Structures.RoundEvent"
-DEATH = "Structures.DeathEvent"
-ROUND_FINISHED = "Structures.RoundFinishedEvent"
-SPELL = "Structures.UserRoundSpell"
-MATCH_FINISHED = "Structures.MatchFinishedEvent"
-TEAM_UPDATE = "com.stunlock.battlerite.team.TeamUpdateEvent"
-SHUTDOWN = "Structures.ServerShutdown"
 
 MATCH_ID_KEYS = ("matchID", "matchId")
 """How events spell the match id (checked against the file's match, then carried as match_id)."""
@@ -68,6 +61,12 @@ _EXTERNAL = _member("external_match_id", "string", "externalMatchID", "empty in 
 _EVENT = (_MATCH_ID, _CURSOR, _TIME)
 
 
+def _plain(spec: str) -> tuple[Column, ...]:
+    """Columns named after their members, from ``"key:kind key:kind ..."`` (no description)."""
+    pairs = (item.split(":") for item in spec.split())
+    return tuple(_member(_snake(key), kind, key) for key, kind in pairs)  # type: ignore[arg-type]
+
+
 def _user(key: str) -> Column:
     return _member("user_id", "string", key, "the player (= participants.player_id)")
 
@@ -75,28 +74,12 @@ def _user(key: str) -> Column:
 _CHARACTER = _member("character", "Int64", "character", "the character (= participants.actor)")
 _ROUND = _member("round", "Int64", "round", "0-based round (= rounds.ordinal)")
 
-_STAT_NAMES = (
-    "kills",
-    "deaths",
-    "score",
-    "damageDone",
-    "damageReceived",
-    "healingDone",
-    "healingReceived",
-    "disablesDone",
-    "disablesReceived",
-    "energyGained",
-    "energyUsed",
-    "timeAlive",
-    "abilityUses",
-)
-
 
 def _snake(key: str) -> str:
     return "".join(f"_{c.lower()}" if c.isupper() else c for c in key)
 
 
-PLAYER_STATS: tuple[str, ...] = tuple(_snake(key) for key in _STAT_NAMES)
+PLAYER_STATS: tuple[str, ...] = tuple(_snake(key) for key in STAT_KEYS)
 """The per-round stats a RoundFinishedEvent carries per player (column names)."""
 
 
@@ -129,10 +112,7 @@ EVENT_TABLES: tuple[EventTable, ...] = (
         (
             *_EVENT,
             _user("userId"),
-            _member("team_id", "string", "teamId"),
-            _member("session_id", "string", "sessionId"),
-            _member("season", "Int64", "season"),
-            _member("event_type", "string", "eventType"),
+            *_plain("teamId:string sessionId:string season:Int64 eventType:string"),
             _member(
                 "time_joined_queue",
                 "Int64",
@@ -143,16 +123,10 @@ EVENT_TABLES: tuple[EventTable, ...] = (
             _CHARACTER,
             _member("character_archetype", "Int64", "characterArchetype", "2, 4 or 8"),
             _member("queue_types", "string", "queueTypes", "JSON list of queue names"),
-            _member("limit_matchmaking_range", "boolean", "limitMatchmakingRange"),
-            _member("preferred_region", "string", "preferredRegion"),
-            _member("ranking_type", "string", "rankingType"),
-            _member("league", "Int64", "league"),
-            _member("division", "Int64", "division"),
-            _member("division_rating", "Int64", "divisionRating"),
-            _member("team_size", "Int64", "teamSize"),
+            *_plain("limitMatchmakingRange:boolean preferredRegion:string rankingType:string"),
+            *_plain("league:Int64 division:Int64 divisionRating:Int64 teamSize:Int64"),
             _member("team_members", "string", "teamMembers", "JSON list of the other members"),
-            _member("placement_games_left", "Int64", "placementGamesLeft"),
-            _member("match_region", "string", "matchRegion"),
+            *_plain("placementGamesLeft:Int64 matchRegion:string"),
             _member("team_side", "Int64", "teamSide", "1 or 2 (= rosters.side)"),
             _member("auto_matchmaking", "boolean", "autoMatchmaking"),
         ),
@@ -168,8 +142,7 @@ EVENT_TABLES: tuple[EventTable, ...] = (
             _member("server_type", "string", "type", "as tags.serverType"),
             _member("game_mode", "Int64", "gameMode"),
             _member("map_id", "string", "mapID"),
-            _member("team_size", "Int64", "teamSize"),
-            _member("region", "string", "region"),
+            *_plain("teamSize:Int64 region:string"),
         ),
     ),
     _table(
@@ -179,22 +152,12 @@ EVENT_TABLES: tuple[EventTable, ...] = (
         (
             *_EVENT,
             _user("accountId"),
-            _member("server_type", "string", "serverType"),
-            _member("character_level", "Int64", "characterLevel"),
-            _member("team_id", "string", "teamId"),
-            _member("total_time_played", "Int64", "totalTimePlayed"),
-            _member("character_time_played", "Int64", "characterTimePlayed"),
+            *_plain("serverType:string characterLevel:Int64 teamId:string totalTimePlayed:Int64"),
+            *_plain("characterTimePlayed:Int64"),
             _CHARACTER,
             _member("team", "Int64", "team", "1 or 2 (= rosters.side)"),
-            _member("ranking_type", "string", "rankingType"),
-            _member("mount", "Int64", "mount"),
-            _member("attachment", "Int64", "attachment"),
-            _member("outfit", "Int64", "outfit"),
-            _member("emote", "Int64", "emote"),
-            _member("league", "Int64", "league"),
-            _member("division", "Int64", "division"),
-            _member("division_rating", "Int64", "divisionRating"),
-            _member("season_id", "Int64", "seasonId"),
+            *_plain("rankingType:string mount:Int64 attachment:Int64 outfit:Int64 emote:Int64"),
+            *_plain("league:Int64 division:Int64 divisionRating:Int64 seasonId:Int64"),
         ),
     ),
     _table(
@@ -207,8 +170,7 @@ EVENT_TABLES: tuple[EventTable, ...] = (
             _user("userID"),
             _ROUND,
             _CHARACTER,
-            _member("server_type", "string", "serverType"),
-            _member("loadout_type", "string", "loadoutType"),
+            *_plain("serverType:string loadoutType:string"),
             _member("battlerite_type", "Int64", "battleriteType", "the battlerite picked"),
         ),
     ),
@@ -264,8 +226,7 @@ EVENT_TABLES: tuple[EventTable, ...] = (
             _user("accountId"),
             _ROUND,
             _CHARACTER,
-            _member("type_id", "Int64", "typeId"),
-            _member("source_type_id", "Int64", "sourceTypeId"),
+            *_plain("typeId:Int64 sourceTypeId:Int64"),
             _member("score_type", "string", "scoreType", "USES, DAMAGE_DONE, ..."),
             _member("value", "Int64", "value"),
         ),
@@ -293,8 +254,7 @@ EVENT_TABLES: tuple[EventTable, ...] = (
             _EXTERNAL,
             _member("team_id", "string", "teamID", "= rosters.team_id"),
             _member("user_ids", "string", "userIDs", "JSON list of the team's players"),
-            _member("season", "Int64", "season"),
-            _member("mode", "string", "mode"),
+            *_plain("season:Int64 mode:string"),
             *(
                 _member(_snake(key), "Int64", key)
                 for key in (
@@ -313,10 +273,8 @@ EVENT_TABLES: tuple[EventTable, ...] = (
                     "teamSize",
                 )
             ),
-            _member("ranking_change_type", "string", "rankingChangeType"),
-            _member("prev_placement_games_left", "Int64", "prevPlacementGamesLeft"),
-            _member("placement_games_left", "Int64", "placementGamesLeft"),
-            _member("match_region", "string", "matchRegion"),
+            *_plain("rankingChangeType:string prevPlacementGamesLeft:Int64"),
+            *_plain("placementGamesLeft:Int64 matchRegion:string"),
         ),
     ),
     _table(
@@ -356,7 +314,7 @@ _DERIVED_TABLES = (
             _user("userID"),
             *(
                 _member(name, "Int64", key)
-                for name, key in zip(PLAYER_STATS, _STAT_NAMES, strict=True)
+                for name, key in zip(PLAYER_STATS, STAT_KEYS, strict=True)
             ),
         ),
     ),

@@ -1,0 +1,70 @@
+"""DeclaredFrames: what every frozen container of declared tables shares.
+
+:class:`~matchkit.model.frames.MatchFrames` and
+:class:`~matchkit.telemetry.frames.TelemetryFrames` are frozen dataclasses with one DataFrame
+field per declared table and a ``problems`` tuple. This base gives them the table mapping, the
+empty frames, the repr, the summary's common lines and the field checks, once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any, ClassVar
+
+import pandas as pd
+
+from matchkit.errors import InvalidArgumentError
+from matchkit.model.schema import TableSchema, empty_frame
+
+__all__ = ["DeclaredFrames"]
+
+
+class DeclaredFrames:
+    """A mixin for a frozen dataclass of declared tables plus ``problems``.
+
+    Subclasses set ``_SCHEMAS`` (table name to schema, in model order) and are dataclasses
+    whose fields are the tables, then ``problems: tuple[str, ...]``.
+    """
+
+    _SCHEMAS: ClassVar[dict[str, TableSchema]]
+    problems: tuple[str, ...]
+
+    @property
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """Every table by name, in model order."""
+        return {name: getattr(self, name) for name in self._SCHEMAS}
+
+    @classmethod
+    def empty(cls) -> Any:
+        """Frames with every table's known columns and no rows."""
+        return cls(**{name: empty_frame(schema) for name, schema in cls._SCHEMAS.items()})
+
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{name}={len(frame)}" for name, frame in self.tables.items())
+        return f"{type(self).__name__}({counts}, problems={len(self.problems)})"
+
+    def _table_lines(self) -> list[str]:
+        """The summary's first lines: rows per table."""
+        width = max(map(len, self._SCHEMAS))
+        return [f"{name:<{width}}  {len(frame):>9,} rows" for name, frame in self.tables.items()]
+
+    def _problem_lines(self, *, more: bool) -> list[str]:
+        """The summary's last lines: the number of problems and the first five."""
+        lines = [f"problems: {len(self.problems)}"]
+        lines.extend(f"  - {problem}" for problem in self.problems[:5])
+        if more and len(self.problems) > 5:
+            lines.append(f"  ... and {len(self.problems) - 5} more (see .problems)")
+        return lines
+
+    def __post_init__(self) -> None:
+        for field in fields(self):  # type: ignore[arg-type]
+            value = getattr(self, field.name)
+            if field.name == "problems":
+                if not isinstance(value, tuple):
+                    object.__setattr__(self, "problems", tuple(value))
+            elif not isinstance(value, pd.DataFrame):
+                raise InvalidArgumentError(
+                    f"{type(self).__name__}.{field.name} must be a pandas DataFrame, not "
+                    f"{type(value).__name__}",
+                    parameter=field.name,
+                )

@@ -1,0 +1,124 @@
+"""What the Parquet writers of matchkit share: the target folder check, the atomic move into
+place, and the dtypes kept in a manifest.
+
+:mod:`matchkit.model.parquet` (MatchFrames) and :mod:`matchkit.telemetry.parquet`
+(TelemetryFrames) both write into a hidden staging folder beside the target, then move it into
+place; both refuse to replace a folder they did not write.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+
+from matchkit.errors import InvalidArgumentError
+from matchkit.model.schema import category_dtype
+
+__all__ = [
+    "TYPES_MAPPER",
+    "check_target_folder",
+    "dtype_of",
+    "dtype_spec",
+    "move_into_place",
+    "restored",
+]
+
+# Arrow types read back as pandas' nullable dtypes (never through float64, which would round
+# integers beyond 2**53); the manifest's dtypes are applied on top.
+TYPES_MAPPER = {
+    pa.int64(): pd.Int64Dtype(),
+    pa.bool_(): pd.BooleanDtype(),
+    pa.string(): pd.StringDtype(),
+    pa.large_string(): pd.StringDtype(),
+}.get
+
+
+def check_target_folder(
+    target: Path,
+    *,
+    manifest: str,
+    overwrite: bool,
+    foreign: str,
+    name: str | None = None,
+    parameter: str = "path",
+    overwrite_hint: str = "pass overwrite=True to replace it or choose a new folder",
+) -> None:
+    """Refuse a target that is a file, a non-empty folder without ``overwrite``, or a folder
+    without ``manifest`` (not written by matchkit, so never replaced).
+
+    Args:
+        target: the folder to write.
+        manifest: the file name that marks a complete write.
+        overwrite: whether a folder matchkit wrote may be replaced.
+        foreign: what the message says of a folder without ``manifest``.
+        name: how the messages name the target (by default its path; ``--out <path>``).
+        parameter: the argument the errors name.
+        overwrite_hint: what to do when the folder is not empty and ``overwrite`` is false.
+
+    Raises:
+        InvalidArgumentError: the target cannot be written.
+    """
+    name = str(target) if name is None else name
+    if not target.exists():
+        return
+    if not target.is_dir():
+        raise InvalidArgumentError(f"{name} exists and is not a folder", parameter=parameter)
+    if not any(target.iterdir()):
+        return
+    if not overwrite:
+        raise InvalidArgumentError(
+            f"{name} already exists and is not empty; {overwrite_hint}", parameter=parameter
+        )
+    if not (target / manifest).exists():
+        raise InvalidArgumentError(f"{name} {foreign}", parameter=parameter)
+
+
+def move_into_place(staging: Path, target: Path) -> None:
+    """Rename the finished folder to its name, replacing an old one."""
+    if target.is_dir() and not any(target.iterdir()):
+        target.rmdir()
+    if not target.exists():
+        staging.rename(target)
+        return
+    retired = target.parent / f".{target.name}.replaced-{os.getpid()}-{uuid.uuid4().hex}"
+    target.rename(retired)
+    try:
+        staging.rename(target)
+    except BaseException:
+        retired.rename(target)
+        raise
+    shutil.rmtree(retired, ignore_errors=True)
+
+
+def restored(series: pd.Series, dtype: Any) -> pd.Series:
+    """``series`` with the dtype the manifest recorded."""
+    if series.dtype == dtype:
+        return series
+    if isinstance(dtype, pd.CategoricalDtype):
+        return series.astype(object).astype(dtype)
+    return series.astype(dtype)
+
+
+def dtype_spec(dtype: Any) -> Any:
+    """A dtype as JSON: its name, or the categories of a categorical."""
+    if isinstance(dtype, pd.CategoricalDtype):
+        return {"categories": [str(c) for c in dtype.categories], "ordered": bool(dtype.ordered)}
+    if isinstance(dtype, pd.StringDtype):
+        return "string"
+    return str(dtype)
+
+
+def dtype_of(spec: Any) -> Any:
+    """The dtype :func:`dtype_spec` wrote."""
+    if isinstance(spec, dict):
+        dtype = category_dtype(spec["categories"])
+        return pd.CategoricalDtype(dtype.categories, ordered=spec.get("ordered", False))
+    if spec == "string":
+        return pd.StringDtype()
+    return pd.api.types.pandas_dtype(spec)
