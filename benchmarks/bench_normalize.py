@@ -35,7 +35,6 @@ import random
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -43,6 +42,7 @@ from typing import Any
 import orjson
 import pandas as pd
 
+from benchmarks.memory import peak_rss_beyond
 from benchmarks.pandas_peer import Dtypes, check_peer, peer, told_dtypes
 from matchkit import to_frames
 
@@ -283,33 +283,10 @@ def peer_run(pages: list[bytes], dtypes: Dtypes) -> tuple[Timing, dict[str, pd.D
 
 def measure_memory(pages_file: Path) -> tuple[int, int]:
     """In this (fresh) process: ``(raw bytes, peak RSS beyond the raw pages)`` of to_frames."""
-    import psutil
-
     pages = orjson.loads(pages_file.read_bytes())
     pages = [page.encode() for page in pages]
     raw = sum(map(len, pages))
-    gc.collect()
-    process = psutil.Process()
-    baseline = process.memory_info().rss
-    peak = baseline
-    done = threading.Event()
-
-    def sample() -> None:
-        nonlocal peak
-        while not done.is_set():
-            peak = max(peak, process.memory_info().rss)
-            time.sleep(0.001)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    try:
-        frames = to_frames(pages)
-    finally:
-        done.set()
-        sampler.join()
-    peak = max(peak, process.memory_info().rss)
-    del frames
-    return raw, peak - baseline
+    return raw, peak_rss_beyond(lambda: to_frames(pages))
 
 
 def main() -> None:

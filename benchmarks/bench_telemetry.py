@@ -13,17 +13,17 @@ Input: the telemetry files of the sample set's first 1,000 ``global`` matches (g
 
 from __future__ import annotations
 
-import gc
 import itertools
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from datetime import timedelta
 from pathlib import Path
 
 import orjson
+
+from benchmarks.memory import peak_rss_beyond
 
 FILES = 1000
 ROUNDS = 3
@@ -76,34 +76,11 @@ def matchkit_run(files: dict[str, bytes]) -> Timing:
 
 def measure_memory(folder: Path) -> tuple[int, int]:
     """In this (fresh) process: (raw bytes, peak RSS beyond them) of to_telemetry_frames."""
-    import psutil
-
     from matchkit.telemetry import to_telemetry_frames
 
     files = {path.stem: path.read_bytes() for path in sorted(folder.glob("*.json"))}
     raw = sum(map(len, files.values()))
-    gc.collect()
-    process = psutil.Process()
-    baseline = process.memory_info().rss
-    peak = baseline
-    done = threading.Event()
-
-    def sample() -> None:
-        nonlocal peak
-        while not done.is_set():
-            peak = max(peak, process.memory_info().rss)
-            time.sleep(0.001)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    try:
-        frames = to_telemetry_frames(files)
-    finally:
-        done.set()
-        sampler.join()
-    peak = max(peak, process.memory_info().rss)
-    del frames
-    return raw, peak - baseline
+    return raw, peak_rss_beyond(lambda: to_telemetry_frames(files))
 
 
 def download(folder: Path, documents: list[dict], cache: Path) -> None:
