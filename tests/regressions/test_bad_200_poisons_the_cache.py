@@ -22,14 +22,7 @@ from tests.client.proxy import (
     clients,
     match_ids,
     proxied_service,
-    reference_service,
 )
-
-
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory):
-    yield from reference_service(tmp_path_factory)
-
 
 BAD_BODIES = {
     "maintenance": json.dumps({"message": "maintenance"}),

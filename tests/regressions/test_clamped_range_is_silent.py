@@ -9,15 +9,8 @@ from __future__ import annotations
 
 import warnings
 
-import pytest
-
 from matchkit.client.client import RangeClampedWarning
-from tests.client.proxy import clients, proxied_service, reference_service
-
-
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory):
-    yield from reference_service(tmp_path_factory)
+from tests.client.proxy import clients, proxied_service
 
 
 def test_200_days_asked_120_fetched_is_said(reference, httpserver, tmp_path) -> None:

@@ -8,14 +8,7 @@ from __future__ import annotations
 
 from datetime import date
 
-import pytest
-
-from tests.client.proxy import LIST, clients, match_ids, proxied_service, reference_service
-
-
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory):
-    yield from reference_service(tmp_path_factory)
+from tests.client.proxy import LIST, clients, match_ids, proxied_service
 
 
 def test_dates_are_midnight_utc(reference, httpserver, tmp_path) -> None:

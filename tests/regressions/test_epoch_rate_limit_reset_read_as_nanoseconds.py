@@ -23,15 +23,9 @@ from tests.client.proxy import (
     clients,
     match_ids,
     proxied_service,
-    reference_service,
 )
 
 WALL = 1529052005.0  # a minute before the recorded reset
-
-
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory):
-    yield from reference_service(tmp_path_factory)
 
 
 def _refuse_once(request: Request, proxy: Proxy) -> Response | None:

@@ -9,12 +9,7 @@ from __future__ import annotations
 import pytest
 
 from matchkit.errors import InvalidArgumentError
-from tests.client.proxy import LIST, clients, proxied_service, reference_service
-
-
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory):
-    yield from reference_service(tmp_path_factory)
+from tests.client.proxy import LIST, clients, proxied_service
 
 
 def test_a_future_range_is_about_the_future(reference, httpserver, tmp_path) -> None:

@@ -10,12 +10,7 @@ from __future__ import annotations
 import pytest
 
 from matchkit.errors import InvalidArgumentError, NotFoundError
-from tests.client.proxy import LIST, WINDOW, clients, match_ids, proxied_service, reference_service
-
-
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory):
-    yield from reference_service(tmp_path_factory)
+from tests.client.proxy import LIST, WINDOW, clients, match_ids, proxied_service
 
 
 def test_a_match_id_is_one_encoded_path_segment(reference, httpserver, tmp_path) -> None:

@@ -6,14 +6,7 @@ splits a longer list into requests of 6 and merges the answers, each match once.
 
 from __future__ import annotations
 
-import pytest
-
-from tests.client.proxy import WINDOW, clients, match_ids, proxied_service, reference_service
-
-
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory):
-    yield from reference_service(tmp_path_factory)
+from tests.client.proxy import WINDOW, clients, match_ids, proxied_service
 
 
 def test_eight_player_ids_are_asked_in_batches_and_merged(reference, httpserver, tmp_path) -> None:

@@ -7,14 +7,7 @@ until a window is fetched), names the window, and ends with the final counts.
 
 from __future__ import annotations
 
-import pytest
-
-from tests.client.proxy import LIST, clients, proxied_service, reference_service
-
-
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory):
-    yield from reference_service(tmp_path_factory)
+from tests.client.proxy import LIST, clients, proxied_service
 
 
 def test_the_bar_counts_pages_and_matches(reference, httpserver, tmp_path, capsys) -> None:

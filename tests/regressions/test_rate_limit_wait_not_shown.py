@@ -7,16 +7,10 @@ window it delays: "waiting 6.0 s for the service's rate limit" (a 429's Retry-Af
 
 from __future__ import annotations
 
-import pytest
 from werkzeug import Response
 
 from tests.client.conftest import FakeClock
-from tests.client.proxy import LIST, clients, proxied_service, reference_service
-
-
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory):
-    yield from reference_service(tmp_path_factory)
+from tests.client.proxy import LIST, clients, proxied_service
 
 
 def test_a_429_wait_is_shown_in_the_bar(reference, httpserver, tmp_path, capsys) -> None:

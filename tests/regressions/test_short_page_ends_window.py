@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 
-import pytest
 from werkzeug import Request, Response
 
 from tests.client.proxy import (
@@ -19,13 +18,7 @@ from tests.client.proxy import (
     clients,
     match_ids,
     proxied_service,
-    reference_service,
 )
-
-
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory):
-    yield from reference_service(tmp_path_factory)
 
 
 def _three_a_page(request: Request, proxy: Proxy) -> Response | None:

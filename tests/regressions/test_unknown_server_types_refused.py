@@ -12,12 +12,7 @@ import pytest
 
 from matchkit.client.client import UnlistedValueWarning
 from matchkit.errors import InvalidArgumentError
-from tests.client.proxy import WINDOW, clients, match_ids, proxied_service, reference_service
-
-
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory):
-    yield from reference_service(tmp_path_factory)
+from tests.client.proxy import WINDOW, clients, match_ids, proxied_service
 
 
 def test_unlisted_server_types_are_sent_with_one_warning(reference, httpserver, tmp_path) -> None:

@@ -16,13 +16,7 @@ from tests.client.proxy import (
     clients,
     match_ids,
     proxied_service,
-    reference_service,
 )
-
-
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory):
-    yield from reference_service(tmp_path_factory)
 
 
 def test_a_wrong_base_url_is_an_error_naming_it(reference, httpserver, tmp_path) -> None:
