@@ -23,6 +23,7 @@ from typing import Any, Literal
 import orjson
 
 from matchkit.errors import InvalidArgumentError
+from matchkit.rules.checks import checked_whole_number
 from matchkit.rules.windows import RETENTION, format_time, parse_time
 from matchkit.synth.catalogue import build_catalogue
 from matchkit.synth.dataset import FORMAT, MANIFEST, write_shard_file
@@ -61,10 +62,8 @@ def character_names() -> dict[str, str]:
 
 
 def _whole(value: object, name: str, *, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise InvalidArgumentError(
-            f"{name}={value!r} must be a whole number >= {low}", parameter=name
-        )
+    message = f"{name}={value!r} must be a whole number >= {low}"
+    checked_whole_number(value, low=low, parameter=name, message=message)
     if high is not None and value > high:
         raise InvalidArgumentError(f"{name}={value!r} must be at most {high}", parameter=name)
     return value
