@@ -350,14 +350,7 @@ class FaultMiddleware:
 
     def _record(self, scope: dict[str, Any], status: int) -> None:
         if self.request_log is not None:
-            self.request_log.record(
-                LoggedRequest(
-                    method=scope["method"],
-                    path=scope["path"],
-                    query=scope.get("query_string", b"").decode("latin-1"),
-                    status=status,
-                )
-            )
+            self.request_log.record(LoggedRequest.of(scope, status))
 
 
 class _FaultRaisedError(Exception):
