@@ -190,7 +190,7 @@ class GlobalMatches:
                 {
                     "duration": one.duration,
                     "ordinal": one.ordinal,
-                    "stats": {"winningTeam": one.winning_side},
+                    "stats": {"winningTeam": one.winning_team},
                 },
                 {"participants": {"data": all_participants}},
             )
