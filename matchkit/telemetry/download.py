@@ -126,14 +126,8 @@ class TelemetryDownloader:
         self.retry = retry
 
     def close(self) -> None:
-        """Close the session."""
+        """Close the session (``with contextlib.closing(downloader)`` closes it after use)."""
         self.session.close()
-
-    def __enter__(self) -> TelemetryDownloader:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def download(
         self,
