@@ -47,7 +47,7 @@ def checked_positive_number(
     if (
         isinstance(value, bool)
         or not isinstance(value, int if whole else int | float)
-        or not math.isfinite(value)
+        or (isinstance(value, float) and not math.isfinite(value))
         or value <= 0
     ):
         raise InvalidArgumentError(message, parameter=parameter)

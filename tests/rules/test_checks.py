@@ -39,7 +39,7 @@ def test_a_whole_number_without_bounds_takes_any_int():
     assert checked_whole_number(-(10**30), parameter="seed", message="m") == -(10**30)
 
 
-@pytest.mark.parametrize("value", [1, 0.5, 1e-300, 10**9])
+@pytest.mark.parametrize("value", [1, 0.5, 1e-300, 10**9, 10**400])
 def test_a_positive_number_is_returned_as_given(value):
     result = checked_positive_number(value, parameter="x", message="m")
     assert result == value
