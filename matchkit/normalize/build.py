@@ -68,8 +68,7 @@ class _Builder:
                 count,
                 f"ignored {count} resource(s) of type {type_!r}: not part of the match model",
             )
-        self.id_lists = {type_: table.ids() for type_, table in walker.tables.items()}
-        self.ids = {type_: pa.array(ids, type=pa.string()) for type_, ids in self.id_lists.items()}
+        self.ids = {type_: table.ids() for type_, table in walker.tables.items()}
         self.built: dict[str, pd.DataFrame] = {}
         self._links: dict[tuple[str, str], Links] = {}
 
@@ -90,8 +89,7 @@ class _Builder:
         copies = self.walker.repeats.read(type_)
         if copies is None:
             return sections
-        rows_of = {id_: row for row, id_ in enumerate(self.id_lists[type_])}
-        kept_rows = np.array([rows_of[id_] for id_ in copies.ids()], dtype=np.int64)
+        kept_rows = pc.index_in(copies.ids(), value_set=self.ids[type_]).to_numpy().astype(np.int64)
         differs = differing(
             sections,
             lambda name: self.table_links(type_, name),
@@ -106,7 +104,7 @@ class _Builder:
             type_,
             sections,
             kept_rows,
-            table.documents(),
+            table.documents().tolist(),
             copies,
             differs,
             self.snapshot_keys(type_),
@@ -356,9 +354,7 @@ class _Builder:
                 "roster_id": self.ids["roster"],
                 "match_id": match_ids,
                 "team_id": self.to_one("roster", "team", "team"),
-                "side": roster_sides_from_participants(
-                    self.id_lists["roster"], sides, participants
-                ),
+                "side": roster_sides_from_participants(self.ids["roster"], sides, participants),
                 "side_label": labels,
             },
             {},

@@ -28,7 +28,7 @@ _ID = attrgetter("id")
 _TYPE = attrgetter("type")
 _ATTRIBUTES = attrgetter("attributes")
 _RELATIONSHIPS = attrgetter("relationships")
-_PIECE = 256  # rows transposed at a time (well below the collector's 700 allocations)
+_PIECE = 64  # rows transposed at a time: few short-lived tuples alive at once
 
 
 class TypedReader:
@@ -98,7 +98,7 @@ class TypedReader:
                 sections.setdefault("relationships", {})[name] = fast_arrow(
                     list(map(_identifiers_text, data))
                 )
-        return Chunk(type_, ids, documents, sections, links)
+        return Chunk.of(type_, ids, documents, sections, links)
 
 
 def _add_columns(
