@@ -160,6 +160,7 @@ def _report(args: argparse.Namespace) -> int:
         overwrite=args.overwrite,
         api_reference=args.api_reference,
         on_page=announce,
+        jobs=args.jobs,
     )
     print(f"report written: {index}")
     return 0
