@@ -35,6 +35,13 @@ def timed(path: Path, log: Path, seconds: float) -> Path:
     return notebook(path, source)
 
 
+def read_runs(log: Path) -> dict[str, tuple[float, float]]:
+    """Notebook name -> (start, end) as the timed notebooks wrote them."""
+    return {
+        name: (start, end) for name, start, end in map(json.loads, log.read_text().splitlines())
+    }
+
+
 def test_two_kernels_run_at_once_and_pages_come_back_in_order(tmp_path: Path) -> None:
     log = tmp_path / "ran.jsonl"
     paths = [timed(tmp_path / "slow.ipynb", log, 4), timed(tmp_path / "quick.ipynb", log, 0)]
@@ -43,7 +50,7 @@ def test_two_kernels_run_at_once_and_pages_come_back_in_order(tmp_path: Path) ->
     assert [item.notebook.cells[1].outputs[0]["text"] for item in executed] == ["slow\n", "quick\n"]
     assert all(item.seconds > 0 for item in executed)
     assert executed[0].seconds > 4
-    runs = {name: (start, end) for name, start, end in map(json.loads, log.read_text().splitlines())}
+    runs = read_runs(log)
     slow, quick = runs["slow"], runs["quick"]
     assert quick[0] < slow[1]  # the quick notebook ran while the slow one slept
     assert quick[1] < slow[1]
@@ -54,7 +61,7 @@ def test_one_job_runs_one_kernel_at_a_time(tmp_path: Path) -> None:
     paths = [timed(tmp_path / "first.ipynb", log, 1), timed(tmp_path / "second.ipynb", log, 0)]
     executed = list(execute_all(paths, dict(os.environ), jobs=1))
     assert [item.path for item in executed] == paths
-    runs = {name: (start, end) for name, start, end in map(json.loads, log.read_text().splitlines())}
+    runs = read_runs(log)
     assert runs["first"][1] <= runs["second"][0]
 
 
