@@ -180,8 +180,18 @@ def build_report(
 # JupyterLab's page without the loader of mermaid, which would import it from a CDN when a page
 # has a diagram; the report ships no mermaid, so a diagram shows as its source text, offline.
 _TEMPLATE = "matchkit-report.html.j2"
+# The widgets drawn from saved state take the page's sans-serif font (the offline widget
+# manager sets none, so their labels fell back to the browser's serif).
 _TEMPLATE_SOURCE = """{%- extends "index.html.j2" -%}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{%- block extra_css -%}
+<style>
+.jupyter-widgets, .jupyter-widgets input, .jupyter-widgets select, .jupyter-widgets button {
+  font-family: var(--jp-ui-font-family, system-ui, sans-serif);
+  font-size: 13px;
+}
+</style>
+{%- endblock extra_css -%}
 """
 
 
