@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from matchkit.errors import InvalidArgumentError, MatchkitError
+from matchkit.errors import MatchkitError
+from matchkit.rules.checks import checked_whole_number
 
 __all__ = ["CELL_TIMEOUT", "RUN_FIRST", "Executed", "default_jobs", "execute", "execute_all"]
 
@@ -116,8 +117,9 @@ def execute_all(
     """
     if jobs is None:
         jobs = default_jobs()
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise InvalidArgumentError(f"jobs={jobs!r} must be a whole number >= 1", parameter="jobs")
+    jobs = checked_whole_number(
+        jobs, parameter="jobs", message=f"jobs={jobs!r} must be a whole number >= 1", low=1
+    )
     futures: dict[int, Future[Executed]] = {}
     with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="matchkit-report") as pool:
         try:
