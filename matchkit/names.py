@@ -1,6 +1,7 @@
 """Names for ids: characters, cosmetics and maps as an analyst calls them.
 
-The wire carries ids only. A :class:`Names` maps each kind of id to display names:
+The wire carries ids only. A :class:`Names` maps each kind of id (characters, cosmetics, maps,
+game modes, telemetry battlerites) to display names:
 
 - the sample set's own catalogue: :func:`sample_names` (read from the data set folder) or
   :func:`fetch_names` (``GET /catalogue`` of a service: the embedded one, or a remote copy of
@@ -44,7 +45,9 @@ __all__ = [
 ]
 
 #: The kinds of id a catalogue names.
-NAME_KINDS = ("character", "mount", "outfit", "attachment", "emote", "map", "game_mode")
+NAME_KINDS = (
+    "character", "mount", "outfit", "attachment", "emote", "map", "game_mode", "battlerite",
+)  # fmt: skip
 COSMETIC_KINDS = ("attachment", "emote", "mount", "outfit")
 #: Id column -> (kind of id, name column) that :func:`with_names` adds beside it.
 NAME_COLUMNS: Mapping[str, tuple[str, str]] = MappingProxyType(
@@ -52,6 +55,7 @@ NAME_COLUMNS: Mapping[str, tuple[str, str]] = MappingProxyType(
         "actor": ("character", "character"),
         "map_id": ("map", "map"),
         "game_mode": ("game_mode", "game_mode_name"),
+        "battlerite_type": ("battlerite", "battlerite_name"),
         **{kind: (kind, f"{kind}_name") for kind in COSMETIC_KINDS},
     }
 )

@@ -4,8 +4,10 @@ round a match is decided in.
 Pure pandas on :class:`~matchkit.telemetry.TelemetryFrames`; nothing here touches HTTP. Every
 function returns a tidy DataFrame with counts (``n``, ``players``, ``matches``) beside each
 estimate and its interval; what was left out, and why, is in ``result.attrs["excluded"]``.
-Characters are the wire's integer ids; ``character_name`` comes from ``names=`` (actor id ->
-name; default: the sample set's catalogue), and an id without a name is shown as the id.
+Characters and battlerites are the wire's integer ids; ``character_name`` and
+``battlerite_name`` come from ``names=`` (:class:`~matchkit.names.Names`, e.g.
+``fetch_names(client.base_url)``, or a mapping of actor id -> name; default: the sample set's
+catalogue), and an id without a name is shown as the id.
 
 Example:
     >>> per_minute_rates(telemetry, by=["character"])  # doctest: +SKIP
@@ -24,10 +26,12 @@ from matchkit.analysis._common import group_keys, wilson_columns
 from matchkit.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
+    from matchkit.names import Names
     from matchkit.telemetry.frames import TelemetryFrames
 
 __all__ = [
     "RATE_STATS",
+    "battlerite_labels",
     "battlerite_win_rates",
     "character_labels",
     "deciding_rounds",
@@ -40,20 +44,35 @@ RATE_STATS = ("damage_done", "healing_done", "disables_done")
 """The per-round stats :func:`per_minute_rates` reports by default."""
 
 
-def character_labels(characters: pd.Series, names: Mapping[str, str] | None = None) -> pd.Series:
-    """Each character id's display name (``names``: actor id -> name; default: the sample
-    set's catalogue); an id without a name is shown as the id."""
-    if names is None:
-        from matchkit.synth import character_names
+def _catalogue(names: Names | Mapping[str, Any] | None) -> Names:
+    """``names`` as Names: the sample set's catalogue when None, a flat mapping as characters."""
+    from matchkit.names import Names, as_names, sample_names
 
-        names = character_names()
-    elif not isinstance(names, Mapping):
+    if names is None:
+        return sample_names()
+    if not isinstance(names, Names | Mapping):
         raise InvalidArgumentError(
-            f"names must be a mapping of actor id to name, not {type(names).__name__}",
+            "names must be matchkit.names.Names or a mapping of actor id to name, not "
+            f"{type(names).__name__}",
             parameter="names",
         )
-    text = characters.astype("string")
-    return text.map(lambda value: names.get(value, value) if isinstance(value, str) else value)
+    return as_names(names)
+
+
+def character_labels(
+    characters: pd.Series, names: Names | Mapping[str, Any] | None = None
+) -> pd.Series:
+    """Each character id's display name (``names``: :class:`~matchkit.names.Names` or actor id
+    -> name; default: the sample set's catalogue); an id without a name is shown as the id."""
+    return _catalogue(names).label("character", characters)
+
+
+def battlerite_labels(
+    battlerites: pd.Series, names: Names | Mapping[str, Any] | None = None
+) -> pd.Series:
+    """Each battlerite id's display name (``names``: :class:`~matchkit.names.Names`, kind
+    ``battlerite``; default: the sample set's catalogue); an id without a name stays the id."""
+    return _catalogue(names).label("battlerite", battlerites)
 
 
 def _telemetry(value: object) -> TelemetryFrames:
@@ -103,7 +122,7 @@ def per_minute_rates(
     by: str | Sequence[str] | None = ("character", "round"),
     *,
     stats: Sequence[str] = RATE_STATS,
-    names: Mapping[str, str] | None = None,
+    names: Names | Mapping[str, Any] | None = None,
     confidence: float = 0.95,
 ) -> pd.DataFrame:
     """Per-round stats per minute alive (damage, healing, disables), per group, with intervals.
@@ -116,7 +135,7 @@ def per_minute_rates(
         telemetry: the telemetry tables.
         by: grouping keys: ``"character"``, ``"round"`` and columns of ``round_player_stats``.
         stats: columns of ``round_player_stats`` to report.
-        names: actor id -> character name.
+        names: Names, or actor id -> character name (default: the sample catalogue).
         confidence: the interval's confidence level.
 
     Returns:
@@ -173,7 +192,7 @@ def _match_winners(telemetry: TelemetryFrames) -> pd.Series:
 def battlerite_win_rates(
     telemetry: TelemetryFrames,
     *,
-    names: Mapping[str, str] | None = None,
+    names: Names | Mapping[str, Any] | None = None,
     confidence: float = 0.95,
 ) -> pd.DataFrame:
     """Each battlerite's pick rate among its character's players, and their win rates.
@@ -181,11 +200,17 @@ def battlerite_win_rates(
     A player is one seat in one match (who won: the side with the higher MatchFinishedEvent
     score). Matches without a winner (draws, Royale) are left out.
 
+    Args:
+        telemetry: the telemetry tables.
+        names: Names (kinds ``character`` and ``battlerite``), or actor id -> character name;
+            default: the sample set's catalogue.
+        confidence: the intervals' confidence level.
+
     Returns:
         One row per character and battlerite: ``character``, ``character_name``,
-        ``battlerite_type``, ``players`` (of the character), ``picks``, ``pick_rate``,
-        ``pick_ci_low``, ``pick_ci_high``, ``wins`` (of those who picked it), ``win_rate``,
-        ``ci_low``, ``ci_high``, and the same for the players who did not pick it:
+        ``battlerite_type``, ``battlerite_name``, ``players`` (of the character), ``picks``,
+        ``pick_rate``, ``pick_ci_low``, ``pick_ci_high``, ``wins`` (of those who picked it),
+        ``win_rate``, ``ci_low``, ``ci_high``, and the same for the players who did not pick it:
         ``win_rate_without``, ``without_ci_low``, ``without_ci_high``. Wilson intervals.
     """
     telemetry = _telemetry(telemetry)
@@ -217,11 +242,13 @@ def battlerite_win_rates(
         table["all_wins"] - table["wins"], not_picked.clip(lower=1), confidence=confidence
     )
     empty = not_picked.eq(0).to_numpy()
+    catalogue = _catalogue(names)
     result = pd.DataFrame(
         {
             "character": table["character"],
-            "character_name": character_labels(table["character"], names),
+            "character_name": character_labels(table["character"], catalogue),
             "battlerite_type": table["battlerite_type"],
+            "battlerite_name": battlerite_labels(table["battlerite_type"], catalogue),
             "players": table["players"].astype("int64"),
             "picks": table["picks"].astype("int64"),
             "pick_rate": picked["win_rate"],

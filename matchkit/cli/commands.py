@@ -73,8 +73,28 @@ def _synth(args: argparse.Namespace) -> int:
 def _fetch(args: argparse.Namespace) -> int:
     from matchkit.client.client import Client
 
+    filters = _fetch_filters(args)
     _check_fetch_out(args.out, overwrite=args.overwrite)  # before an hour of fetching
-    filters = {}
+    options = {
+        "shard": args.shard,
+        "cache_dir": args.cache_dir,
+        "rate_limit": args.rate_limit,
+        "now": args.now,
+    }
+    _check_fetch_arguments(args, options, filters)
+    with Client(
+        args.base_url, offline=args.offline, progress=not args.no_progress, **options
+    ) as client:
+        frames = client.matches(args.start, args.end, max_matches=args.max_matches, **filters)
+    frames.to_parquet(args.out, overwrite=args.overwrite)
+    print(frames.summary())
+    print(f"wrote {args.out}")
+    return 0
+
+
+def _fetch_filters(args: argparse.Namespace) -> dict[str, object]:
+    """The command line's filters (and sort) as ``Client.matches`` takes them."""
+    filters: dict[str, object] = {"sort": args.sort}
     for key in (
         "player_ids",
         "patch_versions",
@@ -88,22 +108,26 @@ def _fetch(args: argparse.Namespace) -> int:
             filters[key] = value.split(",")
     if args.ranking_type is not None:
         filters["ranking_type"] = args.ranking_type
-    with Client(
-        args.base_url,
-        shard=args.shard,
-        cache_dir=args.cache_dir,
-        offline=args.offline,
-        rate_limit=args.rate_limit,
-        now=args.now,
-        progress=not args.no_progress,
-    ) as client:
-        frames = client.matches(
-            args.start, args.end, sort=args.sort, max_matches=args.max_matches, **filters
-        )
-    frames.to_parquet(args.out, overwrite=args.overwrite)
-    print(frames.summary())
-    print(f"wrote {args.out}")
-    return 0
+    return filters
+
+
+def _check_fetch_arguments(
+    args: argparse.Namespace, options: dict[str, object], filters: dict[str, object]
+) -> None:
+    """Check every argument of a fetch before a service starts or a request is sent.
+
+    The same checks as the fetch itself: an offline client (which starts no embedded service
+    and sends nothing) plans the call. Its warnings (a clamped range) are left to the fetch,
+    which gives them once.
+    """
+    import warnings
+
+    from matchkit.client.client import Client
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with Client(args.base_url, offline=True, progress=False, **options) as check:
+            check.plan(args.start, args.end, max_matches=args.max_matches, **filters)
 
 
 def _check_fetch_out(out: Path, *, overwrite: bool) -> None:
@@ -136,6 +160,7 @@ def _report(args: argparse.Namespace) -> int:
         overwrite=args.overwrite,
         api_reference=args.api_reference,
         on_page=announce,
+        jobs=args.jobs,
     )
     print(f"report written: {index}")
     return 0

@@ -330,6 +330,14 @@ replaces a folder holding anything it did not write.
         action="store_false",
         help="skip the API reference (default: write it to DIR/api)",
     )
+    report.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="notebooks executed at a time, a kernel each; the pages are the same whatever N "
+        "(default: 2, or 1 on a single core)",
+    )
 
 
 def _cache_parser(commands) -> None:

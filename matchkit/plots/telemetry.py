@@ -7,7 +7,7 @@ Each takes TelemetryFrames or the matching :mod:`matchkit.analysis.telemetry` ta
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 from matplotlib.axes import Axes
@@ -15,6 +15,9 @@ from matplotlib.axes import Axes
 from matchkit.analysis.telemetry import battlerite_win_rates, per_minute_rates, queue_times
 from matchkit.errors import InvalidArgumentError
 from matchkit.plots._style import SIDE_COLORS, new_axes, percent_axis
+
+if TYPE_CHECKING:
+    from matchkit.names import Names
 
 __all__ = ["plot_battlerite_win_rates", "plot_per_minute_rates", "plot_queue_times"]
 
@@ -43,7 +46,7 @@ def plot_battlerite_win_rates(
     *,
     character: str,
     ax: Axes | None = None,
-    names: Mapping[str, str] | None = None,
+    names: Names | Mapping[str, Any] | None = None,
     **style: Any,
 ) -> Axes:
     """One character's battlerites: win rate of the players who picked each (circle) and of
@@ -54,8 +57,12 @@ def plot_battlerite_win_rates(
             table.
         character: the character's name or actor id.
         ax: the Axes to draw on.
-        names: actor id -> name (when ``data`` is TelemetryFrames).
+        names: :class:`~matchkit.names.Names` or actor id -> name (when ``data`` is
+            TelemetryFrames; default: the sample set's catalogue).
         **style: passed to each errorbar.
+
+    Battlerites are labelled by ``battlerite_name`` (without the character's name before it)
+    where the table has one, else by id.
     """
     required = ("character", "character_name", "battlerite_type", "win_rate", "picks")
     table = _table(data, required, battlerite_win_rates, names=names)
@@ -86,21 +93,29 @@ def plot_battlerite_win_rates(
             **style,
         )
     ax.axhline(0.5, color="#999999", linewidth=1, linestyle="--")
+    name = rows.loc[0, "character_name"]
+    labels = _battlerite_labels(rows, str(name))
     ax.set_xticks(
         positions,
-        [
-            f"{b}\nn={p}/{n}"
-            for b, p, n in zip(rows["battlerite_type"], rows["picks"], rows["players"], strict=True)
-        ],
+        [f"{b}\nn={p}/{n}" for b, p, n in zip(labels, rows["picks"], rows["players"], strict=True)],
         fontsize=7,
     )
     percent_axis(ax)
-    name = rows.loc[0, "character_name"]
-    ax.set_xlabel("battlerite (id); n = players who picked it / players of the character")
+    shown = "name" if (labels != rows["battlerite_type"].astype(str)).any() else "id"
+    ax.set_xlabel(f"battlerite ({shown}); n = players who picked it / players of the character")
     ax.set_ylabel("match win rate (95% interval)")
     ax.set_title(f"{name}: win rate by battlerite picked")
     ax.legend(title="players who", loc="upper right", fontsize=8)
     return ax
+
+
+def _battlerite_labels(rows: pd.DataFrame, character: str) -> pd.Series:
+    """Each row's battlerite name without ``"<character>: "``, else its id (as text)."""
+    ids = rows["battlerite_type"].astype(str)
+    if "battlerite_name" not in rows.columns:
+        return ids
+    named = rows["battlerite_name"].astype("string").fillna(ids)
+    return named.str.removeprefix(f"{character}: ").astype(str)
 
 
 def plot_queue_times(data: Any, *, ax: Axes | None = None, **style: Any) -> Axes:
@@ -129,7 +144,7 @@ def plot_per_minute_rates(
     *,
     stat: str = "damage_done",
     ax: Axes | None = None,
-    names: Mapping[str, str] | None = None,
+    names: Names | Mapping[str, Any] | None = None,
     **style: Any,
 ) -> Axes:
     """One stat per minute alive for each character, with 95% intervals, highest first."""

@@ -1,6 +1,7 @@
 """Execute the notebooks into a reproducible HTML report that reads offline.
 
-Each notebook runs in a fresh kernel and becomes one page; the web files the pages load are
+Each notebook runs in a fresh kernel, two at a time (:mod:`matchkit.report.execute`), and
+becomes one page; the web files the pages load are
 copied beside them (:mod:`matchkit.report.assets`), pdoc writes the API reference to ``api/``, and
 the folder is written and swapped in as :mod:`matchkit.report.folder` says (never over what
 matchkit did not write).
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import html
 import json
-import logging
 import os
 import re
 import subprocess
@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import IO
 
 from matchkit.errors import MatchkitError
+from matchkit.report.execute import QUIET_LOG, execute_all
 from matchkit.report.folder import ReportFolder
 
 __all__ = [
@@ -39,9 +40,6 @@ __all__ = [
     "refresh_notebooks",
     "stable_widget_ids",
 ]
-
-#: Seconds one notebook may take before the report gives up on it.
-CELL_TIMEOUT = 600
 
 
 def notebooks_path() -> Path:
@@ -88,6 +86,7 @@ def build_report(
     api_reference: bool = True,
     assets: str | os.PathLike[str] | None = None,
     on_page: Callable[[ReportPage], None] | None = None,
+    jobs: int | None = None,
 ) -> Path:
     """Execute the notebooks and write one HTML page each plus an ``index.html``.
 
@@ -105,7 +104,11 @@ def build_report(
         overwrite: replace a previous report in ``out``.
         api_reference: also write the API reference and link it from the index.
         assets: the installed web files (default :func:`matchkit.report.assets.assets_path`).
-        on_page: called with each page when it is written (e.g. to print its time).
+        on_page: called with each page when it is written (e.g. to print its time), in the
+            order of ``notebooks``.
+        jobs: notebooks executed at a time, each in its own kernel (default: two, one on a
+            single core; see :mod:`matchkit.report.execute`). The pages are the same bytes
+            whatever the number.
 
     Returns:
         The path of ``index.html``.
@@ -116,7 +119,6 @@ def build_report(
             web files are not installed or the API reference failed.
     """
     import jinja2
-    import nbformat
     from nbconvert import HTMLExporter
 
     from matchkit.report.assets import PAGE_URLS, copy_assets, require_assets
@@ -139,23 +141,25 @@ def build_report(
         extra_loaders=[jinja2.DictLoader({_TEMPLATE: _TEMPLATE_SOURCE})],
         template_file=_TEMPLATE,
     )
-    exporter.log = _QUIET_LOG  # its notes (e.g. on images without alt text) are not the reader's
+    exporter.log = QUIET_LOG  # its notes (e.g. on images without alt text) are not the reader's
     pages = []
     reference = None
     try:
         if api_reference:
             reference = _ApiReference.start(folder.staging / API_FOLDER)
         copy_assets(folder.staging, folder=assets)
-        for path in paths:
+        if not env.get("MATCHKIT_BASE_URL"):
+            _build_sample_store()  # once, before the kernels that would each build it
+        for executed in execute_all(paths, env, jobs=jobs):
             started = time.perf_counter()
-            notebook = _execute(nbformat.read(path, as_version=4), path, env)
-            notebook = stable_widget_ids(notebook)
+            notebook = stable_widget_ids(executed.notebook)
             body, _ = exporter.from_notebook_node(notebook)
             body = _stable_element_ids(body)
-            target = folder.staging / f"{path.stem}.html"
+            target = folder.staging / f"{executed.path.stem}.html"
             target.write_text(body, encoding="utf-8")
-            seconds = time.perf_counter() - started
-            page = ReportPage(_title(notebook, path), folder.target / target.name, seconds)
+            seconds = executed.seconds + time.perf_counter() - started
+            title = _title(notebook, executed.path)
+            page = ReportPage(title, folder.target / target.name, seconds)
             pages.append(page)
             if on_page is not None:
                 on_page(page)
@@ -176,41 +180,19 @@ def build_report(
 # JupyterLab's page without the loader of mermaid, which would import it from a CDN when a page
 # has a diagram; the report ships no mermaid, so a diagram shows as its source text, offline.
 _TEMPLATE = "matchkit-report.html.j2"
+# The widgets drawn from saved state take the page's sans-serif font (the offline widget
+# manager sets none, so their labels fell back to the browser's serif).
 _TEMPLATE_SOURCE = """{%- extends "index.html.j2" -%}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{%- block extra_css -%}
+<style>
+.jupyter-widgets, .jupyter-widgets input, .jupyter-widgets select, .jupyter-widgets button {
+  font-family: var(--jp-ui-font-family, system-ui, sans-serif);
+  font-size: 13px;
+}
+</style>
+{%- endblock extra_css -%}
 """
-
-
-def _execute(notebook, path: Path, env: dict[str, str]):
-    """Run ``notebook`` in a fresh kernel that talks over local sockets (IPC), not TCP."""
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
-    from traitlets.config import Config
-
-    # ipykernel warns at every start that TCP is unencrypted: the kernel manager nbclient creates
-    # (and shuts down) talks over IPC sockets instead, files in a private temporary folder (an
-    # absolute path: the kernel runs in the notebook's folder; a short one: socket names are
-    # length-bound).
-    with tempfile.TemporaryDirectory(prefix="mk-kernel-") as sockets:
-        transport = {"transport": "ipc", "ip": str(Path(sockets) / "kernel")}
-        client = NotebookClient(
-            notebook,
-            timeout=CELL_TIMEOUT,
-            kernel_name="python3",
-            resources={"metadata": {"path": str(path.parent)}},
-            config=Config({"KernelManager": transport}),
-        )
-        client.log = _QUIET_LOG  # nbclient narrates every step at INFO; keep its errors only
-        try:
-            client.execute(env=env)
-        except CellExecutionError as error:
-            message = _ANSI_ESCAPE.sub("", str(error))
-            raise MatchkitError(f"{path.name} failed: {message}") from None
-    return notebook
-
-
-# A logger of its own, outside the logging tree: no handler or level of the process changes.
-_QUIET_LOG = logging.Logger("matchkit.report.pages.quiet", level=logging.ERROR)
 
 
 # Run in a child process: pdoc imports every module and configures its renderer globally, neither
@@ -281,8 +263,9 @@ class _ApiReference:
 def refresh_notebooks(paths: Sequence[str | os.PathLike[str]] | None = None) -> list[Path]:
     """Re-execute notebooks in place, so that their committed outputs are what nbval expects.
 
-    Each is run as the report runs it, its widget ids made stable and the timestamps a kernel
-    adds to each cell dropped, so that refreshing twice writes the same bytes.
+    Each is run as the report runs it (two at a time), its widget ids made stable and the
+    timestamps a kernel adds to each cell dropped, so that refreshing twice writes the same
+    bytes.
 
     Args:
         paths: the notebooks (default: every notebook of the report).
@@ -293,12 +276,11 @@ def refresh_notebooks(paths: Sequence[str | os.PathLike[str]] | None = None) -> 
     import nbformat
 
     targets = [Path(p) for p in paths] if paths else [notebooks_path() / n for n in NOTEBOOKS]
-    for path in targets:
-        notebook = _execute(nbformat.read(path, as_version=4), path, dict(os.environ))
-        notebook = stable_widget_ids(notebook)
+    for executed in execute_all(targets, dict(os.environ)):
+        notebook = stable_widget_ids(executed.notebook)
         for cell in notebook.cells:
             cell.metadata.pop("execution", None)
-        nbformat.write(notebook, path)
+        nbformat.write(notebook, executed.path)
     return targets
 
 
@@ -342,7 +324,6 @@ def stable_widget_ids(notebook):
     return stable
 
 
-_ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 _VIEW_MODEL_ID = re.compile(r'"model_id": "([0-9a-f]{32})"')
 _MODEL_REFERENCE = re.compile(r"IPY_MODEL_([0-9a-f]{32})")
 
@@ -354,6 +335,17 @@ def _stable_element_ids(body: str) -> str:
     for number, element_id in enumerate(dict.fromkeys(_WIDGET_ELEMENT_ID.findall(body)), 1):
         body = body.replace(element_id, f"widget-view-{number}")
     return body
+
+
+def _build_sample_store() -> None:
+    """Build the embedded service's store of the sample set now, if not built yet.
+
+    Every notebook's Client starts the embedded service, which builds this store when it is
+    missing: built here, the kernels (two at a time) find it instead of each building it.
+    """
+    from matchkit.service.store import MatchStore
+
+    MatchStore.open().close()
 
 
 def _title(notebook, path: Path) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 
 from matchkit.synth.catalogue import Catalogue, build_catalogue
+from matchkit.synth.telemetry_catalogue import battlerite_names
 
 __all__ = ["CATALOGUE_FILE", "CATALOGUE_FORMAT", "catalogue_document", "write_catalogue"]
 
@@ -58,8 +59,9 @@ def catalogue_document(catalogue: Catalogue | None = None) -> dict[str, Any]:
     """The catalogue file's content: ``{"format", "source", "names": {kind: {id: name}}}``.
 
     Kinds: ``character`` (by ``actor``), ``mount``, ``outfit``, ``attachment``, ``emote``
-    (by cosmetic id), ``map`` (by ``map_id``) and ``game_mode`` (by ``game_mode``). Per-character
-    cosmetics carry the character's name (``"Ashwind: Gilded outfit"``).
+    (by cosmetic id), ``map`` (by ``map_id``), ``game_mode`` (by ``game_mode``) and
+    ``battlerite`` (by telemetry ``battleriteType``). Per-character cosmetics and battlerites
+    carry the character's name (``"Ashwind: Gilded outfit"``, ``"Ashwind: Quickening"``).
     """
     catalogue = catalogue or build_catalogue()
     names: dict[str, dict[str, str]] = {
@@ -79,6 +81,7 @@ def catalogue_document(catalogue: Catalogue | None = None) -> dict[str, Any]:
         mode_id: GAME_MODE_NAMES.get(server_type, server_type)
         for server_type, mode_id in catalogue.game_mode_ids.items()
     }
+    names["battlerite"] = battlerite_names()
     return {
         "format": CATALOGUE_FORMAT,
         "source": "matchkit sample data set (invented names)",

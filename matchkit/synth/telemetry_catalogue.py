@@ -18,9 +18,28 @@ from matchkit.synth import telemetry_parameters as t
 from matchkit.synth.catalogue import build_catalogue
 from matchkit.synth.sampling import Draw, WeightedTable, harmonic_weights
 
-__all__ = ["CharacterKit", "character_kit", "featured_battlerite", "kit_catalogue"]
+__all__ = [
+    "BATTLERITE_NAMES",
+    "CharacterKit",
+    "battlerite_names",
+    "character_kit",
+    "featured_battlerite",
+    "kit_catalogue",
+]
 
 _ROLES = ("melee", "ranged", "support")
+
+# Invented battlerite names (not on the wire: a pick carries its id). Character number c (in
+# catalogue order, from 0) names its battlerite of rank r (from 1) BATTLERITE_NAMES[(3c + r - 1)
+# mod 20], prefixed by the character's name: ten distinct names per character, a different
+# rotation for each.
+BATTLERITE_NAMES = (
+    "Quickening", "Ironhide", "Second Wind", "Ember Heart", "Frost Veil", "Piercing Light",
+    "Stormcall", "Thornguard", "Deep Roots", "Swift Return", "Blood Pact", "Echoing Step",
+    "Bright Ward", "Shadow Mark", "Tidal Surge", "Stone Skin", "Last Stand", "Hunter's Eye",
+    "Wildfire", "Calm Mind",
+)  # fmt: skip
+_NAME_STEP = 3
 
 
 @dataclass(frozen=True)
@@ -98,3 +117,18 @@ def featured_battlerite() -> tuple[str, int]:
     raise MatchkitError(
         f"the catalogue has no character named {t.FEATURED_CHARACTER!r}; fix FEATURED_CHARACTER"
     )
+
+
+def battlerite_names() -> dict[str, str]:
+    """Battlerite id (as text) -> invented name of every catalogue character's battlerites.
+
+    ``"Ashwind: Quickening"``: the character's name, then a name from
+    :data:`BATTLERITE_NAMES` rotated by the character's place in the catalogue (see there).
+    Fixed by the catalogue, like the ids; it takes no draws.
+    """
+    names: dict[str, str] = {}
+    for number, kit in enumerate(kit_catalogue().values()):
+        for rank, rite in enumerate(kit.battlerites):
+            name = BATTLERITE_NAMES[(_NAME_STEP * number + rank) % len(BATTLERITE_NAMES)]
+            names[str(rite)] = f"{kit.name}: {name}"
+    return names

@@ -135,3 +135,35 @@ def test_participant_view_carries_names_beside_ids_when_given():
     people = named["kind"].astype(str) != "bot"
     assert set(named.loc[people, "character"]) <= set(sample_names().names["character"].values())
     pd.testing.assert_frame_equal(named[list(plain.columns)], plain)
+
+
+def test_the_sample_catalogue_names_every_battlerite():
+    from matchkit.synth.telemetry_catalogue import (
+        BATTLERITE_NAMES,
+        featured_battlerite,
+        kit_catalogue,
+    )
+
+    names = sample_names()
+    battlerites = names.names["battlerite"]
+    kits = list(kit_catalogue().values())
+    assert len(battlerites) == sum(len(kit.battlerites) for kit in kits) == 300
+    for number, kit in enumerate(kits):
+        own = [battlerites[str(rite)] for rite in kit.battlerites]
+        assert len(set(own)) == len(own) == 10, kit.name
+        assert all(name.startswith(f"{kit.name}: ") for name in own)
+        assert own[0] == f"{kit.name}: {BATTLERITE_NAMES[(3 * number) % 20]}"  # data/README.md
+    _actor, featured = featured_battlerite()
+    assert names.name("battlerite", featured) == "Ashwind: Ember Heart"
+    assert names.name("battlerite", 12345) == "12345"  # unknown: stays its id
+
+
+def test_a_user_mapping_names_battlerites(tmp_path):
+    path = tmp_path / "rites.csv"
+    path.write_text("kind,id,name\nbattlerite,42,Steady Aim\ncharacter,7,Nova\n", encoding="utf-8")
+    names = load_names(path)
+    table = with_names(pd.DataFrame({"battlerite_type": [42, 43]}), names)
+    assert table.columns.tolist() == ["battlerite_type", "battlerite_name"]
+    assert table["battlerite_name"].tolist() == ["Steady Aim", "43"]
+    flat = load_names({"42": "Steady Aim"}, kind="battlerite")
+    assert flat.name("battlerite", "42") == "Steady Aim"

@@ -20,7 +20,7 @@ from matchkit.analysis.telemetry import (
 from matchkit.synth import telemetry_parameters as t
 from matchkit.synth.dataset import open_dataset
 from matchkit.synth.telemetry import telemetry_bytes
-from matchkit.synth.telemetry_catalogue import featured_battlerite
+from matchkit.synth.telemetry_catalogue import battlerite_names, featured_battlerite
 from matchkit.telemetry import TelemetryFrames, to_telemetry_frames
 
 # A seeded sample: every third match of the sample set (1,400 matches, all kinds and hours).
@@ -44,6 +44,10 @@ def test_the_featured_battlerite_goes_with_winning(telemetry: TelemetryFrames) -
     character = table[table["character"].astype(str) == actor]
     featured = character[character["battlerite_type"] == battlerite].iloc[0]
     assert featured["character_name"] == t.FEATURED_CHARACTER
+    assert featured["battlerite_name"] == battlerite_names()[str(battlerite)]
+    assert featured["battlerite_name"].startswith(f"{t.FEATURED_CHARACTER}: ")
+    assert table["battlerite_name"].notna().all()
+    assert not table["battlerite_name"].str.fullmatch(r"\d+").any()  # every one named
     # The character's own win rate, estimated from the same players.
     others = featured["players"] - featured["picks"]
     all_wins = featured["wins"] + round(featured["win_rate_without"] * others)

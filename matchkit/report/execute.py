@@ -1,0 +1,132 @@
+"""Execute the report's notebooks: each in a fresh kernel, up to ``jobs`` kernels at a time.
+
+Each kernel talks over local sockets (IPC), not TCP, so that ipykernel prints no warning about
+unencrypted TCP. Several notebooks run at once (one kernel a core, two by default), the
+longest first (:data:`RUN_FIRST`), and come back in the order they were given: the pages and
+their outputs do not depend on which kernel finished first.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import tempfile
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from matchkit.errors import MatchkitError
+from matchkit.rules.checks import checked_whole_number
+
+__all__ = ["CELL_TIMEOUT", "RUN_FIRST", "Executed", "default_jobs", "execute", "execute_all"]
+
+#: Seconds one cell may take before the report gives up on its notebook.
+CELL_TIMEOUT = 600
+
+#: Notebooks (file names) started before the others, because they take longest: the telemetry
+#: notebook downloads a match's event log per match. Started first, it runs beside the rest
+#: instead of alone at the end.
+RUN_FIRST = ("06-telemetry.ipynb",)
+
+# A logger of its own, outside the logging tree: no handler or level of the process changes.
+QUIET_LOG = logging.Logger("matchkit.report.quiet", level=logging.ERROR)
+
+_ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+@dataclass(frozen=True)
+class Executed:
+    """One executed notebook.
+
+    Attributes:
+        path: the notebook file.
+        notebook: the executed notebook (an ``nbformat`` node).
+        seconds: how long its kernel took, start to shutdown.
+    """
+
+    path: Path
+    notebook: Any
+    seconds: float
+
+
+def default_jobs() -> int:
+    """Kernels at a time by default: two, or one on a single core."""
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def execute(notebook: Any, path: Path, env: Mapping[str, str]) -> Any:
+    """Run ``notebook`` (read from ``path``) in a fresh kernel in ``path``'s folder.
+
+    Raises:
+        MatchkitError: a cell failed (the message names the notebook and the cell's error).
+    """
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+    from traitlets.config import Config
+
+    # The kernel manager nbclient creates (and shuts down) talks over IPC sockets, files in a
+    # private temporary folder (an absolute path: the kernel runs in the notebook's folder; a
+    # short one: socket names are length-bound).
+    with tempfile.TemporaryDirectory(prefix="mk-kernel-") as sockets:
+        transport = {"transport": "ipc", "ip": str(Path(sockets) / "kernel")}
+        client = NotebookClient(
+            notebook,
+            timeout=CELL_TIMEOUT,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(path.parent)}},
+            config=Config({"KernelManager": transport}),
+        )
+        client.log = QUIET_LOG  # nbclient narrates every step at INFO; keep its errors only
+        try:
+            client.execute(env=dict(env))
+        except CellExecutionError as error:
+            message = _ANSI_ESCAPE.sub("", str(error))
+            raise MatchkitError(f"{path.name} failed: {message}") from None
+    return notebook
+
+
+def _timed(path: Path, env: Mapping[str, str]) -> Executed:
+    import nbformat
+
+    started = time.perf_counter()
+    notebook = execute(nbformat.read(path, as_version=4), path, env)
+    return Executed(path, notebook, time.perf_counter() - started)
+
+
+def _start_order(paths: Sequence[Path]) -> list[int]:
+    first = [index for index, path in enumerate(paths) if path.name in RUN_FIRST]
+    return first + [index for index in range(len(paths)) if index not in first]
+
+
+def execute_all(
+    paths: Sequence[Path], env: Mapping[str, str], *, jobs: int | None = None
+) -> Iterator[Executed]:
+    """Execute ``paths``, up to ``jobs`` at a time (default :func:`default_jobs`).
+
+    Yields each executed notebook in the order of ``paths``, as soon as it and every one before
+    it are done. Stopping early (a failed notebook, the caller breaking off) cancels the
+    notebooks not started yet and waits for the running ones.
+
+    Raises:
+        InvalidArgumentError: ``jobs`` is not a whole number >= 1.
+        MatchkitError: a notebook failed (the first in ``paths`` order).
+    """
+    if jobs is None:
+        jobs = default_jobs()
+    jobs = checked_whole_number(
+        jobs, parameter="jobs", message=f"jobs={jobs!r} must be a whole number >= 1", low=1
+    )
+    futures: dict[int, Future[Executed]] = {}
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="matchkit-report") as pool:
+        try:
+            for index in _start_order(paths):
+                futures[index] = pool.submit(_timed, paths[index], env)
+            for index in range(len(paths)):
+                yield futures[index].result()
+        finally:
+            for future in futures.values():
+                future.cancel()
