@@ -17,7 +17,7 @@ the general path.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, Union
 
 import msgspec
@@ -38,7 +38,6 @@ __all__ = [
     "is_typed",
     "member",
     "members_of",
-    "transposed",
     "typed_members",
 ]
 
@@ -137,20 +136,27 @@ def members_of(
 
     A match id member missing from every item is left out, as a dict that never carries it
     would (for every other member a column of ``None`` reads the same)."""
-    if not items or len({type(item) for item in items}) != 1 or not is_typed(items[0]):
+    if not items or len(set(map(type, items))) != 1 or not is_typed(items[0]):
         return None
     return typed_members(columns_of(items), type(items[0]))
 
 
-def transposed(items: Sequence[Struct]) -> Iterator[tuple[Any, ...]]:
-    """For Structs of one type (at least one): each field's values, in field order (in C)."""
-    return zip(*map(msgspec.structs.astuple, items), strict=True)
+_ROWS_AT_ONCE = 256
+"""Structs transposed at once: their tuples die young (many at once would outlive collections
+of the young generation and fill the older ones), and stay in the processor's cache."""
 
 
 def columns_of(items: Sequence[Struct]) -> dict[str, list[Any]]:
-    """Field name -> its value in each item, for Structs of one type (at least one)."""
+    """Field name -> its value in each item, for Structs of one type (at least one): read
+    ``_ROWS_AT_ONCE`` Structs at a time as tuples, transposed in C."""
     names = type(items[0]).__struct_fields__
-    return dict(zip(names, map(list, transposed(items)), strict=True))
+    columns: list[list[Any]] = [[] for _ in names]
+    astuple = msgspec.structs.astuple
+    for start in range(0, len(items), _ROWS_AT_ONCE):
+        rows = map(astuple, items[start : start + _ROWS_AT_ONCE])
+        for column, values in zip(columns, zip(*rows, strict=True), strict=True):
+            column += values
+    return dict(zip(names, columns, strict=True))
 
 
 def typed_members(
