@@ -164,6 +164,11 @@ class TableBuilder:
         self._files: list[tuple[str, int, int | None, int | None]] = []
         self._errors: dict[str, DocumentError] = {}
 
+    @property
+    def waiting(self) -> int:
+        """How many events wait to be turned into columns (fewer than ``batch_events``)."""
+        return self._count
+
     def add(self, file: ParsedFile) -> None:
         """Add one file's events (converted once enough events wait)."""
         events = file.events
