@@ -122,7 +122,7 @@ def check_events(
     except RecursionError:
         raise DocumentError(f"{where} is nested too deeply to read", document_index=index) from None
     events.sort(key=_BY_CURSOR)
-    cursors = [event.cursor for event in events]
+    cursors = list(map(_BY_CURSOR, events))
     if len(set(cursors)) != len(cursors):
         repeated = next(a for a, b in itertools.pairwise(cursors) if a == b)
         raise DocumentError(

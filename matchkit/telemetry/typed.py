@@ -3,7 +3,7 @@
 A file whose events all have a declared type, with only declared members of their declared wire
 types, decodes straight into one msgspec Struct per event (a tagged union on ``type``, each with
 a Struct for its ``dataObject``), skipping a dict per event; the tables are then read a Struct
-field at a time (:func:`members`), transposed in C.
+field at a time (:func:`members_of`), transposed in C.
 
 The declaration is strict: a file with anything it does not cover (an unknown event type, an
 unknown member, a value of another JSON type) fails to decode here, and :func:`decode_typed`
