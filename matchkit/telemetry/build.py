@@ -15,22 +15,21 @@ their column become missing and are reported in ``problems``, as in MatchFrames.
 
 from __future__ import annotations
 
-from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from itertools import groupby
 from operator import attrgetter, itemgetter, ne
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import pyarrow as pa
 
 from matchkit.errors import DocumentError
 from matchkit.model.schema import DATETIME_DTYPE, TableSchema, empty_frame
 from matchkit.normalize.assemble import snake_case
-from matchkit.normalize.columns import convert, text_value, to_arrow, unify
+from matchkit.normalize.columns import convert, text_value, to_arrow
 from matchkit.normalize.problems import Problems
+from matchkit.telemetry.columns import arrow_chunk, clock_array, joined, timestamps
 from matchkit.telemetry.parse import ParsedFile
 from matchkit.telemetry.schema import (
     DEATH,
@@ -50,7 +49,6 @@ CLOCK_COLUMNS = frozenset({("queue_events", "time_joined_queue")})
 BATCH_EVENTS = 4_096
 """Events turned into columns at once: enough for C to do the work, few enough to stay young."""
 
-_INT64_MAX = 2**63 - 1
 _KNOWN_TYPES = {table.event_type: table.schema for table in EVENT_TABLES}
 _NESTED = {  # event type -> (table, member holding the list, what numbers its rows)
     ROUND_FINISHED: ("round_player_stats", "playerStats", "round"),
@@ -108,8 +106,10 @@ class _Chunks:
                 wire = wires.get(column.key) if wires else None
             if (self.schema.name, column.name) in CLOCK_COLUMNS:
                 self.clocks.setdefault(column.name, []).extend(values)
+            elif isinstance(values, pa.Array):  # read by Arrow already (typed.arrays_of)
+                self.arrays[column.name].append(values)
             else:
-                self.arrays[column.name].append(_arrow(values, wire=wire))
+                self.arrays[column.name].append(arrow_chunk(values, wire=wire))
         for key in members.keys() - taken:
             self.extras.setdefault(key, {})[batch] = to_arrow(members[key])
 
@@ -122,11 +122,13 @@ class _Chunks:
         for column in schema.columns:
             label = f"{schema.name}.{column.name}"
             if column.name in self.clocks:
-                data[column.name] = _clock(self.clocks[column.name], label=label, problems=problems)
+                data[column.name] = clock_array(
+                    self.clocks[column.name], label=label, problems=problems
+                )
                 continue
-            array = _joined(self.arrays[column.name])
+            array = joined(self.arrays[column.name])
             if column.kind == "datetime":
-                data[column.name] = _timestamps(array, label=label, problems=problems)
+                data[column.name] = timestamps(array, label=label, problems=problems)
             else:
                 data[column.name] = convert(array, column.kind, label=label, problems=problems)
         taken = set(schema.column_names)
@@ -137,7 +139,7 @@ class _Chunks:
                 name = key if key not in taken else f"{name}_extra"
             taken.add(name)
             chunks = self.extras[key]
-            array = _joined(
+            array = joined(
                 [
                     chunks[batch] if batch in chunks else pa.nulls(size)
                     for batch, size in enumerate(self.sizes)
@@ -240,17 +242,19 @@ class TableBuilder:
         cursors = list(map(_CURSOR, waiting.events))
         data = list(map(_DATA, waiting.events))
         members, wires = _members(data)
-        self._check_match_ids(schema.name, members, waiting.match_ids, cursors)
-        derived = {"match_id": waiting.match_ids, "cursor": cursors, "round": waiting.rounds}
+        ids = pa.array(waiting.match_ids, type=pa.string())
+        self._check_match_ids(schema.name, members, ids, cursors)
+        derived = {"match_id": ids, "cursor": cursors, "round": waiting.rounds}
         consumed = set(MATCH_ID_KEYS)
         if kind in _NESTED:
             name, key, counter = _NESTED[kind]
             consumed.add(key)
-            self._convert_nested(name, key, counter, derived, members, typed=wires is not None)
+            events = {"match_id": waiting.match_ids, "cursor": cursors}
+            self._convert_nested(name, key, counter, events, members, typed=wires is not None)
         self._chunks[schema.name].add(derived, members, wires, consumed)
 
     def _check_match_ids(
-        self, table: str, members: dict[str, Sequence[Any]], ids: list[str], cursors: list[int]
+        self, table: str, members: dict[str, Any], ids: pa.Array, cursors: list[int]
     ) -> None:
         """Every event names its file's match (or none); the first that does not is kept."""
         if table in self._errors:
@@ -258,9 +262,14 @@ class TableBuilder:
         for key in MATCH_ID_KEYS:
             values = members.get(key)
             # The usual case first: every event carries its file's match id (compared in C).
-            if values is None or values == ids or not any(map(ne, values, ids)):
+            if values is None or (isinstance(values, pa.Array) and values.equals(ids)):
                 continue
-            for position, (value, match_id) in enumerate(zip(values, ids, strict=True)):
+            if isinstance(values, pa.Array):
+                values = values.to_pylist()
+            match_ids = ids.to_pylist()
+            if not any(map(ne, values, match_ids)):
+                continue
+            for position, (value, match_id) in enumerate(zip(values, match_ids, strict=True)):
                 if value != match_id and value not in (None, ""):
                     self._errors[table] = DocumentError(
                         f"telemetry of match {match_id} holds an event of match {value!r} "
@@ -396,66 +405,9 @@ def _other_events(others: dict[str, _Waiting], problems: Problems) -> pd.DataFra
         {
             "match_id": pd.array(match_ids, dtype="string"),
             "cursor": pd.array(cursors, dtype="Int64"),
-            "time": _timestamps(to_arrow(times), label="other_events.time", problems=problems),
+            "time": timestamps(to_arrow(times), label="other_events.time", problems=problems),
             "event_type": pd.array(kinds, dtype="string"),
             "data": pd.array(texts, dtype="string"),
         }
     )
     return frame.sort_values(["match_id", "cursor"], kind="stable").reset_index(drop=True)
-
-
-def _joined(chunks: list[pa.Array]) -> pa.Array:
-    """One array of a column's chunks, cast to a common type first."""
-    if len(chunks) == 1:
-        return chunks[0]
-    return pa.concat_arrays(unify(chunks))
-
-
-def _arrow(values: Sequence[Any], *, wire: type | None = None) -> pa.Array:
-    """:func:`~matchkit.normalize.columns.to_arrow` of the values, in one pass when they are
-    known to be of one wire type (``int`` or ``str``, with ``None``: the typed path declared
-    them): integers read by numpy, text by Arrow, as to_arrow would have typed them. Anything
-    else (no wire type, ``None`` among integers, integers beyond 64 bits, only ``None``) as
-    there."""
-    if wire is int:
-        try:  # checked ints (msgspec), read in C without a type scan (numpy's is slow on big ones)
-            return pa.array(np.frombuffer(array("q", values), dtype=np.int64))
-        except (TypeError, OverflowError):
-            pass
-    elif wire is str:
-        text = pa.array(values, type=pa.string())
-        if text.null_count < len(text):
-            return text
-    return to_arrow(values)
-
-
-def _timestamps(array: pa.Array, *, label: str, problems: Problems) -> Any:
-    """Milliseconds since the epoch -> tz-aware UTC timestamps."""
-    millis = convert(array, "Int64", label=label, problems=problems)
-    stamps = pd.to_datetime(pd.Series(millis), unit="ms", utc=True)
-    return stamps.astype(DATETIME_DTYPE).array
-
-
-def _clock(values: list[Any], *, label: str, problems: Problems) -> Any:
-    """An integer clock (numbers or text of digits): Int64 when every value fits, else text."""
-    numbers: list[int | None] = []
-    for value in values:
-        if value is None:
-            numbers.append(None)
-        elif type(value) is int:
-            numbers.append(value)
-        elif isinstance(value, str) and value.isascii() and value.isdigit():
-            numbers.append(int(value))
-        else:
-            break
-    if len(numbers) == len(values) and all(n is None or n <= _INT64_MAX for n in numbers):
-        mask = np.fromiter((n is None for n in numbers), dtype=bool, count=len(numbers))
-        data = np.fromiter((n or 0 for n in numbers), dtype=np.int64, count=len(numbers))
-        return pd.arrays.IntegerArray(data, mask)
-    problems.add(
-        "unfit_values",
-        label,
-        sum(value is not None for value in values),
-        f"{label}: values beyond 64-bit integers or not digits; the column is kept as text",
-    )
-    return pd.array([None if v is None else text_value(v) for v in values], dtype="string")

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any, Union
 
 import msgspec
+import pyarrow as pa
 from msgspec import Struct
 
 from matchkit.telemetry.schema import (
@@ -32,6 +33,7 @@ from matchkit.telemetry.schema import (
 )
 
 __all__ = [
+    "arrays_of",
     "as_builtins",
     "columns_of",
     "decode_typed",
@@ -64,14 +66,22 @@ _WIRES: dict[type[Struct], dict[str, type]] = {}
 """Struct -> its members declared of one wire type (int or str, or None)."""
 
 
+_ROW_TYPES: dict[type[Struct], pa.StructType] = {}
+"""Struct -> the Arrow type of its rows, for Structs whose every member is an int or str."""
+
+
 def _declare(name: str, fields: list[tuple[str, Any, Any]]) -> type[Struct]:
     struct = msgspec.defstruct(name, fields, **_OPTIONS)
-    _WIRES[struct] = {
+    wires = _WIRES[struct] = {
         key: wire
         for key, annotation, _ in fields
         for wire in (int, str)
         if annotation == (wire | None)
     }
+    if len(wires) == len(fields):
+        _ROW_TYPES[struct] = pa.struct(
+            [(key, pa.int64() if wire is int else pa.string()) for key, wire in wires.items()]
+        )
     return struct
 
 
@@ -130,15 +140,42 @@ def member(data: Any, key: str) -> Any:
 
 def members_of(
     items: Sequence[Any],
-) -> tuple[dict[str, list[Any]], dict[str, type]] | None:
-    """Member name -> its value in each item, when every item is a Struct of one type (else
-    ``None``), and the members of one declared wire type (int or str, with ``None``).
+) -> tuple[dict[str, Any], dict[str, type]] | None:
+    """Member name -> its value in each item (a list, or an Arrow array: :func:`arrays_of`),
+    when every item is a Struct of one type (else ``None``), and the members of one declared
+    wire type (int or str, with ``None``).
 
     A match id member missing from every item is left out, as a dict that never carries it
     would (for every other member a column of ``None`` reads the same)."""
     if not items or len(set(map(type, items))) != 1 or not is_typed(items[0]):
         return None
-    return typed_members(columns_of(items), type(items[0]))
+    return typed_members(arrays_of(items) or columns_of(items), type(items[0]))
+
+
+_ARROW_ERRORS = (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError)
+
+
+def arrays_of(items: Sequence[Struct]) -> dict[str, pa.Array] | None:
+    """Field name -> an Arrow array of its values, for Structs of one type whose every member
+    is an int or str: read by Arrow in one pass, as the rows of a struct array (a field of only
+    ``None`` gets Arrow's null type, as :func:`~matchkit.normalize.columns.to_arrow` gives it).
+    ``None`` for other Structs, or when a value does not fit (an integer beyond 64 bits)."""
+    row_type = _ROW_TYPES.get(type(items[0]))
+    if row_type is None:
+        return None
+    astuple = msgspec.structs.astuple
+    try:
+        chunks = [
+            pa.array(list(map(astuple, items[start : start + _ROWS_AT_ONCE])), type=row_type)
+            for start in range(0, len(items), _ROWS_AT_ONCE)
+        ]
+    except _ARROW_ERRORS:
+        return None
+    whole = pa.concat_arrays(chunks) if len(chunks) > 1 else chunks[0]
+    return {
+        field.name: pa.nulls(len(whole)) if array.null_count == len(whole) else array
+        for field, array in zip(row_type, whole.flatten(), strict=True)
+    }
 
 
 _ROWS_AT_ONCE = 256
@@ -160,13 +197,15 @@ def columns_of(items: Sequence[Struct]) -> dict[str, list[Any]]:
 
 
 def typed_members(
-    columns: dict[str, list[Any]], struct: type[Struct]
-) -> tuple[dict[str, list[Any]], dict[str, type]]:
+    columns: dict[str, Any], struct: type[Struct]
+) -> tuple[dict[str, Any], dict[str, type]]:
     """:func:`members_of` for columns already read (:func:`columns_of`) from ``struct``s."""
     found = {
         name: values
         for name, values in columns.items()
-        if name not in MATCH_ID_KEYS or values.count(None) != len(values)
+        if name not in MATCH_ID_KEYS
+        or (values.null_count if isinstance(values, pa.Array) else values.count(None))
+        != len(values)
     }
     return found, _WIRES[struct]
 
