@@ -8,7 +8,7 @@ live in :mod:`matchkit.analysis`, :mod:`matchkit.plots` and :mod:`matchkit.widge
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from matchkit.errors import (
     AuthError,
@@ -21,7 +21,7 @@ from matchkit.errors import (
     RateLimitError,
     ServiceError,
 )
-from matchkit.lazy import lazy_attribute
+from matchkit.lazy import lazy_getattr
 from matchkit.model.frames import MatchFrames
 from matchkit.normalize.pipeline import to_frames
 
@@ -49,13 +49,7 @@ __all__ = [
 
 # Loaded on first use: the client (requests-cache, the rate limiter, tqdm) and the service
 # (starlette, uvicorn) cost import time a notebook that only normalizes need not pay.
-_LAZY = {
-    "Client": "matchkit.client",
-    "create_app": "matchkit.service",
-    "running": "matchkit.service",
-    "serve": "matchkit.service",
-}
-
-
-def __getattr__(name: str) -> Any:
-    return lazy_attribute(__name__, _LAZY, name)
+__getattr__ = lazy_getattr(
+    __name__,
+    {"matchkit.client": ("Client",), "matchkit.service": ("create_app", "running", "serve")},
+)

@@ -7,18 +7,38 @@ is imported only when it is first looked up.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["lazy_attribute"]
+__all__ = ["lazy_getattr"]
 
 
-def lazy_attribute(package: str, where: Mapping[str, str], name: str) -> Any:
-    """The attribute ``name`` of package ``package``, imported from module ``where[name]``.
+def lazy_getattr(
+    package: str,
+    modules: Mapping[str, Sequence[str]],
+    *,
+    before: Callable[[], None] | None = None,
+) -> Callable[[str], Any]:
+    """A module ``__getattr__`` that imports each name from its module on first use.
 
-    Raises:
-        AttributeError: ``name`` is not one of the package's lazy attributes.
+    Args:
+        package: the package's ``__name__`` (named in the AttributeError).
+        modules: for each module, the names it provides.
+        before: called before one of the names is imported (e.g. to check that optional
+            dependencies are installed, with an install hint).
+
+    Example:
+        >>> __getattr__ = lazy_getattr("pkg", {"json": ("dumps",)})
+        >>> __getattr__("dumps")({})
+        '{}'
     """
-    if name not in where:
-        raise AttributeError(f"module {package!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(where[name]), name)
+    where = {name: module for module, names in modules.items() for name in names}
+
+    def module_getattr(name: str) -> Any:
+        if name not in where:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        if before is not None:
+            before()
+        return getattr(importlib.import_module(where[name]), name)
+
+    return module_getattr

@@ -7,10 +7,10 @@ id of :meth:`~matchkit.client.Client.get_match`. No message ever shows an API ke
 
 from __future__ import annotations
 
-import math
 import urllib.parse
 
 from matchkit.errors import InvalidArgumentError
+from matchkit.rules.checks import checked_positive_number, checked_whole_number
 
 __all__ = [
     "checked_api_key",
@@ -23,28 +23,15 @@ __all__ = [
 
 def checked_timeout(timeout: object) -> float:
     """A positive, finite number of seconds."""
-    if (
-        isinstance(timeout, bool)
-        or not isinstance(timeout, int | float)
-        or not math.isfinite(timeout)
-        or timeout <= 0
-    ):
-        raise InvalidArgumentError(
-            f"timeout={timeout!r} must be a positive, finite number of seconds",
-            parameter="timeout",
-        )
-    return float(timeout)
+    message = f"timeout={timeout!r} must be a positive, finite number of seconds"
+    return float(checked_positive_number(timeout, parameter="timeout", message=message))
 
 
 def checked_max_matches(value: object) -> int | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidArgumentError(
-            f"max_matches={value!r} must be a whole number >= 1, or None for all",
-            parameter="max_matches",
-        )
-    return value
+    message = f"max_matches={value!r} must be a whole number >= 1, or None for all"
+    return checked_whole_number(value, low=1, parameter="max_matches", message=message)
 
 
 def checked_base_url(base_url: object) -> str | None:

@@ -22,12 +22,27 @@ __all__ = ["DeclaredFrames"]
 class DeclaredFrames:
     """A mixin for a frozen dataclass of declared tables plus ``problems``.
 
-    Subclasses set ``_SCHEMAS`` (table name to schema, in model order) and are dataclasses
-    whose fields are the tables, then ``problems: tuple[str, ...]``.
+    Subclasses name their tables' schemas (table name to schema, in model order) and the table
+    whose rows ``len()`` counts as class arguments, and are dataclasses whose fields are the
+    tables, then ``problems: tuple[str, ...]``::
+
+        @dataclass(frozen=True, eq=False, repr=False)
+        class MatchFrames(DeclaredFrames, schemas=TABLES, counted="matches"): ...
     """
 
     _SCHEMAS: ClassVar[dict[str, TableSchema]]
+    _COUNTED: ClassVar[str]
     problems: tuple[str, ...]
+
+    def __init_subclass__(
+        cls, *, schemas: dict[str, TableSchema], counted: str, **kwargs: Any
+    ) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._SCHEMAS = schemas
+        cls._COUNTED = counted
+
+    def __len__(self) -> int:
+        return len(getattr(self, self._COUNTED))
 
     @property
     def tables(self) -> dict[str, pd.DataFrame]:

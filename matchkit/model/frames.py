@@ -50,7 +50,7 @@ _MATCH_COLUMNS = (
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class MatchFrames(DeclaredFrames):
+class MatchFrames(DeclaredFrames, schemas=TABLES, counted="matches"):
     """The tables of a set of matches; see docs/model.md for every column.
 
     Attributes:
@@ -78,11 +78,6 @@ class MatchFrames(DeclaredFrames):
     assets: pd.DataFrame
     spectators: pd.DataFrame
     problems: tuple[str, ...] = ()
-
-    _SCHEMAS = TABLES
-
-    def __len__(self) -> int:
-        return len(self.matches)
 
     def summary(self) -> str:
         """A few lines: rows per table, the time span of the matches, the number of problems."""

@@ -37,6 +37,7 @@ __all__ = [
     "categorical_of",
     "category_dtype",
     "coerce_frame",
+    "derived",
     "empty_frame",
     "pandas_dtype",
 ]
@@ -127,8 +128,29 @@ class TableSchema:
         return {c.key: c.name for c in self.columns if c.section == section}
 
 
+def derived(
+    name: str, kind: Kind, description: str, *, key: str = "", categories: tuple[str, ...] = ()
+) -> Column:
+    """A column the normalizer derives (``key``: the member it is derived from, if one)."""
+    return Column(name, kind, "derived", key, description, categories)
+
+
+def _int_stats(names: str) -> tuple[Column, ...]:
+    """Integer stats columns named as their members, from ``"name name ..."``."""
+    return tuple(Column(name, "Int64", "stats", name) for name in names.split())
+
+
 def _id(name: str, description: str) -> Column:
-    return Column(name, "string", "derived", "", description)
+    return derived(name, "string", description)
+
+
+def _resource_table(
+    name: str, resource_type: str, columns: tuple[Column, ...], *, match_bound: bool = True
+) -> TableSchema:
+    """The table of one resource type: keyed by ``<type>_id``, the resource's id, first."""
+    key = f"{resource_type}_id"
+    own_id = _id(key, f"the {resource_type} resource's id")
+    return TableSchema(name, resource_type, (key,), (own_id, *columns), match_bound)
 
 
 # The attributes a player and a team resource both carry.
@@ -139,177 +161,111 @@ _NAMED_ENTITY = (
 )
 
 
+# The columns of each table, in order.
+
+_MATCHES = (
+    Column("created_at", "datetime", "attributes", "createdAt", "creation time, UTC"),
+    Column("duration", "Int64", "attributes", "duration", "seconds"),
+    derived(
+        "game",
+        "category",
+        "attributes.game, else stats.game (Royale matches carry stats.game)",
+        key="game",
+    ),
+    Column("game_mode", "category", "attributes", "gameMode"),
+    Column("patch_version", "category", "attributes", "patchVersion"),
+    Column("shard_id", "category", "attributes", "shardId"),
+    Column("title_id", "category", "attributes", "titleId"),
+    Column("map_id", "string", "stats", "mapID"),
+    Column("match_type", "category", "stats", "type", "stats.type, e.g. QUICK3V3"),
+    Column("region", "category", "stats", "region", "the server region"),
+    Column("server_type", "category", "tags", "serverType", "as delivered, e.g. QUICK3V3"),
+    Column("ranking_type", "category", "tags", "rankingType", "RANKED / UNRANKED"),
+    derived("is_royale", "boolean", 'stats.game or game is "Royale"'),
+    derived(
+        "stats_text",
+        "string",
+        "the match's stats when the older variant sends them as a text value",
+        key="stats",
+    ),
+)
+
+_ROSTERS = (
+    _id("match_id", "the match whose rosters relationship lists it"),
+    Column("team_id", "string", "relationship", "team", "when entered as a team"),
+    derived(
+        "side",
+        "Int64",
+        "stats.side (text sides mapped: left/blue 1, right/red 2), else the "
+        "common stats.side of its participants",
+        key="side",
+    ),
+    derived("side_label", "string", "the text side as delivered"),
+    Column("score", "Int64", "stats", "score"),
+    Column("won", "boolean", "attributes", "won", 'from "true" / "false"'),
+    Column("shard_id", "category", "attributes", "shardId"),
+)
+
+_PARTICIPANTS = (
+    _id("match_id", "the match of its roster"),
+    _id("roster_id", "the roster whose participants relationship lists it"),
+    Column("player_id", "string", "relationship", "player"),
+    Column("actor", "string", "attributes", "actor", "character id or hero token"),
+    Column("shard_id", "category", "attributes", "shardId"),
+    derived("is_registered", "boolean", 'has a player relationship (to a player other than "0")'),
+    derived("kind", "category", "registered, anonymous or bot", categories=PARTICIPANT_KINDS),
+    derived("side", "Int64", "stats.side", key="side"),
+    Column("user_id", "string", "stats", "userID", "as text (the wire mixes types)"),
+    *_int_stats("attachment emote mount outfit kills deaths assists score"),
+)
+
+_ROUNDS = (
+    _id("match_id", "the match whose rounds relationship lists it"),
+    Column("ordinal", "Int64", "attributes", "ordinal", "0-based order in the match"),
+    Column("duration", "Int64", "attributes", "duration", "seconds"),
+    Column("winning_team", "Int64", "stats", "winningTeam"),
+)
+
+_ROUND_PARTICIPANTS = (
+    _id("round_id", "the round"),
+    _id("participant_id", "a participant its participants relationship lists"),
+    _id("match_id", "the round's match"),
+)
+
+_PLAYERS = (
+    *_NAMED_ENTITY,
+    Column("patch_version", "category", "attributes", "patchVersion"),
+)
+
+_TEAMS = (*_NAMED_ENTITY,)
+
+_ASSETS = (
+    _id("match_id", "the match whose assets relationship lists it"),
+    Column("url", "string", "attributes", "URL", "e.g. the telemetry file"),
+    Column("name", "string", "attributes", "name"),
+    Column("description", "string", "attributes", "description"),
+    Column("created_at", "datetime", "attributes", "createdAt"),
+)
+
+_SPECTATORS = (
+    _id("match_id", "the match whose spectators relationship lists it"),
+    derived("spectator_type", "category", "the identifier's type"),
+    _id("spectator_id", "the identifier's id"),
+)
+
+# One table a row: its name, the resource type its rows come from, (its key,) its columns.
 TABLES: dict[str, TableSchema] = {
     schema.name: schema
     for schema in (
-        TableSchema(
-            "matches",
-            "match",
-            ("match_id",),
-            (
-                _id("match_id", "the match resource's id"),
-                Column("created_at", "datetime", "attributes", "createdAt", "creation time, UTC"),
-                Column("duration", "Int64", "attributes", "duration", "seconds"),
-                Column(
-                    "game",
-                    "category",
-                    "derived",
-                    "game",
-                    "attributes.game, else stats.game (Royale matches carry stats.game)",
-                ),
-                Column("game_mode", "category", "attributes", "gameMode"),
-                Column("patch_version", "category", "attributes", "patchVersion"),
-                Column("shard_id", "category", "attributes", "shardId"),
-                Column("title_id", "category", "attributes", "titleId"),
-                Column("map_id", "string", "stats", "mapID"),
-                Column("match_type", "category", "stats", "type", "stats.type, e.g. QUICK3V3"),
-                Column("region", "category", "stats", "region", "the server region"),
-                Column(
-                    "server_type", "category", "tags", "serverType", "as delivered, e.g. QUICK3V3"
-                ),
-                Column("ranking_type", "category", "tags", "rankingType", "RANKED / UNRANKED"),
-                Column(
-                    "is_royale",
-                    "boolean",
-                    "derived",
-                    "",
-                    'stats.game or game is "Royale"',
-                ),
-                Column(
-                    "stats_text",
-                    "string",
-                    "derived",
-                    "stats",
-                    "the match's stats when the older variant sends them as a text value",
-                ),
-            ),
-        ),
-        TableSchema(
-            "rosters",
-            "roster",
-            ("roster_id",),
-            (
-                _id("roster_id", "the roster resource's id"),
-                _id("match_id", "the match whose rosters relationship lists it"),
-                Column("team_id", "string", "relationship", "team", "when entered as a team"),
-                Column(
-                    "side",
-                    "Int64",
-                    "derived",
-                    "side",
-                    "stats.side (text sides mapped: left/blue 1, right/red 2), else the "
-                    "common stats.side of its participants",
-                ),
-                Column("side_label", "string", "derived", "", "the text side as delivered"),
-                Column("score", "Int64", "stats", "score"),
-                Column("won", "boolean", "attributes", "won", 'from "true" / "false"'),
-                Column("shard_id", "category", "attributes", "shardId"),
-            ),
-        ),
-        TableSchema(
-            "participants",
-            "participant",
-            ("participant_id",),
-            (
-                _id("participant_id", "the participant resource's id"),
-                _id("match_id", "the match of its roster"),
-                _id("roster_id", "the roster whose participants relationship lists it"),
-                Column("player_id", "string", "relationship", "player"),
-                Column("actor", "string", "attributes", "actor", "character id or hero token"),
-                Column("shard_id", "category", "attributes", "shardId"),
-                Column(
-                    "is_registered",
-                    "boolean",
-                    "derived",
-                    "",
-                    'has a player relationship (to a player other than "0")',
-                ),
-                Column(
-                    "kind",
-                    "category",
-                    "derived",
-                    "",
-                    "registered, anonymous or bot",
-                    categories=PARTICIPANT_KINDS,
-                ),
-                Column("side", "Int64", "derived", "side", "stats.side"),
-                Column("user_id", "string", "stats", "userID", "as text (the wire mixes types)"),
-                Column("attachment", "Int64", "stats", "attachment"),
-                Column("emote", "Int64", "stats", "emote"),
-                Column("mount", "Int64", "stats", "mount"),
-                Column("outfit", "Int64", "stats", "outfit"),
-                Column("kills", "Int64", "stats", "kills"),
-                Column("deaths", "Int64", "stats", "deaths"),
-                Column("assists", "Int64", "stats", "assists"),
-                Column("score", "Int64", "stats", "score"),
-            ),
-        ),
-        TableSchema(
-            "rounds",
-            "round",
-            ("round_id",),
-            (
-                _id("round_id", "the round resource's id"),
-                _id("match_id", "the match whose rounds relationship lists it"),
-                Column("ordinal", "Int64", "attributes", "ordinal", "0-based order in the match"),
-                Column("duration", "Int64", "attributes", "duration", "seconds"),
-                Column("winning_team", "Int64", "stats", "winningTeam"),
-            ),
-        ),
-        TableSchema(
-            "round_participants",
-            "",
-            ("round_id", "participant_id"),
-            (
-                _id("round_id", "the round"),
-                _id("participant_id", "a participant its participants relationship lists"),
-                _id("match_id", "the round's match"),
-            ),
-        ),
-        TableSchema(
-            "players",
-            "player",
-            ("player_id",),
-            (
-                _id("player_id", "the player resource's id"),
-                *_NAMED_ENTITY,
-                Column("patch_version", "category", "attributes", "patchVersion"),
-            ),
-            match_bound=False,
-        ),
-        TableSchema(
-            "teams",
-            "team",
-            ("team_id",),
-            (
-                _id("team_id", "the team resource's id"),
-                *_NAMED_ENTITY,
-            ),
-            match_bound=False,
-        ),
-        TableSchema(
-            "assets",
-            "asset",
-            ("asset_id",),
-            (
-                _id("asset_id", "the asset resource's id"),
-                _id("match_id", "the match whose assets relationship lists it"),
-                Column("url", "string", "attributes", "URL", "e.g. the telemetry file"),
-                Column("name", "string", "attributes", "name"),
-                Column("description", "string", "attributes", "description"),
-                Column("created_at", "datetime", "attributes", "createdAt"),
-            ),
-        ),
-        TableSchema(
-            "spectators",
-            "",
-            ("match_id", "spectator_type", "spectator_id"),
-            (
-                _id("match_id", "the match whose spectators relationship lists it"),
-                Column("spectator_type", "category", "derived", "", "the identifier's type"),
-                _id("spectator_id", "the identifier's id"),
-            ),
-        ),
+        _resource_table("matches", "match", _MATCHES),
+        _resource_table("rosters", "roster", _ROSTERS),
+        _resource_table("participants", "participant", _PARTICIPANTS),
+        _resource_table("rounds", "round", _ROUNDS),
+        TableSchema("round_participants", "", ("round_id", "participant_id"), _ROUND_PARTICIPANTS),
+        _resource_table("players", "player", _PLAYERS, match_bound=False),
+        _resource_table("teams", "team", _TEAMS, match_bound=False),
+        _resource_table("assets", "asset", _ASSETS),
+        TableSchema("spectators", "", ("match_id", "spectator_type", "spectator_id"), _SPECTATORS),
     )
 }
 

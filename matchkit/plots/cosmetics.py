@@ -52,6 +52,12 @@ def _short(name: str, character: str) -> str:
     return name[len(prefix) :] if name.startswith(prefix) else name
 
 
+def _most_played(table: pd.DataFrame, characters: int | None) -> list[Any]:
+    """The ``characters`` actors with the most picks in ``table``, most first (None: all)."""
+    picks = table.groupby("actor", observed=True)["picks"].sum().sort_values(ascending=False)
+    return list(picks.index[:characters] if characters else picks.index)
+
+
 def _fitted_limits(values: np.ndarray) -> tuple[float, float]:
     """A colour scale fitted to the data: min and max rounded outward to 5%, apart by 10%."""
     known = values[~np.isnan(values)]
@@ -104,8 +110,7 @@ def plot_cosmetic_usage(
             "the usage table must be grouped by actor (cosmetic_usage(..., by='actor'))",
             parameter="data",
         )
-    picks = usage.groupby("actor", observed=True)["picks"].sum().sort_values(ascending=False)
-    order = list(picks.index[:characters] if characters else picks.index)
+    order = _most_played(usage, characters)
     height = max(2.5, 0.32 * len(order) + 1.5)
     ax = new_axes(ax, figsize=(10.0, height))
     colors = colormaps["viridis"](np.linspace(0.15, 0.85, top))
@@ -187,9 +192,8 @@ def plot_cosmetic_heatmap(
         observed=True,
     )
     column_picks = usage.groupby(_ID)["picks"].sum().sort_values(ascending=False)
-    row_picks = usage.groupby("actor", observed=True)["picks"].sum().sort_values(ascending=False)
     columns = list(column_picks.index[:top])
-    rows = list(row_picks.index[:characters] if characters else row_picks.index)
+    rows = _most_played(usage, characters)
     matrix = matrix.reindex(index=rows, columns=columns, fill_value=0.0)
     ax = new_axes(ax, figsize=(max(6.0, 0.6 * len(columns) + 3), max(3.0, 0.35 * len(rows) + 2)))
     options = {
@@ -255,8 +259,7 @@ def plot_cosmetic_summary_heatmap(
     matrix = summary.pivot_table(
         index="actor", columns="cosmetic_kind", values=metric, aggfunc="first", observed=True
     )
-    row_picks = summary.groupby("actor", observed=True)["picks"].sum().sort_values(ascending=False)
-    rows = list(row_picks.index[:characters] if characters else row_picks.index)
+    rows = _most_played(summary, characters)
     matrix = matrix.reindex(index=rows)
     values = matrix.to_numpy(dtype="float64")
     low, high = _fitted_limits(values)

@@ -8,22 +8,7 @@
 
 from __future__ import annotations
 
-from matchkit.report.pages import (
-    API_FOLDER,
-    NOTEBOOKS,
-    ReportPage,
-    build_report,
-    notebooks_path,
-    refresh_notebooks,
-    stable_widget_ids,
-)
+from matchkit.report import pages
+from matchkit.report.pages import *  # noqa: F403 (re-exported: the names of pages.__all__)
 
-__all__ = [
-    "API_FOLDER",
-    "NOTEBOOKS",
-    "ReportPage",
-    "build_report",
-    "notebooks_path",
-    "refresh_notebooks",
-    "stable_widget_ids",
-]
+__all__ = pages.__all__

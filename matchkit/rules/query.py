@@ -33,6 +33,7 @@ from datetime import datetime, timedelta
 from typing import Any, Literal, TypedDict, Unpack
 
 from matchkit.errors import InvalidArgumentError
+from matchkit.rules.checks import checked_whole_number
 from matchkit.rules.shards import SHARDS, Shard, ShardName, get_shard
 from matchkit.rules.windows import MAX_SPAN, TimeWindow, format_time, parse_time
 
@@ -215,21 +216,15 @@ class MatchQuery:
             )
         if limit is None:
             limit = rules.max_limit
-        if (
-            isinstance(limit, bool)
-            or not isinstance(limit, int)
-            or not 1 <= limit <= rules.max_limit
-        ):
-            raise InvalidArgumentError(
-                f"{name('limit')}={limit!r} is out of range; shard {shard} serves pages of "
-                f"1 to {rules.max_limit} matches",
-                parameter=name("limit"),
-            )
-        if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
-            raise InvalidArgumentError(
-                f"{name('offset')}={offset!r} must be a whole number >= 0",
-                parameter=name("offset"),
-            )
+        message = (
+            f"{name('limit')}={limit!r} is out of range; shard {shard} serves pages of "
+            f"1 to {rules.max_limit} matches"
+        )
+        checked_whole_number(
+            limit, low=1, high=rules.max_limit, parameter=name("limit"), message=message
+        )
+        message = f"{name('offset')}={offset!r} must be a whole number >= 0"
+        checked_whole_number(offset, low=0, parameter=name("offset"), message=message)
         return cls(
             shard=rules.name,
             start=None if start is None else parse_time(start, parameter=name("start")),

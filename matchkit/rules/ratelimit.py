@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from matchkit.errors import InvalidArgumentError
+from matchkit.rules.checks import checked_positive_number
 
 __all__ = ["DEFAULT_RATE_LIMIT", "PERIODS", "RateLimit"]
 
@@ -48,17 +49,11 @@ class RateLimit:
     def __post_init__(self) -> None:
         for name in ("requests", "period_seconds"):
             value = getattr(self, name)
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, int | float)
-                or not math.isfinite(value)
-                or value <= 0
-            ):
-                raise InvalidArgumentError(
-                    f"rate_limit: {name}={value!r} must be a positive, finite number; "
-                    "use 'off' to turn limiting off",
-                    parameter="rate_limit",
-                )
+            message = (
+                f"rate_limit: {name}={value!r} must be a positive, finite number; "
+                "use 'off' to turn limiting off"
+            )
+            checked_positive_number(value, parameter="rate_limit", message=message)
             # Whole numbers stay ints (headers such as X-RateLimit-Limit show "10", not "10.0").
             whole = float(value).is_integer()
             object.__setattr__(self, name, int(value) if whole else float(value))

@@ -11,28 +11,15 @@ Example:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from matchkit.lazy import lazy_attribute
+from matchkit.lazy import lazy_getattr
 
 __all__ = ["RunningService", "create_app", "running", "serve"]
 
 if TYPE_CHECKING:
     from matchkit.service.app import create_app
     from matchkit.service.server import RunningService, running, serve
-
-_WHERE = {
-    "create_app": "matchkit.service.app",
-    "serve": "matchkit.service.server",
-    "running": "matchkit.service.server",
-    "RunningService": "matchkit.service.server",
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        _require_server_packages()
-    return lazy_attribute(__name__, _WHERE, name)
 
 
 def _require_server_packages() -> None:
@@ -44,3 +31,13 @@ def _require_server_packages() -> None:
             "the matchkit service needs starlette and uvicorn: pip install 'starlette>=0.37' "
             "'uvicorn>=0.29' (or reinstall matchkit)"
         ) from error
+
+
+__getattr__ = lazy_getattr(
+    __name__,
+    {
+        "matchkit.service.app": ("create_app",),
+        "matchkit.service.server": ("serve", "running", "RunningService"),
+    },
+    before=_require_server_packages,
+)

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -46,7 +46,7 @@ from matchkit.service.responses import (
 from matchkit.service.store import MatchStore
 from matchkit.service.telemetry import TELEMETRY_ROUTE, TelemetryEndpoint, TelemetryFiles
 
-__all__ = ["SERVICE_NAME", "Service", "create_app"]
+__all__ = ["SERVICE_NAME", "DataOptions", "Service", "create_app"]
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +97,17 @@ def _resolve_now(now: str | datetime | None, store: MatchStore) -> datetime | No
     latest = store.latest_created_at()
     # A folder of fetched pages has no as_of: serve it as of just after its last match.
     return None if latest is None else latest + timedelta(seconds=1)
+
+
+class DataOptions(TypedDict, total=False):
+    """What the service serves and how (the options of :func:`create_app` that
+    :func:`~matchkit.service.server.serve` passes on as they are)."""
+
+    data: str | Path | None
+    now: str | datetime | None
+    rate_limit: str | RateLimit | None
+    faults: str | Faults | None
+    store_dir: str | Path | None
 
 
 def create_app(

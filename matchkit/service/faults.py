@@ -45,6 +45,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from matchkit.errors import InvalidArgumentError
+from matchkit.rules.checks import checked_positive_number, checked_whole_number
 from matchkit.service.documents import error_body
 from matchkit.service.requestlog import LoggedRequest, RequestLog
 from matchkit.service.responses import CORS_HEADERS, JSON
@@ -136,27 +137,13 @@ class Faults:
                 f"faults: the probabilities add up to {total:g}; they must add up to at most 1",
                 parameter="faults",
             )
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
-            raise InvalidArgumentError(
-                f"faults: seed must be a whole number, not {self.seed!r}", parameter="faults"
-            )
-        slow = self.slow_seconds
-        if (
-            isinstance(slow, bool)
-            or not isinstance(slow, int | float)
-            or not math.isfinite(slow)
-            or slow <= 0
-        ):
-            raise InvalidArgumentError(
-                f"faults: slow_seconds must be a positive number, not {slow!r}",
-                parameter="faults",
-            )
-        retry = self.retry_after
-        if isinstance(retry, bool) or not isinstance(retry, int) or retry < 0:
-            raise InvalidArgumentError(
-                f"faults: retry_after must be a whole number of seconds >= 0, not {retry!r}",
-                parameter="faults",
-            )
+        seed, slow, retry = self.seed, self.slow_seconds, self.retry_after
+        message = f"faults: seed must be a whole number, not {seed!r}"
+        checked_whole_number(seed, parameter="faults", message=message)
+        message = f"faults: slow_seconds must be a positive number, not {slow!r}"
+        checked_positive_number(slow, parameter="faults", message=message)
+        message = f"faults: retry_after must be a whole number of seconds >= 0, not {retry!r}"
+        checked_whole_number(retry, low=0, parameter="faults", message=message)
 
     def rates(self) -> dict[str, float]:
         """The probability of each fault kind, keyed as in the spec string."""
@@ -363,14 +350,7 @@ class FaultMiddleware:
 
     def _record(self, scope: dict[str, Any], status: int) -> None:
         if self.request_log is not None:
-            self.request_log.record(
-                LoggedRequest(
-                    method=scope["method"],
-                    path=scope["path"],
-                    query=scope.get("query_string", b"").decode("latin-1"),
-                    status=status,
-                )
-            )
+            self.request_log.record(LoggedRequest.of(scope, status))
 
 
 class _FaultRaisedError(Exception):

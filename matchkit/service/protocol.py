@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import math
 import re
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -35,7 +34,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from matchkit.errors import InvalidArgumentError
+from matchkit.rules.checks import checked_positive_number
 from matchkit.service.documents import error_body
 from matchkit.service.responses import CORS_HEADERS, JSON, respond
 
@@ -70,16 +69,9 @@ class ConnectionLimits:
         for name in ("max_head_bytes", "request_timeout", "keep_alive", "max_connections"):
             value = getattr(self, name)
             whole = name in ("max_head_bytes", "max_connections")
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, int if whole else (int, float))
-                or not math.isfinite(value)
-                or value <= 0
-            ):
-                kind = "a whole number" if whole else "a number of seconds"
-                raise InvalidArgumentError(
-                    f"{name}={value!r} must be {kind} > 0", parameter=f"limits.{name}"
-                )
+            kind = "a whole number" if whole else "a number of seconds"
+            message = f"{name}={value!r} must be {kind} > 0"
+            checked_positive_number(value, parameter=f"limits.{name}", message=message, whole=whole)
 
 
 def uvicorn_config(app: Any, *, limits: ConnectionLimits | None = None, **options: Any) -> Any:

@@ -22,6 +22,12 @@ class LoggedRequest:
     query: str
     status: int
 
+    @classmethod
+    def of(cls, scope: dict[str, Any], status: int) -> LoggedRequest:
+        """The entry of the ASGI HTTP request ``scope`` answered with ``status``."""
+        query = scope.get("query_string", b"").decode("latin-1")
+        return cls(method=scope["method"], path=scope["path"], query=query, status=status)
+
 
 class RequestLog:
     """The requests a running service answered, in order.
@@ -83,14 +89,7 @@ class RequestLogMiddleware:
         recorded = False
 
         def record(status: int) -> None:
-            self.log.record(
-                LoggedRequest(
-                    method=scope["method"],
-                    path=scope["path"],
-                    query=scope.get("query_string", b"").decode("latin-1"),
-                    status=status,
-                )
-            )
+            self.log.record(LoggedRequest.of(scope, status))
 
         async def recording_send(message: dict[str, Any]) -> None:
             nonlocal recorded

@@ -15,14 +15,13 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 import uvicorn
 
 from matchkit.errors import MatchkitError
-from matchkit.service.app import create_app
+from matchkit.service.app import DataOptions, create_app
 from matchkit.service.auth import resolve_api_keys
-from matchkit.service.faults import Faults
 from matchkit.service.protocol import ConnectionLimits, uvicorn_config
 from matchkit.service.ratelimit import DEFAULT_RATE_LIMIT, RateLimit
 from matchkit.service.requestlog import RequestLog
@@ -36,17 +35,13 @@ def serve(
     *,
     host: str = "127.0.0.1",
     port: int = 8000,
-    data: str | Path | None = None,
     api_keys: list[str] | tuple[str, ...] | None = None,
     api_key_file: str | Path | None = None,
-    now: str | datetime | None = None,
-    rate_limit: str | RateLimit | None = DEFAULT_RATE_LIMIT,
-    faults: str | Faults | None = None,
-    store_dir: str | Path | None = None,
     limits: ConnectionLimits | None = None,
     environ: Mapping[str, str] | None = None,
     announce: Callable[[str], None] | None = None,
     announce_key: Callable[[str], None] | None = None,
+    **options: Unpack[DataOptions],
 ) -> None:
     """Run the service with uvicorn until interrupted; announces the base URL and the key.
 
@@ -54,8 +49,9 @@ def serve(
     either, ``MATCHKIT_API_KEY`` from ``environ`` (default: the process environment); without
     that, one generated key. A generated key is shown once, on its own line through
     ``announce_key`` (default: standard error), apart from the other lines and from uvicorn's
-    access log (standard output); it never reaches a log. Other options as for
-    :func:`matchkit.service.create_app`; ``limits`` bounds connections (see
+    access log (standard output); it never reaches a log. ``options`` (``data``,
+    ``now``, ``rate_limit``, ``faults``, ``store_dir``) go to :func:`matchkit.service.create_app`
+    as they are; ``limits`` bounds connections (see
     :class:`~matchkit.service.protocol.ConnectionLimits`); ``port=0`` picks a free port.
     ``announce`` receives the other lines (default: standard output).
 
@@ -68,23 +64,16 @@ def serve(
     keys, source = resolve_api_keys(
         api_keys, api_key_file=api_key_file, environ=os.environ if environ is None else environ
     )
-    app = create_app(
-        data=data,
-        api_keys=keys,
-        now=now,
-        rate_limit=rate_limit,
-        faults=faults,
-        store_dir=store_dir,
-    )
+    app = create_app(api_keys=keys, **options)
     service = app.state.service
     listener = _listen(host, port)
-    shown_host = f"[{host}]" if ":" in host else host
-    announce(f"matchkit service on http://{shown_host}:{listener.getsockname()[1]}")
+    announce(f"matchkit service on {_base_url(host, listener.getsockname()[1])}")
     if keys is None:
         announce_key(f"API key: {service.api_keys.first}")
     else:
         announce_key(f"accepting the {len(keys)} API key(s) {source}")
     now_text = "wall clock" if service.fixed_now is None else service.fixed_now.isoformat()
+    rate_limit = options.get("rate_limit", DEFAULT_RATE_LIMIT)
     announce(f"now: {now_text}; rate limit: {rate_limit or 'off'}")
     if app.state.fault_injector is not None:
         announce(f"injecting faults: {app.state.fault_injector.faults}")
@@ -141,6 +130,11 @@ class RunningService:
     app: Any = field(repr=False)
 
 
+def _base_url(host: str, port: int) -> str:
+    shown_host = f"[{host}]" if ":" in host else host  # an IPv6 address in brackets
+    return f"http://{shown_host}:{port}"
+
+
 @contextlib.contextmanager
 def running(
     *,
@@ -182,10 +176,9 @@ def running(
             if not thread.is_alive() or time.monotonic() > deadline:
                 raise MatchkitError("the embedded matchkit service did not start; see the log")
             time.sleep(0.005)  # waiting for startup, not for a result
-        shown_host = f"[{host}]" if ":" in host else host
         service = app.state.service
         yield RunningService(
-            base_url=f"http://{shown_host}:{bound_port}",
+            base_url=_base_url(host, bound_port),
             api_key=service.api_keys.first,
             now=service.fixed_now,
             requests=requests,

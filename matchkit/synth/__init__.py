@@ -23,11 +23,12 @@ from typing import Any, Literal
 import orjson
 
 from matchkit.errors import InvalidArgumentError
+from matchkit.rules.checks import checked_whole_number
 from matchkit.rules.windows import RETENTION, format_time, parse_time
 from matchkit.synth.catalogue import build_catalogue
 from matchkit.synth.dataset import FORMAT, MANIFEST, write_shard_file
-from matchkit.synth.global_shard import iter_global_documents
-from matchkit.synth.na_shard import iter_na_documents
+from matchkit.synth.global_shard import GlobalMatches
+from matchkit.synth.na_shard import NaMatches
 from matchkit.synth.names import write_catalogue
 from matchkit.synth.parameters import (
     DAYS,
@@ -37,6 +38,8 @@ from matchkit.synth.parameters import (
     GLOBAL_MATCHES,
     parameters_record,
 )
+from matchkit.synth.sampling import Draw
+from matchkit.synth.timeline import timed_documents
 
 __all__ = [
     "DAYS",
@@ -60,11 +63,17 @@ def character_names() -> dict[str, str]:
     return {character.actor: character.name for character in build_catalogue().characters}
 
 
+# Each shard: its match builder, how its match ids are drawn (global: hex, na: UUIDs), its
+# default number of matches and the argument that names it in errors.
+_SHARDS = {
+    "global": (GlobalMatches, Draw.hex_id, GLOBAL_MATCHES, "matches"),
+    "na": (NaMatches, Draw.uuid, DEFAULT_NA_MATCHES, "na_matches"),
+}
+
+
 def _whole(value: object, name: str, *, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise InvalidArgumentError(
-            f"{name}={value!r} must be a whole number >= {low}", parameter=name
-        )
+    message = f"{name}={value!r} must be a whole number >= {low}"
+    checked_whole_number(value, low=low, parameter=name, message=message)
     if high is not None and value > high:
         raise InvalidArgumentError(f"{name}={value!r} must be at most {high}", parameter=name)
     return value
@@ -104,19 +113,14 @@ def iter_documents(
     days = _whole(days, "days", low=1, high=RETENTION.days)
     moment = _as_of(as_of)
     catalogue = build_catalogue()
-    if shard == "global":
-        count = _whole(GLOBAL_MATCHES if matches is None else matches, "matches", low=0)
-        return iter_global_documents(
-            seed=seed, matches=count, as_of=moment, days=days, catalogue=catalogue
+    if shard not in _SHARDS:
+        raise InvalidArgumentError(
+            f"shard={shard!r} is not generated; use global or na", parameter="shard"
         )
-    if shard == "na":
-        count = _whole(DEFAULT_NA_MATCHES if matches is None else matches, "na_matches", low=0)
-        return iter_na_documents(
-            seed=seed, matches=count, as_of=moment, days=days, catalogue=catalogue
-        )
-    raise InvalidArgumentError(
-        f"shard={shard!r} is not generated; use global or na", parameter="shard"
-    )
+    builder, new_id, default, name = _SHARDS[shard]
+    count = _whole(default if matches is None else matches, name, low=0)
+    build = builder(seed, catalogue, as_of=moment, days=days).match
+    return timed_documents(f"{seed}:{shard}", new_id, build, matches=count, as_of=moment, days=days)
 
 
 def model_parameters() -> dict[str, Any]:

@@ -53,11 +53,15 @@ class Fighter:
 
 @dataclass(frozen=True)
 class ArenaRound:
-    """One round: its 0-based ordinal, duration in seconds and the winning side."""
+    """One round: its 0-based ordinal, duration in seconds and the side that won it.
+
+    The generator plays rounds as these, and the telemetry generator reads them back from a
+    match document (:class:`~matchkit.synth.telemetry_match.MatchView`).
+    """
 
     ordinal: int
     duration: int
-    winning_side: int
+    winning_team: int  # a side, 1 or 2 (the wire's stats.winningTeam)
 
 
 @dataclass(frozen=True)

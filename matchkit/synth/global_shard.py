@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from fractions import Fraction
@@ -13,9 +12,9 @@ from matchkit.synth.catalogue import Catalogue, Character, patch_at, patch_sched
 from matchkit.synth.combat import ArenaRound, Fighter, play_arena, play_royale
 from matchkit.synth.population import Player, Population, Team, build_population
 from matchkit.synth.sampling import Draw, WeightedTable
-from matchkit.synth.timeline import format_moment, ref, timed_documents
+from matchkit.synth.timeline import format_moment, ref, resource, team_resource
 
-__all__ = ["iter_global_documents"]
+__all__ = ["GlobalMatches"]
 
 SHARD = "global"
 ASSET_BASE_URL = "https://cdn.example.com"
@@ -42,7 +41,7 @@ class _Roster:
     won: bool = False
 
 
-class _GlobalMatches:
+class GlobalMatches:
     """Builds one global match document after another, in time order."""
 
     def __init__(self, seed: int, catalogue: Catalogue, *, as_of: datetime, days: int) -> None:
@@ -176,60 +175,46 @@ class _GlobalMatches:
                 if seat.player is not None:
                     players.append(self._player(seat.player, patch))
             if roster.team is not None:
-                teams.append(self._team_resource(roster.team))
+                teams.append(team_resource(roster.team, shard=SHARD, title_id=p.GLOBAL_TITLE_ID))
             team_ref = None if roster.team is None else ref("team", roster.team.team_id)
-            roster_resources.append(
-                {
-                    "type": "roster",
-                    "id": roster_id,
-                    "attributes": {
-                        "shardId": SHARD,
-                        "stats": roster.stats,
-                        "won": "true" if roster.won else "false",
-                    },
-                    "relationships": {
-                        "participants": {"data": member_refs},
-                        "team": {"data": team_ref},
-                    },
-                }
-            )
+            won = "true" if roster.won else "false"
+            attributes = {"shardId": SHARD, "stats": roster.stats, "won": won}
+            relationships = {"participants": {"data": member_refs}, "team": {"data": team_ref}}
+            roster_resources.append(resource("roster", roster_id, attributes, relationships))
         # every participant plays every round
         all_participants = [ref("participant", one["id"]) for one in participants]
         round_resources = [
-            {
-                "type": "round",
-                "id": draw.uuid(),
-                "attributes": {
+            resource(
+                "round",
+                draw.uuid(),
+                {
                     "duration": one.duration,
                     "ordinal": one.ordinal,
-                    "stats": {"winningTeam": one.winning_side},
+                    "stats": {"winningTeam": one.winning_team},
                 },
-                "relationships": {"participants": {"data": all_participants}},
-            }
+                {"participants": {"data": all_participants}},
+            )
             for one in rounds
         ]
         asset = self._asset(start + timedelta(seconds=duration + draw.integer(20, 600)))
-        match = {
-            "type": "match",
-            "id": match_id,
-            "attributes": {
-                "createdAt": format_moment(start),
-                "duration": duration,
-                "game": mode.game,
-                "gameMode": self.catalogue.game_mode_ids[mode.server_type],
-                "patchVersion": patch,
-                "shardId": SHARD,
-                "stats": self._match_stats(mode),
-                "tags": {"rankingType": ranking, "serverType": mode.server_type},
-                "titleId": p.GLOBAL_TITLE_ID,
-            },
-            "relationships": {
-                "assets": {"data": [ref("asset", asset["id"])]},
-                "rosters": {"data": [ref("roster", one["id"]) for one in roster_resources]},
-                "rounds": {"data": [ref("round", one["id"]) for one in round_resources]},
-                "spectators": {"data": []},
-            },
+        attributes = {
+            "createdAt": format_moment(start),
+            "duration": duration,
+            "game": mode.game,
+            "gameMode": self.catalogue.game_mode_ids[mode.server_type],
+            "patchVersion": patch,
+            "shardId": SHARD,
+            "stats": self._match_stats(mode),
+            "tags": {"rankingType": ranking, "serverType": mode.server_type},
+            "titleId": p.GLOBAL_TITLE_ID,
         }
+        relationships = {
+            "assets": {"data": [ref("asset", asset["id"])]},
+            "rosters": {"data": [ref("roster", one["id"]) for one in roster_resources]},
+            "rounds": {"data": [ref("round", one["id"]) for one in round_resources]},
+            "spectators": {"data": []},
+        }
+        match = resource("match", match_id, attributes, relationships)
         included = roster_resources + participants + round_resources + players + teams + [asset]
         return {"data": match, "included": included}
 
@@ -259,68 +244,36 @@ class _GlobalMatches:
                 stats["userID"] = int(user_id) if draw.chance(p.INTEGER_USER_ID_SHARE) else user_id
             else:
                 stats["userID"] = seat.user_id
-        resource: dict[str, Any] = {
-            "type": "participant",
-            "id": draw.uuid(),
-            "attributes": {
-                "actor": character.actor,
-                "shardId": SHARD,
-                "stats": dict(sorted(stats.items())),
-            },
+        attributes = {
+            "actor": character.actor,
+            "shardId": SHARD,
+            "stats": dict(sorted(stats.items())),
         }
-        if seat.player is not None:
-            resource["relationships"] = {"player": {"data": ref("player", seat.player.player_id)}}
-        return resource
+        player = seat.player
+        relationships = (
+            None if player is None else {"player": {"data": ref("player", player.player_id)}}
+        )
+        return resource("participant", draw.uuid(), attributes, relationships)
 
     def _player(self, player: Player, patch: str) -> dict[str, Any]:
         played = self.played.get(player.player_id, 0) + 1
         self.played[player.player_id] = played
-        return {
-            "type": "player",
-            "id": player.player_id,
-            "attributes": {
-                "name": player.name,
-                "patchVersion": patch,
-                "shardId": SHARD,
-                "stats": {"level": player.level, "played": played},
-                "titleId": p.GLOBAL_TITLE_ID,
-            },
-            "relationships": {"assets": {"data": []}},
+        attributes = {
+            "name": player.name,
+            "patchVersion": patch,
+            "shardId": SHARD,
+            "stats": {"level": player.level, "played": played},
+            "titleId": p.GLOBAL_TITLE_ID,
         }
-
-    def _team_resource(self, team: Team) -> dict[str, Any]:
-        return {
-            "type": "team",
-            "id": team.team_id,
-            "attributes": {
-                "name": team.name,
-                "shardId": SHARD,
-                "stats": {"division": team.division, "league": team.league},
-                "titleId": p.GLOBAL_TITLE_ID,
-            },
-        }
+        return resource("player", player.player_id, attributes, {"assets": {"data": []}})
 
     def _asset(self, created: datetime) -> dict[str, Any]:
         asset_id = self.draw.uuid()
         folder = f"{p.GLOBAL_TITLE_ID}/{SHARD}/{created.strftime('%Y/%m/%d/%H/%M')}"
-        return {
-            "type": "asset",
-            "id": asset_id,
-            "attributes": {
-                "URL": f"{ASSET_BASE_URL}/{folder}/{asset_id}-telemetry.json",
-                "createdAt": format_moment(created),
-                "description": "",
-                "name": "telemetry",
-            },
+        attributes = {
+            "URL": f"{ASSET_BASE_URL}/{folder}/{asset_id}-telemetry.json",
+            "createdAt": format_moment(created),
+            "description": "",
+            "name": "telemetry",
         }
-
-
-def iter_global_documents(
-    *, seed: int, matches: int, as_of: datetime, days: int, catalogue: Catalogue
-) -> Iterator[dict[str, Any]]:
-    """The global shard's single-match documents, ordered by (createdAt, id)."""
-    times = Draw(f"{seed}:global:times")
-    builder = _GlobalMatches(seed, catalogue, as_of=as_of, days=days)
-    return timed_documents(
-        times, times.hex_id, builder.match, matches=matches, as_of=as_of, days=days
-    )
+        return resource("asset", asset_id, attributes)

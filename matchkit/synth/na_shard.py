@@ -8,7 +8,6 @@ the older participant stats (assists, crystalMineCaptures, deaths, farm, items, 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -17,9 +16,9 @@ from matchkit.synth import parameters as p
 from matchkit.synth.catalogue import Catalogue, patch_at, patch_schedule
 from matchkit.synth.population import Player, Team, build_population
 from matchkit.synth.sampling import Draw, WeightedTable, harmonic_weights
-from matchkit.synth.timeline import format_moment, ref, timed_documents
+from matchkit.synth.timeline import format_moment, ref, resource, team_resource
 
-__all__ = ["iter_na_documents"]
+__all__ = ["NaMatches"]
 
 SHARD = "na"
 SIDES = ("left/blue", "right/red")
@@ -63,7 +62,9 @@ def _spread(draw: Draw, total: int, parts: int) -> list[int]:
     return counts
 
 
-class _NaMatches:
+class NaMatches:
+    """Builds one na match document (older shape) after another, in time order."""
+
     def __init__(self, seed: int, catalogue: Catalogue, *, as_of: datetime, days: int) -> None:
         self.draw = Draw(f"{seed}:na:matches")
         self.catalogue = catalogue
@@ -162,13 +163,11 @@ class _NaMatches:
             "wentAfk": afk,
             "winner": winner,
         }
-        resource = {
-            "type": "participant",
-            "id": draw.uuid(),
-            "attributes": {"actor": hero, "stats": stats},
-            "relationships": {"player": {"data": ref("player", player.player_id)}},
-        }
-        return resource, farm * 12, earned
+        relationships = {"player": {"data": ref("player", player.player_id)}}
+        participant = resource(
+            "participant", draw.uuid(), {"actor": hero, "stats": stats}, relationships
+        )
+        return participant, farm * 12, earned
 
     def match(self, match_id: str, start: datetime) -> dict[str, Any]:
         draw = self.draw
@@ -229,45 +228,21 @@ class _NaMatches:
             if not draw.chance(p.NA_MISSING_WON_SHARE):
                 attributes["won"] = "true" if index == winner else "false"
             if team is not None:
-                teams.append(
-                    {
-                        "type": "team",
-                        "id": team.team_id,
-                        "attributes": {
-                            "name": team.name,
-                            "shardId": SHARD,
-                            "stats": {"division": team.division, "league": team.league},
-                            "titleId": p.NA_TITLE_ID,
-                        },
-                    }
-                )
-            rosters.append(
-                {
-                    "type": "roster",
-                    "id": draw.uuid(),
-                    "attributes": attributes,
-                    "relationships": {
-                        "participants": {"data": member_refs},
-                        "team": {"data": None if team is None else ref("team", team.team_id)},
-                    },
-                }
-            )
-        match = {
-            "type": "match",
-            "id": match_id,
-            "attributes": {
-                "createdAt": format_moment(start),
-                "duration": duration,
-                "gameMode": mode.name,
-                "patchVersion": patch,
-                "shardId": SHARD,
-                "stats": "surrender" if surrender else "victory",
-                "titleId": p.NA_TITLE_ID,
-            },
-            "relationships": {
-                "rosters": {"data": [ref("roster", roster["id"]) for roster in rosters]}
-            },
+                teams.append(team_resource(team, shard=SHARD, title_id=p.NA_TITLE_ID))
+            team_ref = None if team is None else ref("team", team.team_id)
+            relationships = {"participants": {"data": member_refs}, "team": {"data": team_ref}}
+            rosters.append(resource("roster", draw.uuid(), attributes, relationships))
+        attributes = {
+            "createdAt": format_moment(start),
+            "duration": duration,
+            "gameMode": mode.name,
+            "patchVersion": patch,
+            "shardId": SHARD,
+            "stats": "surrender" if surrender else "victory",
+            "titleId": p.NA_TITLE_ID,
         }
+        roster_refs = [ref("roster", roster["id"]) for roster in rosters]
+        match = resource("match", match_id, attributes, {"rosters": {"data": roster_refs}})
         return {"data": match, "included": rosters + participants + players + teams}
 
     def _player(
@@ -281,34 +256,20 @@ class _NaMatches:
         record.loss_streak = 0 if won else record.loss_streak + 1
         record.lifetime_gold += gold
         record.xp += self.draw.integer(80, 320)
-        return {
-            "type": "player",
-            "id": player.player_id,
-            "attributes": {
-                "name": player.name,
-                "shardId": SHARD,
-                "stats": {
-                    "level": player.level,
-                    "lifetimeGold": record.lifetime_gold / 2,
-                    "lossStreak": record.loss_streak,
-                    "played": record.played,
-                    "played_ranked": record.played_ranked,
-                    "winStreak": record.win_streak,
-                    "wins": record.wins,
-                    "xp": record.xp,
-                },
-                "titleId": p.NA_TITLE_ID,
-            },
-            "relationships": {"assets": {"data": []}},
+        stats = {
+            "level": player.level,
+            "lifetimeGold": record.lifetime_gold / 2,
+            "lossStreak": record.loss_streak,
+            "played": record.played,
+            "played_ranked": record.played_ranked,
+            "winStreak": record.win_streak,
+            "wins": record.wins,
+            "xp": record.xp,
         }
-
-
-def iter_na_documents(
-    *, seed: int, matches: int, as_of: datetime, days: int, catalogue: Catalogue
-) -> Iterator[dict[str, Any]]:
-    """The na shard's single-match documents (older shape), ordered by (createdAt, id)."""
-    times = Draw(f"{seed}:na:times")
-    builder = _NaMatches(seed, catalogue, as_of=as_of, days=days)
-    return timed_documents(
-        times, times.uuid, builder.match, matches=matches, as_of=as_of, days=days
-    )
+        attributes = {
+            "name": player.name,
+            "shardId": SHARD,
+            "stats": stats,
+            "titleId": p.NA_TITLE_ID,
+        }
+        return resource("player", player.player_id, attributes, {"assets": {"data": []}})

@@ -150,51 +150,40 @@ class Mode:
     duration: tuple[int, int, int]
 
 
+def _mode(
+    server_type: str,
+    game: Literal["Arena", "Royale"],
+    share: str,
+    rosters: int,
+    roster_size: int,
+    ranked_share: str,
+    side_one_round_win: str | None,
+    team_ranked: str,
+    team_unranked: str,
+    duration: tuple[int, int, int],
+) -> Mode:
+    """A Mode from one row of the table below (the team shares as two columns)."""
+    team_share = (("RANKED", team_ranked), ("UNRANKED", team_unranked))
+    return Mode(
+        server_type,
+        game,
+        share,
+        rosters,
+        roster_size,
+        ranked_share,
+        side_one_round_win,
+        team_share,
+        duration,
+    )
+
+
+# One mode a row: server_type, game, share, rosters, roster_size, ranked_share,
+# side_one_round_win, team_share of RANKED and of UNRANKED, duration (low, mode, high).
 MODES = (
-    Mode(
-        server_type="QUICK2V2",
-        game="Arena",
-        share="0.40",
-        rosters=2,
-        roster_size=2,
-        ranked_share="0.40",
-        side_one_round_win="0.52",
-        team_share=(("RANKED", "0.25"), ("UNRANKED", "0.10")),
-        duration=(45, 90, 210),
-    ),
-    Mode(
-        server_type="QUICK3V3",
-        game="Arena",
-        share="0.35",
-        rosters=2,
-        roster_size=3,
-        ranked_share="0.50",
-        side_one_round_win="0.545",
-        team_share=(("RANKED", "0.25"), ("UNRANKED", "0.10")),
-        duration=(50, 105, 240),
-    ),
-    Mode(
-        server_type="ROYALRUMBLESOLO",
-        game="Royale",
-        share="0.13",
-        rosters=8,
-        roster_size=1,
-        ranked_share="0.30",
-        side_one_round_win=None,
-        team_share=(("RANKED", "0"), ("UNRANKED", "0")),
-        duration=(360, 600, 900),
-    ),
-    Mode(
-        server_type="ROYALRUMBLEDUO",
-        game="Royale",
-        share="0.12",
-        rosters=5,
-        roster_size=2,
-        ranked_share="0.30",
-        side_one_round_win=None,
-        team_share=(("RANKED", "0.15"), ("UNRANKED", "0.15")),
-        duration=(360, 600, 900),
-    ),
+    _mode("QUICK2V2", "Arena", "0.40", 2, 2, "0.40", "0.52", "0.25", "0.10", (45, 90, 210)),
+    _mode("QUICK3V3", "Arena", "0.35", 2, 3, "0.50", "0.545", "0.25", "0.10", (50, 105, 240)),
+    _mode("ROYALRUMBLESOLO", "Royale", "0.13", 8, 1, "0.30", None, "0", "0", (360, 600, 900)),
+    _mode("ROYALRUMBLEDUO", "Royale", "0.12", 5, 2, "0.30", None, "0.15", "0.15", (360, 600, 900)),
 )
 
 # Arena match duration = intro + sum over rounds of (round duration + break), in seconds.

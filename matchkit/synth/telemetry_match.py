@@ -18,6 +18,7 @@ from typing import Any
 from matchkit.errors import MatchkitError
 from matchkit.rules.events import STAT_KEYS
 from matchkit.rules.windows import parse_time
+from matchkit.synth.combat import ArenaRound
 from matchkit.synth.sampling import Draw
 
 __all__ = [
@@ -25,7 +26,6 @@ __all__ = [
     "MatchView",
     "ParticipantView",
     "RosterView",
-    "RoundView",
     "character_number",
     "read_match",
 ]
@@ -76,15 +76,6 @@ class RosterView:
 
 
 @dataclass(frozen=True)
-class RoundView:
-    """An Arena round: 0-based ordinal, duration in seconds, winning side."""
-
-    ordinal: int
-    duration: int
-    winning_team: int
-
-
-@dataclass(frozen=True)
 class MatchView:
     """What the telemetry of one match is generated from and checked against."""
 
@@ -100,7 +91,7 @@ class MatchView:
     map_id: str
     region: str
     rosters: tuple[RosterView, ...]
-    rounds: tuple[RoundView, ...]
+    rounds: tuple[ArenaRound, ...]
     asset_created_at: datetime | None
 
     @property
@@ -232,7 +223,7 @@ def read_match(document: Mapping[str, Any]) -> MatchView:
         )
     rounds = sorted(
         (
-            RoundView(
+            ArenaRound(
                 ordinal=_int((resource(key).get("attributes") or {}).get("ordinal")),
                 duration=_int((resource(key).get("attributes") or {}).get("duration")),
                 winning_team=_int(

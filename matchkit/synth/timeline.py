@@ -7,9 +7,17 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from matchkit.synth import parameters as p
+from matchkit.synth.population import Team
 from matchkit.synth.sampling import Draw, WeightedTable
 
-__all__ = ["draw_match_starts", "format_moment", "ref", "timed_documents"]
+__all__ = [
+    "draw_match_starts",
+    "format_moment",
+    "ref",
+    "resource",
+    "team_resource",
+    "timed_documents",
+]
 
 
 def format_moment(moment: datetime) -> str:
@@ -42,8 +50,8 @@ def draw_match_starts(draw: Draw, count: int, *, as_of: datetime, days: int) -> 
 
 
 def timed_documents(
-    times: Draw,
-    new_id: Callable[[], str],
+    label: str,
+    new_id: Callable[[Draw], str],
     build: Callable[[str, datetime], dict[str, Any]],
     *,
     matches: int,
@@ -52,11 +60,13 @@ def timed_documents(
 ) -> Iterator[dict[str, Any]]:
     """``matches`` documents from ``build(match_id, start)``, ordered by (start, id).
 
-    The start times come from :func:`draw_match_starts` with ``times``, then one id each from
-    ``new_id`` (a method of ``times``), in that order, so a shard's documents are reproducible.
+    The start times come from :func:`draw_match_starts` with the draw ``"{label}:times"``, then
+    one id each from ``new_id`` (a method of :class:`Draw`, such as ``Draw.uuid``) with the same
+    draw, in that order, so a shard's documents are reproducible.
     """
+    times = Draw(f"{label}:times")
     starts = draw_match_starts(times, matches, as_of=as_of, days=days)
-    keyed = sorted((start, new_id()) for start in starts)
+    keyed = sorted((start, new_id(times)) for start in starts)
     for start, match_id in keyed:
         yield build(match_id, start)
 
@@ -64,3 +74,26 @@ def timed_documents(
 def ref(kind: str, identifier: str) -> dict[str, str]:
     """A JSON:API resource identifier."""
     return {"type": kind, "id": identifier}
+
+
+def resource(
+    kind: str,
+    identifier: str,
+    attributes: dict[str, Any],
+    relationships: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A JSON:API resource object, its members in wire order (without relationships: none)."""
+    made = {"type": kind, "id": identifier, "attributes": attributes}
+    if relationships is not None:
+        made["relationships"] = relationships
+    return made
+
+
+def team_resource(team: Team, *, shard: str, title_id: str) -> dict[str, Any]:
+    """A team's resource object (the same on both shards)."""
+    stats = {"division": team.division, "league": team.league}
+    return resource(
+        "team",
+        team.team_id,
+        {"name": team.name, "shardId": shard, "stats": stats, "titleId": title_id},
+    )

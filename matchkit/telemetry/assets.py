@@ -8,6 +8,7 @@ downloads the files with :class:`~matchkit.telemetry.download.TelemetryDownloade
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextlib import closing
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -92,14 +93,15 @@ def fetch_telemetry(
     problems += missing
     if client.embedded:
         requests_ = [_on_embedded(request, client.base_url) for request in requests_]
-    with TelemetryDownloader(
+    downloader = TelemetryDownloader(
         client.cache_dir,
         keys=client.transport.keys,
         offline=client.offline,
         timeout=client.transport.timeout,
         retry=client.retry_policy,
         trust_env=not client.embedded,
-    ) as downloader:
+    )
+    with closing(downloader):
         files, failed = downloader.download(
             requests_, max_workers=workers, progress=show, on_error=on_error
         )

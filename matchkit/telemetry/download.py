@@ -36,6 +36,7 @@ from matchkit.errors import (
     RateLimitError,
     ServiceError,
 )
+from matchkit.rules.checks import checked_whole_number
 from matchkit.telemetry.parse import ParsedFile, check_events, parse_file
 
 __all__ = [
@@ -80,12 +81,8 @@ def check_max_workers(value: object) -> int:
     """``max_workers`` as a whole number >= 1 (``None``: the default)."""
     if value is None:
         return DEFAULT_MAX_WORKERS
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidArgumentError(
-            f"max_workers={value!r} must be a whole number >= 1 (downloads at once)",
-            parameter="max_workers",
-        )
-    return value
+    message = f"max_workers={value!r} must be a whole number >= 1 (downloads at once)"
+    return checked_whole_number(value, low=1, parameter="max_workers", message=message)
 
 
 def _stored_only_when_valid(response: requests.Response) -> bool:
@@ -134,14 +131,8 @@ class TelemetryDownloader:
         self.retry = retry
 
     def close(self) -> None:
-        """Close the session."""
+        """Close the session (``with contextlib.closing(downloader)`` closes it after use)."""
         self.session.close()
-
-    def __enter__(self) -> TelemetryDownloader:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def download(
         self,

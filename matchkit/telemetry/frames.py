@@ -21,7 +21,7 @@ __all__ = ["TelemetryFrames", "coerce_table"]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class TelemetryFrames(DeclaredFrames):
+class TelemetryFrames(DeclaredFrames, schemas=TABLES, counted="files"):
     """The tables of a set of telemetry files, keyed by ``match_id``.
 
     Rows link to :class:`~matchkit.model.frames.MatchFrames` by match (``match_id``), player
@@ -66,15 +66,10 @@ class TelemetryFrames(DeclaredFrames):
     other_events: pd.DataFrame
     problems: tuple[str, ...] = ()
 
-    _SCHEMAS = TABLES
-
     @property
     def match_ids(self) -> list[str]:
         """The matches whose telemetry these frames hold."""
         return self.files["match_id"].tolist()
-
-    def __len__(self) -> int:
-        return len(self.files)
 
     def summary(self) -> str:
         """A few lines: rows per table and the number of problems."""

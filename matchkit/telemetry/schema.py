@@ -59,6 +59,7 @@ _CURSOR = _derived("cursor", "Int64", "the event's cursor: its global, increasin
 _TIME = _member("time", "datetime", "time", "when the event happened, UTC (milliseconds)")
 _EXTERNAL = _member("external_match_id", "string", "externalMatchID", "empty in real files")
 _EVENT = (_MATCH_ID, _CURSOR, _TIME)
+_EVENT_KEY = ("match_id", "cursor")
 
 
 def _plain(spec: str) -> tuple[Column, ...]:
@@ -96,198 +97,156 @@ class EventTable:
     event_type: str
 
 
-def _table(
-    name: str, event_type: str, key: tuple[str, ...], columns: tuple[Column, ...]
+def _event_table(
+    name: str, event_type: str, columns: tuple[Column, ...], *, key: tuple[str, ...] = _EVENT_KEY
 ) -> EventTable:
-    return EventTable(TableSchema(name, event_type, key, columns), event_type)
+    """The table of one event type: match_id, cursor and time, then ``columns``."""
+    return EventTable(TableSchema(name, event_type, key, (*_EVENT, *columns)), event_type)
 
 
-_EVENT_KEY = ("match_id", "cursor")
+# The columns of each event table after match_id, cursor and time, in order.
 
+_QUEUE_EVENTS = (
+    _user("userId"),
+    *_plain("teamId:string sessionId:string season:Int64 eventType:string"),
+    _member(
+        "time_joined_queue",
+        "Int64",
+        "timeJoinedQueue",
+        "a nanosecond monotonic clock, not the epoch (text of digits beyond int64)",
+    ),
+    _member("time_in_queue", "float64", "timeInQueue", "seconds"),
+    _CHARACTER,
+    _member("character_archetype", "Int64", "characterArchetype", "2, 4 or 8"),
+    _member("queue_types", "string", "queueTypes", "JSON list of queue names"),
+    *_plain("limitMatchmakingRange:boolean preferredRegion:string rankingType:string"),
+    *_plain("league:Int64 division:Int64 divisionRating:Int64 teamSize:Int64"),
+    _member("team_members", "string", "teamMembers", "JSON list of the other members"),
+    *_plain("placementGamesLeft:Int64 matchRegion:string"),
+    _member("team_side", "Int64", "teamSide", "1 or 2 (= rosters.side)"),
+    _member("auto_matchmaking", "boolean", "autoMatchmaking"),
+)
+
+_MATCH_STARTS = (
+    _EXTERNAL,
+    _member("version", "string", "version", "the patch"),
+    _member("server_type", "string", "type", "as tags.serverType"),
+    _member("game_mode", "Int64", "gameMode"),
+    _member("map_id", "string", "mapID"),
+    *_plain("teamSize:Int64 region:string"),
+)
+
+_RESERVED_USERS = (
+    _user("accountId"),
+    *_plain("serverType:string characterLevel:Int64 teamId:string totalTimePlayed:Int64"),
+    *_plain("characterTimePlayed:Int64"),
+    _CHARACTER,
+    _member("team", "Int64", "team", "1 or 2 (= rosters.side)"),
+    *_plain("rankingType:string mount:Int64 attachment:Int64 outfit:Int64 emote:Int64"),
+    *_plain("league:Int64 division:Int64 divisionRating:Int64 seasonId:Int64"),
+)
+
+_BATTLERITE_PICKS = (
+    _EXTERNAL,
+    _user("userID"),
+    _ROUND,
+    _CHARACTER,
+    *_plain("serverType:string loadoutType:string"),
+    _member("battlerite_type", "Int64", "battleriteType", "the battlerite picked"),
+)
+
+_ROUND_EVENTS = (
+    _EXTERNAL,
+    _user("userID"),
+    _ROUND,
+    _CHARACTER,
+    _member("event_type", "string", "type", "e.g. ULTIMATE_USED"),
+    _member("value", "Int64", "value"),
+    _member("time_into_round", "Int64", "timeIntoRound", "0 in real files"),
+)
+
+_DEATHS = (
+    _EXTERNAL,
+    _user("userID"),
+    _derived(
+        "round",
+        "Int64",
+        "the round it happened in: that of the first RoundFinishedEvent after it in "
+        "cursor order (<NA> when none follows, e.g. a match without rounds)",
+    ),
+)
+
+_ROUNDS = (
+    _EXTERNAL,
+    _ROUND,
+    _member("round_length", "Int64", "roundLength", "seconds (= rounds.duration)"),
+    _member("winning_team", "Int64", "winningTeam", "1 or 2 (= rounds.winning_team)"),
+)
+
+_USER_ROUND_SPELLS = (
+    _user("accountId"),
+    _ROUND,
+    _CHARACTER,
+    *_plain("typeId:Int64 sourceTypeId:Int64"),
+    _member("score_type", "string", "scoreType", "USES, DAMAGE_DONE, ..."),
+    _member("value", "Int64", "value"),
+)
+
+_MATCH_FINISHES = (
+    _EXTERNAL,
+    _member("team_one_score", "Int64", "teamOneScore", "= the side 1 roster's score"),
+    _member("team_two_score", "Int64", "teamTwoScore", "= the side 2 roster's score"),
+    _member("match_length", "Int64", "matchLength", "seconds (= matches.duration)"),
+    _member("leavers", "string", "leavers", "JSON list"),
+    _member("region", "string", "region"),
+)
+
+_TEAM_UPDATES = (
+    _EXTERNAL,
+    _member("team_id", "string", "teamID", "= rosters.team_id"),
+    _member("user_ids", "string", "userIDs", "JSON list of the team's players"),
+    *_plain("season:Int64 mode:string"),
+    *(
+        _member(_snake(key), "Int64", key)
+        for key in (
+            "prevLeague",
+            "league",
+            "prevDivision",
+            "division",
+            "prevDivisionRating",
+            "divisionRating",
+            "prevWins",
+            "wins",
+            "prevLosses",
+            "losses",
+            "roundsWon",
+            "roundsLost",
+            "teamSize",
+        )
+    ),
+    *_plain("rankingChangeType:string prevPlacementGamesLeft:Int64"),
+    *_plain("placementGamesLeft:Int64 matchRegion:string"),
+)
+
+_SHUTDOWNS = (
+    _EXTERNAL,
+    _member("match_time", "Int64", "matchTime", "seconds"),
+    _member("reason", "string", "reason"),
+)
+
+# One table a row: its name, the event type it holds, its columns (after _EVENT).
 EVENT_TABLES: tuple[EventTable, ...] = (
-    _table(
-        "queue_events",
-        QUEUE,
-        _EVENT_KEY,
-        (
-            *_EVENT,
-            _user("userId"),
-            *_plain("teamId:string sessionId:string season:Int64 eventType:string"),
-            _member(
-                "time_joined_queue",
-                "Int64",
-                "timeJoinedQueue",
-                "a nanosecond monotonic clock, not the epoch (text of digits beyond int64)",
-            ),
-            _member("time_in_queue", "float64", "timeInQueue", "seconds"),
-            _CHARACTER,
-            _member("character_archetype", "Int64", "characterArchetype", "2, 4 or 8"),
-            _member("queue_types", "string", "queueTypes", "JSON list of queue names"),
-            *_plain("limitMatchmakingRange:boolean preferredRegion:string rankingType:string"),
-            *_plain("league:Int64 division:Int64 divisionRating:Int64 teamSize:Int64"),
-            _member("team_members", "string", "teamMembers", "JSON list of the other members"),
-            *_plain("placementGamesLeft:Int64 matchRegion:string"),
-            _member("team_side", "Int64", "teamSide", "1 or 2 (= rosters.side)"),
-            _member("auto_matchmaking", "boolean", "autoMatchmaking"),
-        ),
-    ),
-    _table(
-        "match_starts",
-        MATCH_START,
-        _EVENT_KEY,
-        (
-            *_EVENT,
-            _EXTERNAL,
-            _member("version", "string", "version", "the patch"),
-            _member("server_type", "string", "type", "as tags.serverType"),
-            _member("game_mode", "Int64", "gameMode"),
-            _member("map_id", "string", "mapID"),
-            *_plain("teamSize:Int64 region:string"),
-        ),
-    ),
-    _table(
-        "reserved_users",
-        RESERVED_USER,
-        _EVENT_KEY,
-        (
-            *_EVENT,
-            _user("accountId"),
-            *_plain("serverType:string characterLevel:Int64 teamId:string totalTimePlayed:Int64"),
-            *_plain("characterTimePlayed:Int64"),
-            _CHARACTER,
-            _member("team", "Int64", "team", "1 or 2 (= rosters.side)"),
-            *_plain("rankingType:string mount:Int64 attachment:Int64 outfit:Int64 emote:Int64"),
-            *_plain("league:Int64 division:Int64 divisionRating:Int64 seasonId:Int64"),
-        ),
-    ),
-    _table(
-        "battlerite_picks",
-        PICK,
-        _EVENT_KEY,
-        (
-            *_EVENT,
-            _EXTERNAL,
-            _user("userID"),
-            _ROUND,
-            _CHARACTER,
-            *_plain("serverType:string loadoutType:string"),
-            _member("battlerite_type", "Int64", "battleriteType", "the battlerite picked"),
-        ),
-    ),
-    _table(
-        "round_events",
-        ROUND_EVENT,
-        _EVENT_KEY,
-        (
-            *_EVENT,
-            _EXTERNAL,
-            _user("userID"),
-            _ROUND,
-            _CHARACTER,
-            _member("event_type", "string", "type", "e.g. ULTIMATE_USED"),
-            _member("value", "Int64", "value"),
-            _member("time_into_round", "Int64", "timeIntoRound", "0 in real files"),
-        ),
-    ),
-    _table(
-        "deaths",
-        DEATH,
-        _EVENT_KEY,
-        (
-            *_EVENT,
-            _EXTERNAL,
-            _user("userID"),
-            _derived(
-                "round",
-                "Int64",
-                "the round it happened in: that of the first RoundFinishedEvent after it in "
-                "cursor order (<NA> when none follows, e.g. a match without rounds)",
-            ),
-        ),
-    ),
-    _table(
-        "rounds",
-        ROUND_FINISHED,
-        ("match_id", "round"),
-        (
-            *_EVENT,
-            _EXTERNAL,
-            _ROUND,
-            _member("round_length", "Int64", "roundLength", "seconds (= rounds.duration)"),
-            _member("winning_team", "Int64", "winningTeam", "1 or 2 (= rounds.winning_team)"),
-        ),
-    ),
-    _table(
-        "user_round_spells",
-        SPELL,
-        _EVENT_KEY,
-        (
-            *_EVENT,
-            _user("accountId"),
-            _ROUND,
-            _CHARACTER,
-            *_plain("typeId:Int64 sourceTypeId:Int64"),
-            _member("score_type", "string", "scoreType", "USES, DAMAGE_DONE, ..."),
-            _member("value", "Int64", "value"),
-        ),
-    ),
-    _table(
-        "match_finishes",
-        MATCH_FINISHED,
-        _EVENT_KEY,
-        (
-            *_EVENT,
-            _EXTERNAL,
-            _member("team_one_score", "Int64", "teamOneScore", "= the side 1 roster's score"),
-            _member("team_two_score", "Int64", "teamTwoScore", "= the side 2 roster's score"),
-            _member("match_length", "Int64", "matchLength", "seconds (= matches.duration)"),
-            _member("leavers", "string", "leavers", "JSON list"),
-            _member("region", "string", "region"),
-        ),
-    ),
-    _table(
-        "team_updates",
-        TEAM_UPDATE,
-        _EVENT_KEY,
-        (
-            *_EVENT,
-            _EXTERNAL,
-            _member("team_id", "string", "teamID", "= rosters.team_id"),
-            _member("user_ids", "string", "userIDs", "JSON list of the team's players"),
-            *_plain("season:Int64 mode:string"),
-            *(
-                _member(_snake(key), "Int64", key)
-                for key in (
-                    "prevLeague",
-                    "league",
-                    "prevDivision",
-                    "division",
-                    "prevDivisionRating",
-                    "divisionRating",
-                    "prevWins",
-                    "wins",
-                    "prevLosses",
-                    "losses",
-                    "roundsWon",
-                    "roundsLost",
-                    "teamSize",
-                )
-            ),
-            *_plain("rankingChangeType:string prevPlacementGamesLeft:Int64"),
-            *_plain("placementGamesLeft:Int64 matchRegion:string"),
-        ),
-    ),
-    _table(
-        "shutdowns",
-        SHUTDOWN,
-        _EVENT_KEY,
-        (
-            *_EVENT,
-            _EXTERNAL,
-            _member("match_time", "Int64", "matchTime", "seconds"),
-            _member("reason", "string", "reason"),
-        ),
-    ),
+    _event_table("queue_events", QUEUE, _QUEUE_EVENTS),
+    _event_table("match_starts", MATCH_START, _MATCH_STARTS),
+    _event_table("reserved_users", RESERVED_USER, _RESERVED_USERS),
+    _event_table("battlerite_picks", PICK, _BATTLERITE_PICKS),
+    _event_table("round_events", ROUND_EVENT, _ROUND_EVENTS),
+    _event_table("deaths", DEATH, _DEATHS),
+    _event_table("rounds", ROUND_FINISHED, _ROUNDS, key=("match_id", "round")),
+    _event_table("user_round_spells", SPELL, _USER_ROUND_SPELLS),
+    _event_table("match_finishes", MATCH_FINISHED, _MATCH_FINISHES),
+    _event_table("team_updates", TEAM_UPDATE, _TEAM_UPDATES),
+    _event_table("shutdowns", SHUTDOWN, _SHUTDOWNS),
 )
 
 _DERIVED_TABLES = (

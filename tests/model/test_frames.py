@@ -182,3 +182,29 @@ def test_filter_keeps_teams_that_kept_rosters_refer_to() -> None:
     frames = to_frames(page((match, included), arena("m2")))
     assert list(frames.filter([True, False]).teams["team_id"]) == ["t1"]
     assert frames.filter([False, True]).teams.empty
+
+
+def test_declared_frames_take_their_tables_and_counted_table_as_class_arguments() -> None:
+    from matchkit.model.declared import DeclaredFrames
+    from matchkit.model.schema import TableSchema, derived
+
+    one = {
+        "things": TableSchema(
+            "things", "thing", ("thing_id",), (derived("thing_id", "string", "id"),)
+        )
+    }
+
+    @dataclasses.dataclass(frozen=True, eq=False, repr=False)
+    class Things(DeclaredFrames, schemas=one, counted="things"):
+        things: pd.DataFrame
+        problems: tuple[str, ...] = ()
+
+    frames = Things(pd.DataFrame({"thing_id": ["a", "b", "c"]}), problems=["p"])
+    assert len(frames) == 3
+    assert repr(frames) == "Things(things=3, problems=1)"
+    assert list(Things.empty().tables) == ["things"]
+    assert frames.problems == ("p",)
+    with pytest.raises(TypeError):
+
+        class Unnamed(DeclaredFrames):  # the tables must be named
+            pass
