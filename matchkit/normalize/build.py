@@ -9,6 +9,8 @@ includes keep their id; both are reported. Later copies of resources are settled
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -68,8 +70,7 @@ class _Builder:
                 count,
                 f"ignored {count} resource(s) of type {type_!r}: not part of the match model",
             )
-        self.id_lists = {type_: table.ids() for type_, table in walker.tables.items()}
-        self.ids = {type_: pa.array(ids, type=pa.string()) for type_, ids in self.id_lists.items()}
+        self.ids = {type_: table.ids() for type_, table in walker.tables.items()}
         self.built: dict[str, pd.DataFrame] = {}
         self._links: dict[tuple[str, str], Links] = {}
 
@@ -90,8 +91,7 @@ class _Builder:
         copies = self.walker.repeats.read(type_)
         if copies is None:
             return sections
-        rows_of = {id_: row for row, id_ in enumerate(self.id_lists[type_])}
-        kept_rows = np.array([rows_of[id_] for id_ in copies.ids()], dtype=np.int64)
+        kept_rows = pc.index_in(copies.ids(), value_set=self.ids[type_]).to_numpy().astype(np.int64)
         differs = differing(
             sections,
             lambda name: self.table_links(type_, name),
@@ -106,7 +106,7 @@ class _Builder:
             type_,
             sections,
             kept_rows,
-            table.documents(),
+            table.documents().tolist(),
             copies,
             differs,
             self.snapshot_keys(type_),
@@ -229,6 +229,18 @@ class _Builder:
         self.report_missing(owner, expected, self.ids[owner].take(pa.array(positions)), ids)
         return column
 
+    def table(
+        self,
+        name: str,
+        rows: int,
+        known: Mapping[str, Any],
+        *,
+        sections: Sections | None = None,
+        extras: Mapping[tuple[str, str], pa.Array] | None = None,
+    ) -> pd.DataFrame:
+        """One table's DataFrame (:func:`~matchkit.normalize.assemble.assemble`)."""
+        return assemble(TABLES[name], rows, sections or {}, known, extras or {}, self.problems)
+
     def orphans(self, table: str, parent: str, parent_ids: pa.Array) -> None:
         count = parent_ids.null_count
         if count:
@@ -255,50 +267,40 @@ class _Builder:
             ("assets", "asset", match_of_asset),
         ):
             self.orphans(name, "match", match_ids)
-            built[name] = assemble(
-                TABLES[name],
+            built[name] = self.table(
+                name,
                 self.rows(type_),
-                self.sections(type_),
                 {f"{type_}_id": self.ids[type_], "match_id": match_ids},
-                {},
-                problems,
+                sections=self.sections(type_),
             )
         for name, type_ in (("players", "player"), ("teams", "team")):
-            built[name] = assemble(
-                TABLES[name],
+            built[name] = self.table(
+                name,
                 self.rows(type_),
-                self.sections(type_),
                 {f"{type_}_id": self.ids[type_]},
-                {},
-                problems,
+                sections=self.sections(type_),
             )
         rounds, participants = self.links("round", "participants", "participant")
         self.report_missing("round", "participant", rounds, participants)
-        built["round_participants"] = assemble(
-            TABLES["round_participants"],
+        built["round_participants"] = self.table(
+            "round_participants",
             len(rounds),
-            {},
             {
                 "round_id": rounds,
                 "participant_id": participants,
                 "match_id": _lookup(*self.links("match", "rounds", "round"), rounds),
             },
-            {},
-            problems,
         )
         matches, spectators = self.links("match", "spectators", "")
         spectator_links = self.table_links("match", "spectators")
-        built["spectators"] = assemble(
-            TABLES["spectators"],
+        built["spectators"] = self.table(
+            "spectators",
             len(matches),
-            {},
             {
                 "match_id": matches,
                 "spectator_type": spectator_links.types,
                 "spectator_id": spectators,
             },
-            {},
-            problems,
         )
         # Differing snapshots are expected (decision 17): said in problems, not warned about.
         warned = sum(problem.kind != "differing_snapshots" for problem in problems)
@@ -321,10 +323,9 @@ class _Builder:
             problems=self.problems,
         )
         user_ids = stats.pop(USER_ID_MEMBER, None)
-        return assemble(
-            TABLES["participants"],
+        return self.table(
+            "participants",
             rows,
-            sections,
             {
                 "participant_id": self.ids["participant"],
                 "match_id": _lookup(match_of_roster, self.ids["roster"], roster_ids),
@@ -334,8 +335,8 @@ class _Builder:
                 "user_id": user_ids,
                 **participant_kinds(user_ids, player_ids, rows=rows),
             },
-            {("stats", "side_label"): labels} if labels is not None else {},
-            self.problems,
+            sections=sections,
+            extras={("stats", "side_label"): labels} if labels is not None else {},
         )
 
     def rosters(self, match_ids: pa.Array, participants: pd.DataFrame) -> pd.DataFrame:
@@ -348,21 +349,17 @@ class _Builder:
             label="rosters.side",
             problems=self.problems,
         )
-        return assemble(
-            TABLES["rosters"],
+        return self.table(
+            "rosters",
             rows,
-            sections,
             {
                 "roster_id": self.ids["roster"],
                 "match_id": match_ids,
                 "team_id": self.to_one("roster", "team", "team"),
-                "side": roster_sides_from_participants(
-                    self.id_lists["roster"], sides, participants
-                ),
+                "side": roster_sides_from_participants(self.ids["roster"], sides, participants),
                 "side_label": labels,
             },
-            {},
-            self.problems,
+            sections=sections,
         )
 
     def matches(self) -> pd.DataFrame:
@@ -375,18 +372,17 @@ class _Builder:
             sections.setdefault("stats", {}).pop(game_key, None),
             rows=rows,
         )
-        return assemble(
-            TABLES["matches"],
+        return self.table(
+            "matches",
             rows,
-            sections,
             {
                 "match_id": self.ids["match"],
                 "game": game,
                 "is_royale": is_royale,
                 "stats_text": text.get("stats"),
             },
-            {("stats", "stats_game"): leftover} if leftover is not None else {},
-            self.problems,
+            sections=sections,
+            extras={("stats", "stats_game"): leftover} if leftover is not None else {},
         )
 
 

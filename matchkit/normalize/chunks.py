@@ -10,8 +10,8 @@ together, column by column, and the table builder works from there.
 Example:
     >>> import pyarrow as pa
     >>> table = ChunkTable("player")
-    >>> table.append(Chunk("player", ["p1"], [0], {"attributes": {"name": pa.array(["Ann"])}}))
-    >>> table.append(Chunk("player", ["p2"], [1], {"attributes": {"name": pa.array([7])}}))
+    >>> table.append(Chunk.of("player", ["p1"], [0], {"attributes": {"name": pa.array(["Ann"])}}))
+    >>> table.append(Chunk.of("player", ["p2"], [1], {"attributes": {"name": pa.array([7])}}))
     >>> table.sections()["attributes"]["name"].to_pylist()
     ['Ann', '7']
 """
@@ -58,9 +58,8 @@ class Links:
 
     @classmethod
     def empty(cls) -> Links:
-        return cls(
-            np.zeros(0, dtype=np.int64), pa.array([], pa.string()), pa.array([], pa.string())
-        )
+        """No identifiers (one shared instance: a Links is never changed)."""
+        return _NO_LINKS
 
     @classmethod
     def of(cls, rows: np.ndarray, types: Sequence[str], ids: Sequence[str]) -> Links:
@@ -100,24 +99,46 @@ class Links:
         return [found.get(row, []) for row in rows]
 
 
+_NO_LINKS = Links(np.zeros(0, dtype=np.int64), pa.array([], pa.string()), pa.array([], pa.string()))
+_NO_LINKS.rows.flags.writeable = False
+
+
 @dataclass(frozen=True)
 class Chunk:
     """Resources of one type, read: what every reader returns.
 
     Attributes:
         type: the JSON:API type.
-        ids: the resource ids, one per row.
-        documents: the input position of the document each row came from.
+        ids: the resource ids, one per row (Arrow strings).
+        documents: the input position of the document each row came from (int64).
         sections: the members as Arrow arrays, by section and wire key (a section ``text``
             holds a match's ``stats`` sent as a text value by the older variant).
         links: the identifiers of each relationship the model reads, rows within the chunk.
     """
 
     type: str
-    ids: list[str]
-    documents: list[int]
+    ids: pa.Array
+    documents: np.ndarray
     sections: Mapping[str, Mapping[str, pa.Array]] = field(default_factory=dict)
     links: Mapping[str, Links] = field(default_factory=dict)
+
+    @classmethod
+    def of(
+        cls,
+        type_: str,
+        ids: Sequence[str],
+        documents: Sequence[int],
+        sections: Mapping[str, Mapping[str, pa.Array]] | None = None,
+        links: Mapping[str, Links] | None = None,
+    ) -> Chunk:
+        """A chunk from Python lists of ids and document positions."""
+        return cls(
+            type_,
+            pa.array(ids, type=pa.string()),
+            np.asarray(documents, dtype=np.int64),
+            sections or {},
+            links or {},
+        )
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -166,13 +187,17 @@ class ChunkTable:
     def rows(self) -> int:
         return sum(map(len, self.chunks))
 
-    def ids(self) -> list[str]:
+    def ids(self) -> pa.Array:
         """Every row's id."""
-        return [id_ for chunk in self.chunks for id_ in chunk.ids]
+        if not self.chunks:
+            return pa.array([], type=pa.string())
+        return pa.concat_arrays([chunk.ids for chunk in self.chunks])
 
-    def documents(self) -> list[int]:
+    def documents(self) -> np.ndarray:
         """Every row's document position."""
-        return [document for chunk in self.chunks for document in chunk.documents]
+        if not self.chunks:
+            return np.zeros(0, dtype=np.int64)
+        return np.concatenate([chunk.documents for chunk in self.chunks])
 
     def sections(self) -> Sections:
         """Every section's columns by wire key, full length."""

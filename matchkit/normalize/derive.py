@@ -81,7 +81,7 @@ def sides_from_stats(
 
 
 def roster_sides_from_participants(
-    roster_ids: list[str], sides: pd.arrays.IntegerArray, participants: pd.DataFrame
+    roster_ids: pa.Array, sides: pd.arrays.IntegerArray, participants: pd.DataFrame
 ) -> pd.arrays.IntegerArray:
     """Fill rosters without a side with the side their participants share.
 
@@ -97,7 +97,7 @@ def roster_sides_from_participants(
         return sides
     bounds = known.groupby("roster_id", observed=True, sort=False)["side"].agg(["min", "max"])
     common = bounds.loc[bounds["min"] == bounds["max"], "min"]
-    filled = pd.Series(roster_ids, dtype=pd.StringDtype()).map(common).astype("Int64")
+    filled = pd.Series(roster_ids.to_pylist(), dtype=pd.StringDtype()).map(common).astype("Int64")
     result = sides.copy()
     result[missing] = filled.array[missing]
     return result

@@ -112,7 +112,7 @@ class _ChunkReader:
                 self._identifiers(data, name)
             elif any(data):
                 self._add("relationships", name, self._identifier_text(name))
-        return Chunk(self.type, self.ids, self.documents, self.sections, self.links)
+        return Chunk.of(self.type, self.ids, self.documents, self.sections, self.links)
 
     def _add(self, section: str, key: str, values: Sequence[Any]) -> None:
         self.sections.setdefault(section, {})[key] = fast_arrow(values)

@@ -14,7 +14,7 @@ resource) and compared with the first copy column by column:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -163,7 +163,7 @@ def report_conflicts(
     type_: str, copies: ChunkTable, differs: np.ndarray, problems: Problems
 ) -> None:
     """Report the ids of a match-bound type whose later copies differ (the first copy stays)."""
-    count = len({id_ for id_, flag in zip(copies.ids(), differs, strict=True) if flag})
+    count = len(set(copies.ids().filter(pa.array(differs, type=pa.bool_())).to_pylist()))
     if count:
         problems.add(
             "conflicting_copies",
@@ -178,7 +178,7 @@ def keep_latest_snapshots(
     type_: str,
     kept: Sections,
     kept_rows: np.ndarray,
-    kept_documents: list[int],
+    kept_documents: Sequence[int],
     copies: ChunkTable,
     differs: np.ndarray,
     keys: SnapshotKeys,
@@ -194,8 +194,8 @@ def keep_latest_snapshots(
         keys: how late each copy came.
         problems: where the number of snapshots with differing copies is reported.
     """
-    ids = copies.ids()
-    documents = copies.documents()
+    ids = copies.ids().to_pylist()
+    documents = copies.documents().tolist()
     differing_ids = {id_ for id_, flag in zip(ids, differs, strict=True) if flag}
     if not differing_ids:
         return kept

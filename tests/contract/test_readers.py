@@ -106,7 +106,12 @@ def content(chunk: Chunk) -> dict:
         for name, links in chunk.links.items()
         if len(links.rows)
     }
-    return {"ids": chunk.ids, "documents": chunk.documents, "sections": sections, "links": links}
+    return {
+        "ids": chunk.ids.to_pylist(),
+        "documents": chunk.documents.tolist(),
+        "sections": sections,
+        "links": links,
+    }
 
 
 def assert_same_chunks(typed: Chunk, general: Chunk) -> None:

@@ -38,7 +38,7 @@ def test_links_by_row_lists_each_rows_identifiers_in_order() -> None:
 def test_a_table_puts_chunks_together_column_by_column() -> None:
     table = ChunkTable("participant")
     table.append(
-        Chunk(
+        Chunk.of(
             "participant",
             ["a", "b"],
             [0, 0],
@@ -46,9 +46,9 @@ def test_a_table_puts_chunks_together_column_by_column() -> None:
             {"player": links([1], ["player"], ["x"])},
         )
     )
-    table.append(Chunk("participant", [], []))  # an empty chunk adds nothing
+    table.append(Chunk.of("participant", [], []))  # an empty chunk adds nothing
     table.append(
-        Chunk(
+        Chunk.of(
             "participant",
             ["c"],
             [3],
@@ -57,8 +57,8 @@ def test_a_table_puts_chunks_together_column_by_column() -> None:
         )
     )
     assert table.rows == 3
-    assert table.ids() == ["a", "b", "c"]
-    assert table.documents() == [0, 0, 3]
+    assert table.ids().to_pylist() == ["a", "b", "c"]
+    assert table.documents().tolist() == [0, 0, 3]
     sections = table.sections()
     assert sections["stats"]["kills"].to_pylist() == [1.0, 2.0, 1.5]  # ints and a decimal
     assert sections["stats"]["farm"].to_pylist() == [None, None, "big"]
@@ -68,9 +68,17 @@ def test_a_table_puts_chunks_together_column_by_column() -> None:
     assert table.links("unknown").rows.tolist() == []
 
 
+def test_an_empty_table_has_typed_empty_ids_and_documents() -> None:
+    table = ChunkTable("player")
+    assert table.ids().type == pa.string()
+    assert len(table.ids()) == 0
+    assert table.documents().dtype == np.int64
+    assert len(table.documents()) == 0
+
+
 def test_a_table_refuses_a_chunk_of_another_type() -> None:
     with pytest.raises(ValueError, match="does not belong"):
-        ChunkTable("player").append(Chunk("team", ["t"], [0]))
+        ChunkTable("player").append(Chunk.of("team", ["t"], [0]))
 
 
 def test_combined_sections_write_mixed_kinds_as_text_wherever_chunks_are_cut() -> None:

@@ -49,7 +49,7 @@ def test_rosters_without_a_side_take_the_side_their_participants_share() -> None
         }
     )
     sides = pd.array([None, None, None, 2], dtype="Int64")
-    filled = roster_sides_from_participants(["a", "b", "c", "d"], sides, participants)
+    filled = roster_sides_from_participants(pa.array(["a", "b", "c", "d"]), sides, participants)
     assert filled.tolist() == [1, pd.NA, pd.NA, 2]  # b disagrees, c has none, d kept its own
 
 

@@ -41,14 +41,16 @@ def test_snapshot_keys_take_the_latest_match_of_the_document_that_refers_to_it()
 
 
 def _chunk(ids: list[str], documents: list[int], names: list[str | None]) -> Chunk:
-    return Chunk("player", ids, documents, {"attributes": {"name": pa.array(names, pa.string())}})
+    return Chunk.of(
+        "player", ids, documents, {"attributes": {"name": pa.array(names, pa.string())}}
+    )
 
 
 def test_differing_compares_every_column_and_identifier_with_the_kept_row() -> None:
     kept = {"attributes": {"name": pa.array(["a", "b", None])}}
     copies = ChunkTable("player")
     copies.append(
-        Chunk(
+        Chunk.of(
             "player",
             ["x", "y", "z", "x"],
             [1, 1, 1, 2],
@@ -83,7 +85,7 @@ def test_the_latest_copy_replaces_the_kept_row_and_the_count_is_reported() -> No
 def test_conflicts_count_ids_once() -> None:
     problems = Problems()
     copies = ChunkTable("roster")
-    copies.append(Chunk("roster", ["r", "r", "s"], [1, 2, 2]))
+    copies.append(Chunk.of("roster", ["r", "r", "s"], [1, 2, 2]))
     report_conflicts("roster", copies, np.array([True, True, False]), problems)
     assert problems.texts() == (
         "1 roster resource(s) arrived more than once with different content; "
@@ -98,7 +100,7 @@ def test_repeats_are_read_by_the_reader_that_split_them_in_runs() -> None:
     class Recording:
         def read(self, type_, resources, ids, documents):
             calls.append((self, ids))
-            return Chunk(type_, ids, documents)
+            return Chunk.of(type_, ids, documents)
 
     first, second = Recording(), Recording()
     repeats = Repeats()
@@ -106,7 +108,7 @@ def test_repeats_are_read_by_the_reader_that_split_them_in_runs() -> None:
         repeats.add("player", id_, {}, 0, reader)
     table = repeats.read("player")
     assert table is not None
-    assert table.ids() == ["a", "b", "c", "d"]
+    assert table.ids().to_pylist() == ["a", "b", "c", "d"]
     assert calls == [(first, ["a", "b"]), (second, ["c"]), (first, ["d"])]
     assert repeats.read("player") is None  # read once
 
@@ -123,13 +125,14 @@ def test_the_walker_keeps_first_copies_in_order_and_hands_later_ones_on() -> Non
     first, second = page(arena("m1")), page(arena("m2"))
     again = page(arena("m1"))
     walker = walked([orjson.dumps(first), second, orjson.dumps(again)])
-    assert walker.tables["match"].ids() == ["m1", "m2"]
+    assert walker.tables["match"].ids().to_pylist() == ["m1", "m2"]
     assert walker.match_documents == [0, 1, 2]
     assert walker.match_ids == ["m1", "m2", "m1"]
     copies = walker.repeats.read("participant")
     assert copies is not None
-    assert copies.documents() == [2] * copies.rows
-    assert set(copies.ids()) == set(walker.tables["participant"].ids()[: copies.rows])
+    assert copies.documents().tolist() == [2] * copies.rows
+    first_participants = walker.tables["participant"].ids().to_pylist()[: copies.rows]
+    assert set(copies.ids().to_pylist()) == set(first_participants)
 
 
 def test_the_walker_reads_a_batch_when_the_reader_changes_or_it_is_full(
@@ -137,7 +140,8 @@ def test_the_walker_reads_a_batch_when_the_reader_changes_or_it_is_full(
 ) -> None:
     pages = [page(arena(f"m{i}")) for i in range(4)]
     walker = walked([orjson.dumps(pages[0]), pages[1], orjson.dumps(pages[2])])
-    assert [chunk.ids for chunk in walker.tables["match"].chunks] == [["m0"], ["m1"], ["m2"]]
+    chunks = walker.tables["match"].chunks
+    assert [chunk.ids.to_pylist() for chunk in chunks] == [["m0"], ["m1"], ["m2"]]
     monkeypatch.setattr(walker_module, "FLUSH_ROWS", 1)
     walker = walked([orjson.dumps(p) for p in pages])
     assert len(walker.tables["match"].chunks) == 4  # read after every page
