@@ -42,12 +42,21 @@ from matchkit.service.responses import (
 from matchkit.service.store import MatchStore, StoredMatch
 from matchkit.synth.telemetry import ASSET_URL_PREFIX, SERVICE_PATH_PREFIX, telemetry_bytes
 
-__all__ = ["CACHE_CONTROL", "TELEMETRY_ROUTE", "TelemetryEndpoint", "TelemetryFiles"]
+__all__ = [
+    "CACHE_CONTROL",
+    "TELEMETRY_GZIP_LEVEL",
+    "TELEMETRY_ROUTE",
+    "TelemetryEndpoint",
+    "TelemetryFiles",
+]
 
 log = logging.getLogger(__name__)
 
 TELEMETRY_ROUTE = SERVICE_PATH_PREFIX + "{path:path}"
 CACHE_CONTROL = b"public, max-age=31536000, immutable"
+TELEMETRY_GZIP_LEVEL = 3
+"""zlib's level for telemetry files: a third of level 6's time for 13 % of the size instead of
+10 % (each file is compressed when it is generated, on the request that asks for it)."""
 _METHODS = b"GET, HEAD, OPTIONS"
 _FOLDER = r"(\d{4}/\d{2}/\d{2}/\d{2}/\d{2})"
 _ASSET = r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"
@@ -157,7 +166,7 @@ def _make_file(stored: StoredMatch, asset_id: str) -> TelemetryFile:
     moment = datetime.strptime(created, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
     return TelemetryFile(
         body=body,
-        gzipped=zlib.compress(body, GZIP_LEVEL, wbits=31),
+        gzipped=zlib.compress(body, TELEMETRY_GZIP_LEVEL, wbits=31),
         etag=b'"' + hashlib.sha256(body).hexdigest()[:32].encode() + b'"',
         last_modified=format_datetime(moment, usegmt=True).encode(),
     )

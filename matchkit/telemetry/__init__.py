@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 
 from matchkit.telemetry.build import build_tables
 from matchkit.telemetry.frames import TelemetryFrames
-from matchkit.telemetry.parse import TelemetrySource, read_sources
+from matchkit.telemetry.parse import TelemetrySource, iter_sources
 
 __all__ = ["TelemetryFrames", "TelemetrySource", "to_telemetry_frames"]
 
@@ -43,6 +43,6 @@ def to_telemetry_frames(
             duplicate cursors, events of another match); the message names the match.
         InvalidArgumentError: the input is none of the above, or a match is given twice.
     """
-    files = read_sources(telemetry, match_ids=match_ids)
-    tables, problems = build_tables(files)
+    # A file at a time: each one's decoded events go once they are columns.
+    tables, problems = build_tables(iter_sources(telemetry, match_ids=match_ids))
     return TelemetryFrames(**tables, problems=tuple(problems))

@@ -1,24 +1,26 @@
 """Checked telemetry files -> the tables of TelemetryFrames.
 
-Events of all files are first sorted into one bucket per event type (a single pass in cursor
-order, which is also where a death's round is counted), then each table is built column by
-column over all its events at once: one list of values per column, converted in C by the
-normalizer's column conversion (:mod:`matchkit.normalize.columns`). Events decoded by the typed
-fast path (:mod:`matchkit.telemetry.typed`) are transposed a file at a time into those lists,
-and their integer and text columns converted without a type scan; a type with any general
-(dict) file is read entirely the general way, so both give identical tables. Values that do
-not fit their column become missing and are reported in ``problems``, as in MatchFrames.
+Files are added one at a time (:class:`TableBuilder`). Their events wait in one list per event
+type (a death's round is counted there, per file), and every few thousand events
+(:data:`BATCH_EVENTS`) the waiting events of each type become columns: one Arrow array per
+column and batch. Events decoded by the typed fast path (:mod:`matchkit.telemetry.typed`) are
+transposed field by field in C, their integer and text members converted without a type scan;
+dict events (the general path) are read member by member. No Python list holds a value per row
+for longer than a batch: every full collection of the garbage collector would walk it. At the
+end the chunks of each column are cast to one type (:func:`~matchkit.normalize.columns.unify`,
+which does not depend on where chunks were cut) and converted once by the normalizer's column
+conversion, so both paths, and any batch size, give identical tables. Values that do not fit
+their column become missing and are reported in ``problems``, as in MatchFrames.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import groupby
 from operator import attrgetter, itemgetter, ne
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import pyarrow as pa
 
@@ -27,6 +29,7 @@ from matchkit.model.schema import DATETIME_DTYPE, TableSchema, empty_frame
 from matchkit.normalize.assemble import snake_case
 from matchkit.normalize.columns import convert, text_value, to_arrow
 from matchkit.normalize.problems import Problems
+from matchkit.telemetry.columns import arrow_chunk, clock_array, joined, timestamps
 from matchkit.telemetry.parse import ParsedFile
 from matchkit.telemetry.schema import (
     DEATH,
@@ -36,186 +39,315 @@ from matchkit.telemetry.schema import (
     ROUND_FINISHED,
     TABLES,
 )
-from matchkit.telemetry.typed import (
-    as_builtins,
-    columns_of,
-    is_typed,
-    member,
-    members_of,
-    transposed,
-    typed_members,
-)
+from matchkit.telemetry.typed import as_builtins, member, members_of
 
-__all__ = ["CLOCK_COLUMNS", "build_tables"]
+__all__ = ["BATCH_EVENTS", "CLOCK_COLUMNS", "TableBuilder", "build_tables"]
 
 CLOCK_COLUMNS = frozenset({("queue_events", "time_joined_queue")})
 """Integer clocks kept exactly: Int64, or text of digits when a value does not fit 64 bits."""
 
-_INT64_MAX = 2**63 - 1
-_KNOWN_TYPES = {table.event_type: table for table in EVENT_TABLES}
+BATCH_EVENTS = 4_096
+"""Events turned into columns at once: enough for C to do the work, few enough to stay young."""
+
+_KNOWN_TYPES = {table.event_type: table.schema for table in EVENT_TABLES}
+_NESTED = {  # event type -> (table, member holding the list, what numbers its rows)
+    ROUND_FINISHED: ("round_player_stats", "playerStats", "round"),
+    QUEUE: ("queue_region_samples", "regionSamples", "position"),
+}
 _DERIVED_WIRES = {"match_id": str, "cursor": int}  # always text / integers (checked on input)
 _CURSOR = attrgetter("cursor")
 _DATA = attrgetter("dataObject")
 _TYPE = attrgetter("type")
 
 
-class _Bucket:
-    """The events of one type, column-wise: their match, cursor and dataObject.
+class _Waiting:
+    """The events of one type waiting for the next batch, with their match (and round)."""
 
-    While every file's events of the type are typed Structs (the fast path), their members are
-    also read into ``columns`` a file at a time (while the file is fresh in memory); one
-    general file (dicts) drops them, and the members are then read from ``data`` as dicts.
-    """
-
-    __slots__ = ("columns", "cursors", "data", "general", "match_ids", "rounds")
+    __slots__ = ("events", "match_ids", "rounds")
 
     def __init__(self) -> None:
         self.match_ids: list[str] = []
-        self.cursors: list[int] = []
-        self.data: list[Any] = []
+        self.events: list[Any] = []
         self.rounds: list[int | None] = []
-        self.columns: dict[str, list[Any]] | None = None
-        self.general = False
-
-    def add(self, match_id: str, events: list[Any]) -> None:
-        """Append one file's events of the bucket's type."""
-        self.match_ids += [match_id] * len(events)
-        self.cursors += map(_CURSOR, events)
-        data = list(map(_DATA, events))
-        self.data += data
-        if self.general or not is_typed(data[0]):
-            self.general, self.columns = True, None
-        elif self.columns is None:
-            self.columns = columns_of(data)
-        else:
-            for values, more in zip(self.columns.values(), transposed(data), strict=True):
-                values += more
-
-    def members(self) -> tuple[dict[str, list[Any]], dict[str, type]]:
-        """Member name -> its value in each event, and the members of one wire type."""
-        if self.columns is None:
-            return _members(self.data)
-        return typed_members(self.columns, type(self.data[0]))
 
 
-def build_tables(files: Sequence[ParsedFile]) -> tuple[dict[str, pd.DataFrame], list[str]]:
+class _Chunks:
+    """A table's columns so far: Arrow chunks per column (one per batch), the raw values of
+    integer clocks, and members no column declares (extras), by batch."""
+
+    __slots__ = ("arrays", "clocks", "extras", "schema", "sizes")
+
+    def __init__(self, schema: TableSchema) -> None:
+        self.schema = schema
+        self.arrays: dict[str, list[pa.Array]] = {column.name: [] for column in schema.columns}
+        self.clocks: dict[str, list[Any]] = {}
+        self.extras: dict[str, dict[int, pa.Array]] = {}
+        self.sizes: list[int] = []
+
+    def add(
+        self,
+        derived: dict[str, Sequence[Any]],
+        members: dict[str, Sequence[Any]],
+        wires: dict[str, type] | None,
+        consumed: Iterable[str],
+    ) -> None:
+        """Append one batch: derived values by column name, members by key (of one declared
+        wire type by ``wires``, ``None`` for dicts)."""
+        rows = len(derived["match_id"])
+        batch = len(self.sizes)
+        self.sizes.append(rows)
+        taken = set(consumed)
+        for column in self.schema.columns:
+            if column.section == "derived":
+                values, wire = derived[column.name], _DERIVED_WIRES.get(column.name)
+            else:
+                taken.add(column.key)
+                values = members.get(column.key) or [None] * rows
+                wire = wires.get(column.key) if wires else None
+            if (self.schema.name, column.name) in CLOCK_COLUMNS:
+                self.clocks.setdefault(column.name, []).extend(values)
+            elif isinstance(values, pa.Array):  # read by Arrow already (typed.arrays_of)
+                self.arrays[column.name].append(values)
+            else:
+                self.arrays[column.name].append(arrow_chunk(values, wire=wire))
+        for key in members.keys() - taken:
+            self.extras.setdefault(key, {})[batch] = to_arrow(members[key])
+
+    def frame(self, problems: Problems) -> pd.DataFrame:
+        """The table: every column converted once, over all its chunks."""
+        schema = self.schema
+        if not sum(self.sizes):
+            return empty_frame(schema)
+        data: dict[str, Any] = {}
+        for column in schema.columns:
+            label = f"{schema.name}.{column.name}"
+            if column.name in self.clocks:
+                data[column.name] = clock_array(
+                    self.clocks[column.name], label=label, problems=problems
+                )
+                continue
+            array = joined(self.arrays[column.name])
+            if column.kind == "datetime":
+                data[column.name] = timestamps(array, label=label, problems=problems)
+            else:
+                data[column.name] = convert(array, column.kind, label=label, problems=problems)
+        taken = set(schema.column_names)
+        extras: dict[str, Any] = {}
+        for key in sorted(self.extras):
+            name = snake_case(key)
+            if name in taken:
+                name = key if key not in taken else f"{name}_extra"
+            taken.add(name)
+            chunks = self.extras[key]
+            array = joined(
+                [
+                    chunks[batch] if batch in chunks else pa.nulls(size)
+                    for batch, size in enumerate(self.sizes)
+                ]
+            )
+            extras[name] = convert(array, None, label=f"{schema.name}.{name}", problems=problems)
+        data.update(sorted(extras.items()))
+        return pd.DataFrame(data)
+
+
+class TableBuilder:
+    """Builds the tables of TelemetryFrames from checked files, added one at a time.
+
+    Errors an added file causes (an event of another match, a ``playerStats`` that is not a list
+    of objects) are raised by :meth:`finish`, table by table in the order of the tables and file
+    by file within one, whatever the batches.
+    """
+
+    def __init__(self, *, batch_events: int | None = None) -> None:
+        self.batch_events = BATCH_EVENTS if batch_events is None else batch_events
+        self._waiting: dict[str, _Waiting] = {}
+        self._count = 0
+        self._chunks = {name: _Chunks(TABLES[name]) for name in TABLES}
+        self._others: dict[str, _Waiting] = {}
+        self._files: list[tuple[str, int, int | None, int | None]] = []
+        self._errors: dict[str, DocumentError] = {}
+
+    @property
+    def waiting(self) -> int:
+        """How many events wait to be turned into columns (fewer than ``batch_events``)."""
+        return self._count
+
+    def add(self, file: ParsedFile) -> None:
+        """Add one file's events (converted once enough events wait)."""
+        events = file.events
+        self._files.append(
+            (
+                file.match_id,
+                len(events),
+                events[0].cursor if events else None,
+                events[-1].cursor if events else None,
+            )
+        )
+        # A stable sort by type keeps each type's events in cursor order.
+        by_type = {kind: list(group) for kind, group in groupby(sorted(events, key=_TYPE), _TYPE)}
+        for kind, group in by_type.items():
+            into = self._waiting if kind in _KNOWN_TYPES else self._others
+            waiting = into.get(kind)
+            if waiting is None:
+                waiting = into[kind] = _Waiting()
+            waiting.match_ids += [file.match_id] * len(group)
+            waiting.events += group
+        deaths = by_type.get(DEATH)
+        if deaths:
+            # A death belongs to the round whose RoundFinishedEvent is the first after it (none
+            # after it, or no rounds at all as in Royale: no round).
+            finished = by_type.get(ROUND_FINISHED, [])
+            ends = [event.cursor for event in finished]
+            numbers = [member(event.dataObject, "round") for event in finished]
+            self._waiting[DEATH].rounds += [
+                numbers[position] if position < len(numbers) else None
+                for position in (bisect_left(ends, event.cursor) for event in deaths)
+            ]
+        self._count += len(events)
+        if self._count >= self.batch_events:
+            self._convert()
+
+    def finish(self) -> tuple[dict[str, pd.DataFrame], list[str]]:
+        """Every table, and the problems found.
+
+        Raises:
+            DocumentError: an event names another match than its file's, or a
+                RoundFinishedEvent's ``playerStats`` or a QueueEvent's ``regionSamples`` is not
+                a list of objects (naming the match).
+        """
+        self._convert()
+        for name in TABLES:
+            if name in self._errors:
+                raise self._errors[name]
+        problems = Problems()
+        tables: dict[str, pd.DataFrame] = {}
+        for table in EVENT_TABLES:
+            tables[table.schema.name] = self._chunks[table.schema.name].frame(problems)
+        for name, *_ in _NESTED.values():
+            tables[name] = self._chunks[name].frame(problems)
+        tables["other_events"] = _other_events(self._others, problems)
+        tables["files"] = _files_table(self._files, tables)
+        return {name: tables[name] for name in TABLES}, list(problems.texts())
+
+    def _convert(self) -> None:
+        """Turn every waiting event into chunks of its table's columns."""
+        for kind, waiting in self._waiting.items():
+            if waiting.events:
+                self._convert_type(kind, waiting)
+        self._waiting.clear()
+        self._count = 0
+
+    def _convert_type(self, kind: str, waiting: _Waiting) -> None:
+        schema = _KNOWN_TYPES[kind]
+        cursors = list(map(_CURSOR, waiting.events))
+        data = list(map(_DATA, waiting.events))
+        members, wires = _members(data)
+        ids = pa.array(waiting.match_ids, type=pa.string())
+        self._check_match_ids(schema.name, members, ids, cursors)
+        derived = {"match_id": ids, "cursor": cursors, "round": waiting.rounds}
+        consumed = set(MATCH_ID_KEYS)
+        if kind in _NESTED:
+            name, key, counter = _NESTED[kind]
+            consumed.add(key)
+            events = {"match_id": waiting.match_ids, "cursor": cursors}
+            self._convert_nested(name, key, counter, events, members, typed=wires is not None)
+        self._chunks[schema.name].add(derived, members, wires, consumed)
+
+    def _check_match_ids(
+        self, table: str, members: dict[str, Any], ids: pa.Array, cursors: list[int]
+    ) -> None:
+        """Every event names its file's match (or none); the first that does not is kept."""
+        if table in self._errors:
+            return
+        for key in MATCH_ID_KEYS:
+            values = members.get(key)
+            # The usual case first: every event carries its file's match id (compared in C).
+            if values is None or (isinstance(values, pa.Array) and values.equals(ids)):
+                continue
+            if isinstance(values, pa.Array):
+                values = values.to_pylist()
+            match_ids = ids.to_pylist()
+            if not any(map(ne, values, match_ids)):
+                continue
+            for position, (value, match_id) in enumerate(zip(values, match_ids, strict=True)):
+                if value != match_id and value not in (None, ""):
+                    self._errors[table] = DocumentError(
+                        f"telemetry of match {match_id} holds an event of match {value!r} "
+                        f"(cursor {cursors[position]}, {table}); the file belongs to another "
+                        "match"
+                    )
+                    return
+
+    def _convert_nested(
+        self,
+        name: str,
+        key: str,
+        counter: str,
+        events: dict[str, Sequence[Any]],
+        members: dict[str, Sequence[Any]],
+        *,
+        typed: bool,
+    ) -> None:
+        """Rows from a list of objects inside each event (playerStats, regionSamples)."""
+        if name in self._errors:
+            return
+        match_ids: list[str] = []
+        cursors: list[int] = []
+        users: list[Any] = []
+        numbers: list[Any] = []
+        items: list[Any] = []
+        rows = len(events["match_id"])
+        for match_id, cursor, nested, number, user in zip(
+            events["match_id"],
+            events["cursor"],
+            members.get(key) or [None] * rows,
+            members.get("round") or [None] * rows,
+            members.get("userId") or [None] * rows,
+            strict=True,
+        ):
+            if nested is None:
+                continue
+            # Typed: declared as a list of nested Structs.
+            if not typed and (
+                not isinstance(nested, list) or not all(isinstance(item, dict) for item in nested)
+            ):
+                self._errors[name] = DocumentError(
+                    f"telemetry of match {match_id}: the {key} of the event with cursor {cursor} "
+                    "is not a list of objects"
+                )
+                return
+            count = len(nested)
+            match_ids += [match_id] * count
+            cursors += [cursor] * count
+            if counter == "round":
+                numbers += [number] * count
+            else:
+                numbers += range(count)
+                users += [user] * count
+            items += nested
+        if items:
+            item_members, wires = _members(items)
+            derived = {"match_id": match_ids, "cursor": cursors, "user_id": users, counter: numbers}
+            self._chunks[name].add(derived, item_members, wires, ())
+
+
+def build_tables(files: Iterable[ParsedFile]) -> tuple[dict[str, pd.DataFrame], list[str]]:
     """Every table of TelemetryFrames from checked files, and the problems found.
 
     Raises:
-        DocumentError: an event names another match than its file's, or a
-            RoundFinishedEvent's ``playerStats`` or a QueueEvent's ``regionSamples`` is not a
-            list of objects (naming the match).
+        DocumentError: see :meth:`TableBuilder.finish`.
     """
-    buckets: dict[str, _Bucket] = {}
+    builder = TableBuilder()
     for file in files:
-        _sort_into(file, buckets)
-    problems = Problems()
-    tables: dict[str, pd.DataFrame] = {}
-    for table in EVENT_TABLES:
-        bucket = buckets.get(table.event_type) or _Bucket()
-        tables[table.schema.name] = _event_table(table.schema, bucket, problems)
-    rounds = buckets.get(ROUND_FINISHED) or _Bucket()
-    tables["round_player_stats"] = _nested_table(
-        TABLES["round_player_stats"], rounds, "playerStats", "round", problems
-    )
-    queue = buckets.get(QUEUE) or _Bucket()
-    tables["queue_region_samples"] = _nested_table(
-        TABLES["queue_region_samples"], queue, "regionSamples", "position", problems
-    )
-    others = {kind: bucket for kind, bucket in buckets.items() if kind not in _KNOWN_TYPES}
-    tables["other_events"] = _other_events(others, problems)
-    tables["files"] = _files_table(files, tables, problems)
-    return {name: tables[name] for name in TABLES}, list(problems.texts())
+        builder.add(file)
+    return builder.finish()
 
 
-def _sort_into(file: ParsedFile, buckets: dict[str, _Bucket]) -> None:
-    """Append a file's events to the buckets of their types; date deaths by round."""
-    # A stable sort by type keeps each type's events in cursor order.
-    by_type = {
-        kind: list(events) for kind, events in groupby(sorted(file.events, key=_TYPE), _TYPE)
-    }
-    for kind, events in by_type.items():
-        bucket = buckets.get(kind)
-        if bucket is None:
-            bucket = buckets[kind] = _Bucket()
-        bucket.add(file.match_id, events)
-    deaths = by_type.get(DEATH)
-    if deaths:
-        # A death belongs to the round whose RoundFinishedEvent is the first after it (none
-        # after it, or no rounds at all as in Royale: no round).
-        finished = by_type.get(ROUND_FINISHED, [])
-        ends = [event.cursor for event in finished]
-        numbers = [member(event.dataObject, "round") for event in finished]
-        positions = [bisect_left(ends, event.cursor) for event in deaths]
-        buckets[DEATH].rounds += [
-            numbers[position] if position < len(numbers) else None for position in positions
-        ]
-
-
-def _files_table(
-    files: Sequence[ParsedFile], tables: dict[str, pd.DataFrame], problems: Problems
-) -> pd.DataFrame:
-    """One row per file: its events, cursor span and time span (from the event tables)."""
-    ids = [file.match_id for file in files]
-    times = pd.concat(
-        [table[["match_id", "time"]] for table in tables.values() if len(table) and "time" in table]
-        or [pd.DataFrame({"match_id": [], "time": []})]
-    )
-    span = times.groupby("match_id", sort=False)["time"].agg(["min", "max"]).reindex(ids)
-    return pd.DataFrame(
-        {
-            "match_id": pd.array(ids, dtype="string"),
-            "events": pd.array([len(file.events) for file in files], dtype="Int64"),
-            "first_cursor": pd.array(
-                [file.events[0].cursor if file.events else None for file in files], dtype="Int64"
-            ),
-            "last_cursor": pd.array(
-                [file.events[-1].cursor if file.events else None for file in files], dtype="Int64"
-            ),
-            "started_at": span["min"].astype(DATETIME_DTYPE).array,
-            "ended_at": span["max"].astype(DATETIME_DTYPE).array,
-        }
-    )
-
-
-def _event_table(schema: TableSchema, bucket: _Bucket, problems: Problems) -> pd.DataFrame:
-    rows = len(bucket.cursors)
-    if not rows:
-        return empty_frame(schema)
-    members, wires = bucket.members()
-    _check_match_ids(members, bucket, schema.name)
-    data: dict[str, Any] = {}
-    consumed = set(MATCH_ID_KEYS)
-    for column in schema.columns:
-        label = f"{schema.name}.{column.name}"
-        wire: type | None = None
-        values: list[Any]
-        if column.name == "match_id":
-            values, wire = bucket.match_ids, str
-        elif column.name == "cursor":
-            values, wire = bucket.cursors, int
-        elif column.section == "derived":  # a death's round
-            values = bucket.rounds
-        else:
-            consumed.add(column.key)
-            values = members.get(column.key) or [None] * rows
-            wire = wires.get(column.key)
-        data[column.name] = _column(
-            schema.name, column.name, column.kind, values, label, problems, wire=wire
-        )
-    if schema.name == "rounds":
-        consumed.add("playerStats")
-    elif schema.name == "queue_events":
-        consumed.add("regionSamples")
-    data.update(_extras(schema, members, consumed, problems))
-    return pd.DataFrame(data)
-
-
-def _members(items: list[Any]) -> tuple[dict[str, list[Any]], dict[str, type]]:
+def _members(items: list[Any]) -> tuple[dict[str, Sequence[Any]], dict[str, type] | None]:
     """Member name -> its value in each object (None where absent): read a Struct field at a
     time when every object is a typed Struct of one type (the fast path; with the members of
     one declared wire type), else read in C per member when every object has it (the usual
-    case)."""
+    case; no wire types: ``None``)."""
     typed = members_of(items)
     if typed is not None:
         return typed
@@ -226,201 +358,56 @@ def _members(items: list[Any]) -> tuple[dict[str, list[Any]], dict[str, type]]:
             members[name] = list(map(itemgetter(name), items))
         except KeyError:
             members[name] = [item.get(name) for item in items]
-    return members, {}
+    return members, None
 
 
-def _check_match_ids(members: dict[str, list[Any]], bucket: _Bucket, table: str) -> None:
-    """Every event names its file's match (or none)."""
-    for key in MATCH_ID_KEYS:
-        values = members.get(key)
-        if values is None or not any(map(ne, values, bucket.match_ids)):
-            continue
-        for position, (value, match_id) in enumerate(zip(values, bucket.match_ids, strict=True)):
-            if value != match_id and value not in (None, ""):
-                raise DocumentError(
-                    f"telemetry of match {match_id} holds an event of match {value!r} (cursor "
-                    f"{bucket.cursors[position]}, {table}); the file belongs to another match"
-                )
-
-
-def _nested_table(
-    schema: TableSchema, bucket: _Bucket, key: str, counter: str, problems: Problems
+def _files_table(
+    files: list[tuple[str, int, int | None, int | None]], tables: dict[str, pd.DataFrame]
 ) -> pd.DataFrame:
-    """Rows from a list of objects inside each event (playerStats, regionSamples)."""
-    match_ids: list[str] = []
-    cursors: list[int] = []
-    users: list[Any] = []
-    numbers: list[Any] = []
-    items: list[Any] = []
-    rows = len(bucket.cursors)
-    event_members = bucket.members()[0] if rows else {}
-    typed = bucket.columns is not None
-    round_numbers = event_members.get("round") or [None] * rows
-    queued = event_members.get("userId") or [None] * rows
-    for match_id, cursor, nested, number, user in zip(
-        bucket.match_ids,
-        bucket.cursors,
-        event_members.get(key) or [None] * rows,
-        round_numbers,
-        queued,
-        strict=True,
-    ):
-        if nested is None:
-            continue
-        # Typed: declared as a list of nested Structs.
-        if not typed and (
-            not isinstance(nested, list) or not all(isinstance(item, dict) for item in nested)
-        ):
-            raise DocumentError(
-                f"telemetry of match {match_id}: the {key} of the event with cursor {cursor} "
-                "is not a list of objects"
-            )
-        count = len(nested)
-        match_ids += [match_id] * count
-        cursors += [cursor] * count
-        if counter == "round":
-            numbers += [number] * count
-        else:
-            numbers += range(count)
-            users += [user] * count
-        items += nested
-    if not items:
-        return empty_frame(schema)
-    derived = {"match_id": match_ids, "cursor": cursors, "user_id": users, counter: numbers}
-    data_columns: dict[str, Any] = {}
-    consumed: set[str] = set()
-    members, wires = _members(items)
-    for column in schema.columns:
-        label = f"{schema.name}.{column.name}"
-        if column.section == "derived":
-            values = derived[column.name]
-        else:
-            consumed.add(column.key)
-            values = members.get(column.key) or [None] * len(items)
-        data_columns[column.name] = _column(
-            schema.name,
-            column.name,
-            column.kind,
-            values,
-            label,
-            problems,
-            wire=_DERIVED_WIRES.get(column.name)
-            if column.section == "derived"
-            else wires.get(column.key),
-        )
-    data_columns.update(_extras(schema, members, consumed, problems))
-    return pd.DataFrame(data_columns)
+    """One row per file: its events, cursor span and time span (from the event tables)."""
+    ids = [file[0] for file in files]
+    times = pd.concat(
+        [table[["match_id", "time"]] for table in tables.values() if len(table) and "time" in table]
+        or [pd.DataFrame({"match_id": [], "time": []})]
+    )
+    span = times.groupby("match_id", sort=False)["time"].agg(["min", "max"]).reindex(ids)
+    return pd.DataFrame(
+        {
+            "match_id": pd.array(ids, dtype="string"),
+            "events": pd.array([file[1] for file in files], dtype="Int64"),
+            "first_cursor": pd.array([file[2] for file in files], dtype="Int64"),
+            "last_cursor": pd.array([file[3] for file in files], dtype="Int64"),
+            "started_at": span["min"].astype(DATETIME_DTYPE).array,
+            "ended_at": span["max"].astype(DATETIME_DTYPE).array,
+        }
+    )
 
 
-def _other_events(buckets: dict[str, _Bucket], problems: Problems) -> pd.DataFrame:
+def _other_events(others: dict[str, _Waiting], problems: Problems) -> pd.DataFrame:
     """Events of types no table declares, kept whole (dataObject as JSON text)."""
     schema = TABLES["other_events"]
-    if not buckets:
+    if not others:
         return empty_frame(schema)
     match_ids: list[str] = []
     cursors: list[int] = []
     times: list[Any] = []
     kinds: list[str] = []
     texts: list[str | None] = []
-    for kind in sorted(buckets):
-        bucket = buckets[kind]
-        match_ids += bucket.match_ids
-        cursors += bucket.cursors
-        times += [item.get("time") for item in bucket.data]
-        kinds += [kind] * len(bucket.cursors)
-        texts += [text_value(item) for item in bucket.data]
+    for kind in sorted(others):
+        waiting = others[kind]
+        data = [event.dataObject for event in waiting.events]
+        match_ids += waiting.match_ids
+        cursors += map(_CURSOR, waiting.events)
+        times += [item.get("time") for item in data]
+        kinds += [kind] * len(data)
+        texts += [text_value(item) for item in data]
     frame = pd.DataFrame(
         {
             "match_id": pd.array(match_ids, dtype="string"),
             "cursor": pd.array(cursors, dtype="Int64"),
-            "time": _times(times, label="other_events.time", problems=problems),
+            "time": timestamps(to_arrow(times), label="other_events.time", problems=problems),
             "event_type": pd.array(kinds, dtype="string"),
             "data": pd.array(texts, dtype="string"),
         }
     )
     return frame.sort_values(["match_id", "cursor"], kind="stable").reset_index(drop=True)
-
-
-def _column(
-    table: str,
-    name: str,
-    kind: str,
-    values: list[Any],
-    label: str,
-    problems: Problems,
-    *,
-    wire: type | None = None,
-) -> Any:
-    if kind == "datetime":
-        return _times(values, label=label, problems=problems, wire=wire)
-    if (table, name) in CLOCK_COLUMNS:
-        return _clock(values, label=label, problems=problems)
-    array = _arrow(values, wire=wire)
-    return convert(array, kind, label=label, problems=problems)  # type: ignore[arg-type]
-
-
-def _arrow(values: list[Any], *, wire: type | None = None) -> pa.Array:
-    """:func:`~matchkit.normalize.columns.to_arrow` of the values, in one pass when they are
-    known to be of one wire type (``int`` or ``str``, with ``None``: the typed path declared
-    them): integers read by numpy, text by Arrow, as to_arrow would have typed them. Anything
-    else (no wire type, ``None`` among integers, integers beyond 64 bits, only ``None``) as
-    there."""
-    if wire is int:
-        try:
-            return pa.array(np.fromiter(values, dtype=np.int64, count=len(values)))
-        except (TypeError, OverflowError):
-            pass
-    elif wire is str:
-        array = pa.array(values, type=pa.string())
-        if array.null_count < len(array):
-            return array
-    return to_arrow(values)
-
-
-def _extras(
-    schema: TableSchema, members: dict[str, list[Any]], consumed: set[str], problems: Problems
-) -> dict[str, Any]:
-    """Members no column declares, as extra columns (snake_case; the wire name when taken)."""
-    taken = set(schema.column_names)
-    extras: dict[str, Any] = {}
-    for key in sorted(set(members) - consumed):
-        name = snake_case(key)
-        if name in taken:
-            name = key if key not in taken else f"{name}_extra"
-        taken.add(name)
-        extras[name] = convert(
-            _arrow(members[key]), None, label=f"{schema.name}.{name}", problems=problems
-        )
-    return dict(sorted(extras.items()))
-
-
-def _times(values: list[Any], *, label: str, problems: Problems, wire: type | None = None) -> Any:
-    """Milliseconds since the epoch -> tz-aware UTC timestamps."""
-    millis = convert(_arrow(values, wire=wire), "Int64", label=label, problems=problems)
-    stamps = pd.to_datetime(pd.Series(millis), unit="ms", utc=True)
-    return stamps.astype(DATETIME_DTYPE).array
-
-
-def _clock(values: list[Any], *, label: str, problems: Problems) -> Any:
-    """An integer clock (numbers or text of digits): Int64 when every value fits, else text."""
-    numbers: list[int | None] = []
-    for value in values:
-        if value is None:
-            numbers.append(None)
-        elif type(value) is int:
-            numbers.append(value)
-        elif isinstance(value, str) and value.isascii() and value.isdigit():
-            numbers.append(int(value))
-        else:
-            break
-    if len(numbers) == len(values) and all(n is None or n <= _INT64_MAX for n in numbers):
-        mask = np.fromiter((n is None for n in numbers), dtype=bool, count=len(numbers))
-        data = np.fromiter((n or 0 for n in numbers), dtype=np.int64, count=len(numbers))
-        return pd.arrays.IntegerArray(data, mask)
-    problems.add(
-        "unfit_values",
-        label,
-        sum(value is not None for value in values),
-        f"{label}: values beyond 64-bit integers or not digits; the column is kept as text",
-    )
-    return pd.array([None if v is None else text_value(v) for v in values], dtype="string")

@@ -86,7 +86,12 @@ def check_max_workers(value: object) -> int:
 
 
 def _stored_only_when_valid(response: requests.Response) -> bool:
-    """requests-cache's ``filter_fn``: store a 200 only when it is a telemetry file."""
+    """requests-cache's ``filter_fn``: store a 200 only when it is a telemetry file.
+
+    requests-cache asks twice for one new response (before storing it, then to drop a stored
+    entry it filters out): the second time the first answer stands, unread again."""
+    if getattr(response, _CHECKED, None) is not None:
+        return True
     try:
         events = check_events(response.content)
     except DocumentError:

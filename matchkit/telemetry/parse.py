@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
@@ -28,6 +28,7 @@ __all__ = [
     "ParsedFile",
     "TelemetrySource",
     "check_events",
+    "iter_sources",
     "parse_file",
     "read_sources",
 ]
@@ -121,7 +122,7 @@ def check_events(
     except RecursionError:
         raise DocumentError(f"{where} is nested too deeply to read", document_index=index) from None
     events.sort(key=_BY_CURSOR)
-    cursors = [event.cursor for event in events]
+    cursors = list(map(_BY_CURSOR, events))
     if len(set(cursors)) != len(cursors):
         repeated = next(a for a, b in itertools.pairwise(cursors) if a == b)
         raise DocumentError(
@@ -142,6 +143,18 @@ def read_sources(
         InvalidArgumentError: the input shape is not understood, ``match_ids`` does not fit it,
             or one match is given twice.
         DocumentError: a file is broken.
+    """
+    return list(iter_sources(telemetry, match_ids=match_ids))
+
+
+def iter_sources(
+    telemetry: TelemetrySource | Sequence[TelemetrySource] | Mapping[str, TelemetrySource],
+    *,
+    match_ids: Sequence[str] | None,
+) -> Iterator[ParsedFile]:
+    """:func:`read_sources` a file at a time (read and checked as it is taken), so that a
+    caller can let each file go before the next is read. The input's shape is checked at once;
+    a match given twice is raised after the last file.
     """
     if isinstance(telemetry, Mapping):
         if match_ids is not None:
@@ -164,18 +177,22 @@ def read_sources(
                     f"match_ids has {len(ids)} ids for {len(sources)} telemetry files",
                     parameter="match_ids",
                 )
-    files = [
-        parse_file(source, match_id=match_id, index=index)
-        for index, (source, match_id) in enumerate(zip(sources, ids, strict=True))
-    ]
+    return _parsed(sources, ids)
+
+
+def _parsed(sources: list[Any], ids: list[str | None]) -> Iterator[ParsedFile]:
     seen: set[str] = set()
-    for file in files:
-        if file.match_id in seen:
-            raise InvalidArgumentError(
-                f"the telemetry of match {file.match_id} is given twice", parameter="telemetry"
-            )
+    repeated: str | None = None
+    for index, (source, match_id) in enumerate(zip(sources, ids, strict=True)):
+        file = parse_file(source, match_id=match_id, index=index)
+        if file.match_id in seen and repeated is None:
+            repeated = file.match_id
         seen.add(file.match_id)
-    return files
+        yield file
+    if repeated is not None:
+        raise InvalidArgumentError(
+            f"the telemetry of match {repeated} is given twice", parameter="telemetry"
+        )
 
 
 def _as_list(telemetry: Any) -> list[Any]:

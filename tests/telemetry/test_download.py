@@ -245,3 +245,32 @@ def test_several_downloads_at_once_keep_input_order(
     telemetry = make_client().telemetry(frames, max_workers=3)
     assert telemetry.match_ids == [f"M{number:02d}" for number in range(12)]
     assert len(telemetry.user_round_spells) == 12 * 129
+
+
+def test_a_new_file_is_decoded_once(
+    httpserver: HTTPServer,
+    make_client: Callable[..., Client],
+    match_document: dict[str, Any],
+    telemetry_bytes: bytes,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """requests-cache asks its filter twice about one new response; the file is checked (and
+    decoded) once, and what is checked is what is stored and returned."""
+    from matchkit.telemetry import download
+
+    path = f"/cdn/global/2018/04/21/10/24/{MATCH_ID}-telemetry.json"
+    httpserver.expect_request(path).respond_with_data(
+        telemetry_bytes, content_type="application/json"
+    )
+    checks: list[int] = []
+    check = download.check_events
+
+    def counted(raw: Any, **options: Any) -> Any:
+        checks.append(len(raw))
+        return check(raw, **options)
+
+    monkeypatch.setattr(download, "check_events", counted)
+    telemetry = make_client().telemetry(frames_with_url(match_document, httpserver.url_for(path)))
+    assert checks == [len(telemetry_bytes)]
+    assert len(telemetry.round_player_stats) > 0
+    assert telemetry.files["events"].tolist() == [285]

@@ -1,0 +1,112 @@
+"""The tables are built a batch of events at a time: where batches are cut changes nothing.
+
+The builder turns waiting events into Arrow chunks every ``BATCH_EVENTS`` events (so that no
+Python list holds a value per row for long); the chunks of a column are unified and converted
+once at the end. These tests cut the same input into batches of very different sizes, typed and
+general files mixed, and compare every table, the problems and the errors.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+from typing import Any
+
+import orjson
+import pytest
+
+from matchkit.errors import DocumentError
+from matchkit.telemetry import build, to_telemetry_frames
+from matchkit.telemetry.build import TableBuilder
+from matchkit.telemetry.parse import iter_sources
+from tests.telemetry.test_parse import small_file
+from tests.telemetry.test_typed import ODD, assert_same, generated  # noqa: F401 (a fixture)
+
+
+def _mixed(generated: dict[str, bytes]) -> dict[str, bytes]:  # noqa: F811
+    """Typed files with every odd (general) file among them, the odd ones in the middle."""
+    items = list(itertools.islice(generated.items(), 30))
+    odd = {}
+    for name, events in copy.deepcopy(ODD).items():
+        match_id = f"odd {name}"
+        for item in events:
+            for key in ("matchID", "matchId"):
+                if item["dataObject"].get(key):
+                    item["dataObject"][key] = match_id
+        odd[match_id] = json.dumps(events).encode()
+    return dict(items[:15]) | odd | dict(items[15:])
+
+
+@pytest.mark.parametrize("batch", [1, 37, 5_000])
+def test_where_batches_are_cut_changes_no_table(
+    batch: int,
+    generated: dict[str, bytes],  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    files = _mixed(generated)
+    whole = to_telemetry_frames(files)  # default batches (the 30 typed files span several)
+    assert len(whole) == len(files)
+    assert whole.problems  # the odd files' unfit values are reported
+    assert len(whole.other_events) == 1
+    with monkeypatch.context() as patch:
+        patch.setattr(build, "BATCH_EVENTS", batch)
+        cut = to_telemetry_frames(files)
+    assert_same(cut, whole)
+
+
+def test_no_more_than_a_batch_of_events_waits(
+    generated: dict[str, bytes],  # noqa: F811
+) -> None:
+    builder = TableBuilder(batch_events=500)
+    seen = 0
+    for file in iter_sources(dict(itertools.islice(generated.items(), 20)), match_ids=None):
+        builder.add(file)
+        seen += len(file.events)
+        assert builder.waiting < 500
+    assert seen > 2_000
+    tables, _ = builder.finish()
+    assert builder.waiting == 0
+    assert sum(map(len, tables.values())) > seen  # every event is in a table (and more rows)
+
+
+def _offending(match_id: str, *, other: str) -> bytes:
+    events = small_file(match_id)
+    events[2]["dataObject"]["matchID"] = other
+    return orjson.dumps(events)
+
+
+def test_the_first_offending_file_is_named_whatever_the_batches(
+    generated: dict[str, bytes],  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    files = dict(itertools.islice(generated.items(), 3))
+    files["first"] = _offending("first", other="elsewhere 1")
+    files |= dict(itertools.islice(generated.items(), 3, 6))
+    files["second"] = _offending("second", other="elsewhere 2")
+    for batch in (1, 10_000):
+        with monkeypatch.context() as patch:
+            patch.setattr(build, "BATCH_EVENTS", batch)
+            with pytest.raises(DocumentError, match="match first holds an event of match 'else"):
+                to_telemetry_frames(files)
+
+
+def test_an_event_table_error_comes_before_a_nested_one() -> None:
+    """As when every file was read first: event tables are checked before nested lists."""
+    broken = small_file("early")
+    broken[0]["dataObject"]["playerStats"] = [1]
+    files: dict[str, Any] = {
+        "early": orjson.dumps(broken),
+        "late": _offending("late", other="elsewhere"),
+    }
+    with pytest.raises(DocumentError, match="match late holds an event of match 'elsewhere'"):
+        to_telemetry_frames(files)
+    del files["late"]
+    with pytest.raises(DocumentError, match="playerStats"):
+        to_telemetry_frames(files)
+
+
+def test_a_broken_file_is_refused_before_any_table_error() -> None:
+    files = {"late": _offending("late", other="elsewhere"), "broken": b"[1, 2]"}
+    with pytest.raises(DocumentError, match="telemetry of match broken is not a JSON array"):
+        to_telemetry_frames(files)
