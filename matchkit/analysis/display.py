@@ -2,13 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pandas as pd
 
 from matchkit.errors import InvalidArgumentError
 
-__all__ = ["PERCENT_COLUMNS", "for_display", "percent"]
+__all__ = [
+    "LABELLED_COLUMNS",
+    "PERCENT_COLUMNS",
+    "RANKING_TYPE_LABELS",
+    "SERVER_TYPE_LABELS",
+    "for_display",
+    "group_label",
+    "percent",
+]
+
+#: How server types are written in tables, legends and tick labels.
+SERVER_TYPE_LABELS: Mapping[str, str] = {
+    "QUICK2V2": "Quick 2v2",
+    "QUICK3V3": "Quick 3v3",
+    "ROYALRUMBLESOLO": "Royal Rumble solo",
+    "ROYALRUMBLEDUO": "Royal Rumble duo",
+}
+#: How ranking types are written in tables, legends, labels and filters.
+RANKING_TYPE_LABELS: Mapping[str, str] = {"RANKED": "Ranked", "UNRANKED": "Unranked"}
+#: Columns whose codes :func:`for_display` writes as labels (:func:`group_label`).
+LABELLED_COLUMNS = ("server_type", "ranking_type")
 
 #: Columns holding shares (0..1) in the analysis tables: shown as percentages.
 PERCENT_COLUMNS = (
@@ -19,6 +40,16 @@ PERCENT_COLUMNS = (
     "default_share",
     "non_default_share",
 )
+
+
+def group_label(value: Any) -> str:
+    """A readable label for a group value: server and ranking types by name; missing: "unknown"."""
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return "unknown"
+    if isinstance(value, pd.Timestamp):
+        return value.strftime("%Y-%m-%d")
+    text = str(value)
+    return SERVER_TYPE_LABELS.get(text.upper()) or RANKING_TYPE_LABELS.get(text.upper(), text)
 
 
 def percent(value: float, *, decimals: int = 1) -> str:
@@ -34,7 +65,8 @@ def for_display(
     percent_columns: Sequence[str] | None = None,
     decimals: int = 1,
 ) -> pd.DataFrame:
-    """A copy of ``table`` for reading: shares as ``"41.3%"``, other floats rounded.
+    """A copy of ``table`` for reading: shares as ``"41.3%"``, other floats rounded, server and
+    ranking types by name (``"Quick 2v2"``, ``"Ranked"``).
 
     Args:
         table: an analysis table.
@@ -69,5 +101,8 @@ def for_display(
         if name not in columns and pd.api.types.is_float_dtype(shown[name])
     ]
     shown[floats] = shown[floats].round(decimals)
+    for name in LABELLED_COLUMNS:
+        if name in shown.columns:
+            shown[name] = [group_label(value) for value in table[name].tolist()]
     shown.attrs = dict(table.attrs)
     return shown

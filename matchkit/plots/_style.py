@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
+
+from matchkit.analysis.display import RANKING_TYPE_LABELS, SERVER_TYPE_LABELS, group_label
 
 __all__ = [
     "OTHER_COLOR",
@@ -32,15 +33,6 @@ SERVER_TYPE_COLORS: Mapping[str, str] = {
 }
 #: The colour of a group that is not a known server type (or of a single group).
 OTHER_COLOR = "#555555"
-#: How server types are written in legends and tick labels.
-SERVER_TYPE_LABELS: Mapping[str, str] = {
-    "QUICK2V2": "Quick 2v2",
-    "QUICK3V3": "Quick 3v3",
-    "ROYALRUMBLESOLO": "Royal Rumble solo",
-    "ROYALRUMBLEDUO": "Royal Rumble duo",
-}
-#: How ranking types are written in legends, labels and filters.
-RANKING_TYPE_LABELS: Mapping[str, str] = {"RANKED": "Ranked", "UNRANKED": "Unranked"}
 #: Colours and markers of the two Arena sides when the groups are not server types.
 SIDE_COLORS: Mapping[int, str] = {1: "#56B4E9", 2: "#D55E00"}
 SIDE_MARKERS: Mapping[int, str] = {1: "o", 2: "s"}
@@ -49,16 +41,6 @@ SIDE_MARKERS: Mapping[int, str] = {1: "o", 2: "s"}
 def server_type_color(value: Any) -> str:
     """The fixed colour of a server type (any case), grey for anything else."""
     return SERVER_TYPE_COLORS.get(str(value).upper(), OTHER_COLOR)
-
-
-def group_label(value: Any) -> str:
-    """A readable label for a group value: server and ranking types by name; missing: "unknown"."""
-    if value is None or (not isinstance(value, str) and pd.isna(value)):
-        return "unknown"
-    if isinstance(value, pd.Timestamp):
-        return value.strftime("%Y-%m-%d")
-    text = str(value)
-    return SERVER_TYPE_LABELS.get(text.upper()) or RANKING_TYPE_LABELS.get(text.upper(), text)
 
 
 def new_axes(ax: Axes | None, *, figsize: tuple[float, float] = (8.0, 4.5)) -> Axes:
