@@ -8,9 +8,7 @@ general files mixed, and compare every table, the problems and the errors.
 
 from __future__ import annotations
 
-import copy
 import itertools
-import json
 from typing import Any
 
 import orjson
@@ -21,21 +19,17 @@ from matchkit.telemetry import build, to_telemetry_frames
 from matchkit.telemetry.build import TableBuilder
 from matchkit.telemetry.parse import iter_sources
 from tests.telemetry.test_parse import small_file
-from tests.telemetry.test_typed import ODD, assert_same, generated  # noqa: F401 (a fixture)
+from tests.telemetry.test_typed import (  # noqa: F401 (generated: a fixture)
+    assert_same,
+    generated,
+    odd_files_by_match,
+)
 
 
 def _mixed(generated: dict[str, bytes]) -> dict[str, bytes]:  # noqa: F811
     """Typed files with every odd (general) file among them, the odd ones in the middle."""
     items = list(itertools.islice(generated.items(), 30))
-    odd = {}
-    for name, events in copy.deepcopy(ODD).items():
-        match_id = f"odd {name}"
-        for item in events:
-            for key in ("matchID", "matchId"):
-                if item["dataObject"].get(key):
-                    item["dataObject"][key] = match_id
-        odd[match_id] = json.dumps(events).encode()
-    return dict(items[:15]) | odd | dict(items[15:])
+    return dict(items[:15]) | odd_files_by_match() | dict(items[15:])
 
 
 @pytest.mark.parametrize("batch", [1, 37, 5_000])

@@ -110,6 +110,19 @@ def _odd_files() -> dict[str, list[dict[str, Any]]]:
 ODD = _odd_files()
 
 
+def odd_files_by_match() -> dict[str, bytes]:
+    """Every odd case as a file of its own match, ``"odd <case>"``, as JSON."""
+    files = {}
+    for name, events in copy.deepcopy(ODD).items():
+        match_id = f"odd {name}"
+        for item in events:
+            for key in ("matchID", "matchId"):
+                if item["dataObject"].get(key):
+                    item["dataObject"][key] = match_id
+        files[match_id] = json.dumps(events).encode()
+    return files
+
+
 @pytest.mark.parametrize("name", sorted(ODD))
 def test_odd_files_agree_alone(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     content = json.dumps(ODD[name]).encode()
@@ -121,14 +134,7 @@ def test_odd_files_agree_among_typed_files(
     generated: dict[str, bytes], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Typed and general files of one event type in one table (the mixed case)."""
-    files = dict(itertools.islice(generated.items(), 20))
-    for name, events in copy.deepcopy(ODD).items():
-        match_id = f"odd {name}"
-        for item in events:
-            for key in ("matchID", "matchId"):
-                if item["dataObject"].get(key):
-                    item["dataObject"][key] = match_id
-        files[match_id] = json.dumps(events).encode()
+    files = dict(itertools.islice(generated.items(), 20)) | odd_files_by_match()
     fast = to_telemetry_frames(files)
     assert {"odd unknown type", "odd plain"} <= set(fast.match_ids)
     assert len(fast.other_events) == 1
