@@ -42,6 +42,7 @@ from typing import Any
 import orjson
 import pandas as pd
 
+from benchmarks.clock import Timing, clock, since
 from benchmarks.memory import peak_rss_beyond
 from benchmarks.pandas_peer import Dtypes, check_peer, peer, told_dtypes
 from matchkit import to_frames
@@ -240,45 +241,32 @@ def build_pages(matches: int = MATCHES, *, seed: int = SEED) -> list[bytes]:
     return pages
 
 
-Timing = tuple[float, float]
-"""(wall seconds, CPU seconds of this process)."""
-
-
-def _clock() -> Timing:
-    return time.perf_counter(), time.process_time()
-
-
-def _since(start: Timing) -> Timing:
-    wall, cpu = _clock()
-    return wall - start[0], cpu - start[1]
-
-
 def floor(pages: list[bytes]) -> Timing:
     """(a) Time to parse every page with orjson, collector paused."""
     gc.disable()
     try:
-        started = _clock()
+        started = clock()
         for page in pages:
             orjson.loads(page)
-        return _since(started)
+        return since(started)
     finally:
         gc.enable()
 
 
 def matchkit_run(pages: list[bytes]) -> Timing:
     """(b) Time for to_frames end to end, as a user runs it."""
-    started = _clock()
+    started = clock()
     frames = to_frames(pages)
-    elapsed = _since(started)
+    elapsed = since(started)
     if len(frames) == 0:
         raise RuntimeError("to_frames returned no matches")
     return elapsed
 
 
 def peer_run(pages: list[bytes], dtypes: Dtypes) -> tuple[Timing, dict[str, pd.DataFrame]]:
-    started = _clock()
+    started = clock()
     tables = peer(pages, dtypes)
-    return _since(started), tables
+    return since(started), tables
 
 
 def measure_memory(pages_file: Path) -> tuple[int, int]:

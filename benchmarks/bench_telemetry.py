@@ -23,21 +23,11 @@ from pathlib import Path
 
 import orjson
 
+from benchmarks.clock import Timing, clock, since
 from benchmarks.memory import peak_rss_beyond
 
 FILES = 1000
 ROUNDS = 3
-
-Timing = tuple[float, float]
-
-
-def _clock() -> Timing:
-    return time.perf_counter(), time.process_time()
-
-
-def _since(start: Timing) -> Timing:
-    wall, cpu = _clock()
-    return wall - start[0], cpu - start[1]
 
 
 def build_files(count: int = FILES) -> tuple[dict[str, bytes], list[dict]]:
@@ -56,19 +46,19 @@ def build_files(count: int = FILES) -> tuple[dict[str, bytes], list[dict]]:
 
 def floor(files: dict[str, bytes]) -> Timing:
     """(a) orjson.loads of every file."""
-    started = _clock()
+    started = clock()
     for content in files.values():
         orjson.loads(content)
-    return _since(started)
+    return since(started)
 
 
 def matchkit_run(files: dict[str, bytes]) -> Timing:
     """(b) to_telemetry_frames end to end."""
     from matchkit.telemetry import to_telemetry_frames
 
-    started = _clock()
+    started = clock()
     frames = to_telemetry_frames(files)
-    elapsed = _since(started)
+    elapsed = since(started)
     if len(frames) != len(files):
         raise RuntimeError("to_telemetry_frames lost files")
     return elapsed
