@@ -20,6 +20,7 @@ from matchkit.rules.windows import parse_time
 from matchkit.service import RunningService, running
 from matchkit.synth.dataset import open_dataset
 from tests.builders.datasets import AS_OF, build_dataset
+from tests.sessions import pooled_session
 
 NOW = parse_time(AS_OF)
 VND = "application/vnd.api+json"
@@ -109,7 +110,7 @@ class Api:
     def __init__(self, service: RunningService) -> None:
         self.service = service
         self.base_url = service.base_url
-        self.session = requests.Session()
+        self.session = pooled_session()
         self._lock = threading.Lock()
 
     def auth(self, key: str | None = None) -> dict[str, str]:

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from matchkit.service import create_app, running
 from matchkit.service.auth import ApiKeys
 from matchkit.service.responses import negotiate
+from tests.sessions import pooled_session
 
 KEY = "fuzz-key-3b8d0c"
 ALLOWED_STATUSES = {200, 400, 401, 404, 405, 406}
@@ -285,7 +286,7 @@ def test_over_http_no_request_gets_a_500(live, path, query, accept):
 class _Live:
     def __init__(self, base_url: str) -> None:
         self.base_url = base_url
-        self.session = requests.Session()
+        self.session = pooled_session()
 
 
 @pytest.fixture(scope="module")
