@@ -364,23 +364,47 @@ def _members(items: list[Any]) -> tuple[dict[str, Sequence[Any]], dict[str, type
 def _files_table(
     files: list[tuple[str, int, int | None, int | None]], tables: dict[str, pd.DataFrame]
 ) -> pd.DataFrame:
-    """One row per file: its events, cursor span and time span (from the event tables)."""
+    """One row per file: its events, cursor span and time span (from the event tables).
+
+    The time spans are grouped in Arrow (every table's match ids and times side by side)."""
     ids = [file[0] for file in files]
-    times = pd.concat(
-        [table[["match_id", "time"]] for table in tables.values() if len(table) and "time" in table]
-        or [pd.DataFrame({"match_id": [], "time": []})]
+    timed = [table for table in tables.values() if len(table) and "time" in table]
+    spans = (
+        pa.table(
+            {
+                "match_id": pa.chunked_array([pa.array(t["match_id"].array) for t in timed]),
+                "time": pa.chunked_array(
+                    [pa.array(t["time"].array).cast(pa.int64()) for t in timed]
+                ),
+            }
+        )
+        .group_by("match_id")
+        .aggregate([("time", "min"), ("time", "max")])
+        if timed
+        else None
     )
-    span = times.groupby("match_id", sort=False)["time"].agg(["min", "max"]).reindex(ids)
+    first: dict[str, Any] = {}
+    last: dict[str, Any] = {}
+    if spans is not None:
+        keys = spans["match_id"].to_pylist()
+        first = dict(zip(keys, spans["time_min"].to_pylist(), strict=True))
+        last = dict(zip(keys, spans["time_max"].to_pylist(), strict=True))
     return pd.DataFrame(
         {
             "match_id": pd.array(ids, dtype="string"),
             "events": pd.array([file[1] for file in files], dtype="Int64"),
             "first_cursor": pd.array([file[2] for file in files], dtype="Int64"),
             "last_cursor": pd.array([file[3] for file in files], dtype="Int64"),
-            "started_at": span["min"].astype(DATETIME_DTYPE).array,
-            "ended_at": span["max"].astype(DATETIME_DTYPE).array,
+            "started_at": _times([first.get(match_id) for match_id in ids]),
+            "ended_at": _times([last.get(match_id) for match_id in ids]),
         }
     )
+
+
+def _times(micros: list[int | None]) -> Any:
+    """Microseconds since the epoch (None: NaT) as a tz-aware UTC column."""
+    stamps = pd.to_datetime(pd.Series(micros, dtype="Int64"), unit="us", utc=True)
+    return stamps.astype(DATETIME_DTYPE).array
 
 
 def _other_events(others: dict[str, _Waiting], problems: Problems) -> pd.DataFrame:
