@@ -18,6 +18,7 @@ the general path.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any, Union
 
 import msgspec
@@ -66,8 +67,10 @@ _WIRES: dict[type[Struct], dict[str, type]] = {}
 """Struct -> its members declared of one wire type (int or str, or None)."""
 
 
-_ROW_TYPES: dict[type[Struct], pa.StructType] = {}
-"""Struct -> the Arrow type of its rows, for Structs whose every member is an int or str."""
+_ROWS: dict[type[Struct], tuple[Any, pa.StructType, tuple[str, ...]]] = {}
+"""Struct -> how Arrow reads its rows at once, for Structs whose every member is an int or str:
+a getter of the members other than match ids (a tuple per Struct), their Arrow row type, and
+the match id members (read as lists: they are only compared with the file's match id)."""
 
 
 def _declare(name: str, fields: list[tuple[str, Any, Any]]) -> type[Struct]:
@@ -78,10 +81,12 @@ def _declare(name: str, fields: list[tuple[str, Any, Any]]) -> type[Struct]:
         for wire in (int, str)
         if annotation == (wire | None)
     }
-    if len(wires) == len(fields):
-        _ROW_TYPES[struct] = pa.struct(
-            [(key, pa.int64() if wire is int else pa.string()) for key, wire in wires.items()]
+    rows = [key for key in wires if key not in MATCH_ID_KEYS]
+    if len(wires) == len(fields) and len(rows) > 1:
+        row_type = pa.struct(
+            [(key, pa.int64() if wires[key] is int else pa.string()) for key in rows]
         )
+        _ROWS[struct] = (attrgetter(*rows), row_type, tuple(wires.keys() - rows))
     return struct
 
 
@@ -155,27 +160,31 @@ def members_of(
 _ARROW_ERRORS = (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError)
 
 
-def arrays_of(items: Sequence[Struct]) -> dict[str, pa.Array] | None:
+def arrays_of(items: Sequence[Struct]) -> dict[str, pa.Array | list[Any]] | None:
     """Field name -> an Arrow array of its values, for Structs of one type whose every member
     is an int or str: read by Arrow in one pass, as the rows of a struct array (a field of only
-    ``None`` gets Arrow's null type, as :func:`~matchkit.normalize.columns.to_arrow` gives it).
-    ``None`` for other Structs, or when a value does not fit (an integer beyond 64 bits)."""
-    row_type = _ROW_TYPES.get(type(items[0]))
-    if row_type is None:
+    ``None`` gets Arrow's null type, as :func:`~matchkit.normalize.columns.to_arrow` gives it);
+    match id members as lists (see :data:`_ROWS`). ``None`` for other Structs, or when a value
+    does not fit (an integer beyond 64 bits)."""
+    found = _ROWS.get(type(items[0]))
+    if found is None:
         return None
-    astuple = msgspec.structs.astuple
+    row, row_type, match_keys = found
     try:
         chunks = [
-            pa.array(list(map(astuple, items[start : start + _ROWS_AT_ONCE])), type=row_type)
+            pa.array(list(map(row, items[start : start + _ROWS_AT_ONCE])), type=row_type)
             for start in range(0, len(items), _ROWS_AT_ONCE)
         ]
     except _ARROW_ERRORS:
         return None
     whole = pa.concat_arrays(chunks) if len(chunks) > 1 else chunks[0]
-    return {
+    arrays: dict[str, pa.Array | list[Any]] = {
         field.name: pa.nulls(len(whole)) if array.null_count == len(whole) else array
         for field, array in zip(row_type, whole.flatten(), strict=True)
     }
+    for key in match_keys:
+        arrays[key] = list(map(attrgetter(key), items))
+    return arrays
 
 
 _ROWS_AT_ONCE = 256
