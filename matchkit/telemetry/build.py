@@ -106,7 +106,7 @@ class _Chunks:
                 wire = wires.get(column.key) if wires else None
             if (self.schema.name, column.name) in CLOCK_COLUMNS:
                 self.clocks.setdefault(column.name, []).extend(values)
-            elif isinstance(values, pa.Array):  # read by Arrow already (typed.arrays_of)
+            elif isinstance(values, pa.Array):  # the match ids, made once per batch
                 self.arrays[column.name].append(values)
             else:
                 self.arrays[column.name].append(arrow_chunk(values, wire=wire))
@@ -261,8 +261,6 @@ class TableBuilder:
             return
         for key in MATCH_ID_KEYS:
             values = members.get(key)
-            if isinstance(values, pa.Array):
-                values = values.to_pylist()
             # The usual case first: every event carries its file's match id (compared in C).
             if values is None or values == match_ids or not any(map(ne, values, match_ids)):
                 continue

@@ -22,7 +22,6 @@ from operator import attrgetter
 from typing import Any, Union
 
 import msgspec
-import pyarrow as pa
 from msgspec import Struct
 
 from matchkit.telemetry.schema import (
@@ -34,7 +33,6 @@ from matchkit.telemetry.schema import (
 )
 
 __all__ = [
-    "arrays_of",
     "as_builtins",
     "columns_of",
     "decode_typed",
@@ -66,27 +64,19 @@ def _fields(table: str, exclude: frozenset[str] = frozenset()) -> list[tuple[str
 _WIRES: dict[type[Struct], dict[str, type]] = {}
 """Struct -> its members declared of one wire type (int or str, or None)."""
 
-
-_ROWS: dict[type[Struct], tuple[Any, pa.StructType, tuple[str, ...]]] = {}
-"""Struct -> how Arrow reads its rows at once, for Structs whose every member is an int or str:
-a getter of the members other than match ids (a tuple per Struct), their Arrow row type, and
-the match id members (read as lists: they are only compared with the file's match id)."""
+_GETTERS: dict[type[Struct], tuple[tuple[str, Any], ...]] = {}
+"""Struct -> (member name, a getter of that member) for each of its members."""
 
 
 def _declare(name: str, fields: list[tuple[str, Any, Any]]) -> type[Struct]:
     struct = msgspec.defstruct(name, fields, **_OPTIONS)
-    wires = _WIRES[struct] = {
+    _WIRES[struct] = {
         key: wire
         for key, annotation, _ in fields
         for wire in (int, str)
         if annotation == (wire | None)
     }
-    rows = [key for key in wires if key not in MATCH_ID_KEYS]
-    if len(wires) == len(fields) and len(rows) > 1:
-        row_type = pa.struct(
-            [(key, pa.int64() if wires[key] is int else pa.string()) for key in rows]
-        )
-        _ROWS[struct] = (attrgetter(*rows), row_type, tuple(wires.keys() - rows))
+    _GETTERS[struct] = tuple((key, attrgetter(key)) for key, *_ in fields)
     return struct
 
 
@@ -146,63 +136,22 @@ def member(data: Any, key: str) -> Any:
 def members_of(
     items: Sequence[Any],
 ) -> tuple[dict[str, Any], dict[str, type]] | None:
-    """Member name -> its value in each item (a list, or an Arrow array: :func:`arrays_of`),
-    when every item is a Struct of one type (else ``None``), and the members of one declared
-    wire type (int or str, with ``None``).
+    """Member name -> its value in each item (:func:`columns_of`), when every item is a Struct
+    of one type (else ``None``), and the members of one declared wire type (int or str, with
+    ``None``).
 
     A match id member missing from every item is left out, as a dict that never carries it
     would (for every other member a column of ``None`` reads the same)."""
     if not items or len(set(map(type, items))) != 1 or not is_typed(items[0]):
         return None
-    return typed_members(arrays_of(items) or columns_of(items), type(items[0]))
-
-
-_ARROW_ERRORS = (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError)
-
-
-def arrays_of(items: Sequence[Struct]) -> dict[str, pa.Array | list[Any]] | None:
-    """Field name -> an Arrow array of its values, for Structs of one type whose every member
-    is an int or str: read by Arrow in one pass, as the rows of a struct array (a field of only
-    ``None`` gets Arrow's null type, as :func:`~matchkit.normalize.columns.to_arrow` gives it);
-    match id members as lists (see :data:`_ROWS`). ``None`` for other Structs, or when a value
-    does not fit (an integer beyond 64 bits)."""
-    found = _ROWS.get(type(items[0]))
-    if found is None:
-        return None
-    row, row_type, match_keys = found
-    try:
-        chunks = [
-            pa.array(list(map(row, items[start : start + _ROWS_AT_ONCE])), type=row_type)
-            for start in range(0, len(items), _ROWS_AT_ONCE)
-        ]
-    except _ARROW_ERRORS:
-        return None
-    whole = pa.concat_arrays(chunks) if len(chunks) > 1 else chunks[0]
-    arrays: dict[str, pa.Array | list[Any]] = {
-        field.name: pa.nulls(len(whole)) if array.null_count == len(whole) else array
-        for field, array in zip(row_type, whole.flatten(), strict=True)
-    }
-    for key in match_keys:
-        arrays[key] = list(map(attrgetter(key), items))
-    return arrays
-
-
-_ROWS_AT_ONCE = 256
-"""Structs transposed at once: their tuples die young (many at once would outlive collections
-of the young generation and fill the older ones), and stay in the processor's cache."""
+    return typed_members(columns_of(items), type(items[0]))
 
 
 def columns_of(items: Sequence[Struct]) -> dict[str, list[Any]]:
-    """Field name -> its value in each item, for Structs of one type (at least one): read
-    ``_ROWS_AT_ONCE`` Structs at a time as tuples, transposed in C."""
-    names = type(items[0]).__struct_fields__
-    columns: list[list[Any]] = [[] for _ in names]
-    astuple = msgspec.structs.astuple
-    for start in range(0, len(items), _ROWS_AT_ONCE):
-        rows = map(astuple, items[start : start + _ROWS_AT_ONCE])
-        for column, values in zip(columns, zip(*rows, strict=True), strict=True):
-            column += values
-    return dict(zip(names, columns, strict=True))
+    """Field name -> its value in each item, for Structs of one type (at least one): read a
+    field at a time, in C. No object is made per item (a tuple per row would be tracked by the
+    garbage collector and set off collections)."""
+    return {name: list(map(getter, items)) for name, getter in _GETTERS[type(items[0])]}
 
 
 def typed_members(
@@ -212,9 +161,7 @@ def typed_members(
     found = {
         name: values
         for name, values in columns.items()
-        if name not in MATCH_ID_KEYS
-        or (values.null_count if isinstance(values, pa.Array) else values.count(None))
-        != len(values)
+        if name not in MATCH_ID_KEYS or values.count(None) != len(values)
     }
     return found, _WIRES[struct]
 
