@@ -21,15 +21,17 @@ from itertools import groupby
 from operator import attrgetter, itemgetter, ne
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from matchkit.errors import DocumentError
-from matchkit.model.schema import DATETIME_DTYPE, TableSchema, empty_frame
+from matchkit.model.schema import TableSchema, empty_frame
 from matchkit.normalize.assemble import snake_case
 from matchkit.normalize.columns import convert, text_value, to_arrow
 from matchkit.normalize.problems import Problems
-from matchkit.telemetry.columns import arrow_chunk, clock_array, joined, timestamps
+from matchkit.telemetry.columns import arrow_chunk, clock_array, joined, timestamps, utc_micros
 from matchkit.telemetry.parse import ParsedFile
 from matchkit.telemetry.schema import (
     DEATH,
@@ -361,45 +363,38 @@ def _files_table(
 ) -> pd.DataFrame:
     """One row per file: its events, cursor span and time span (from the event tables).
 
-    The time spans are grouped in Arrow (every table's match ids and times side by side)."""
+    The time spans are taken a table at a time: its rows' files found in Arrow, the earliest
+    and latest time per file kept in numpy (no table of every row is built)."""
     ids = [file[0] for file in files]
-    timed = [table for table in tables.values() if len(table) and "time" in table]
-    spans = (
-        pa.table(
-            {
-                "match_id": pa.chunked_array([pa.array(t["match_id"].array) for t in timed]),
-                "time": pa.chunked_array(
-                    [pa.array(t["time"].array).cast(pa.int64()) for t in timed]
-                ),
-            }
-        )
-        .group_by("match_id")
-        .aggregate([("time", "min"), ("time", "max")])
-        if timed
-        else None
-    )
-    first: dict[str, Any] = {}
-    last: dict[str, Any] = {}
-    if spans is not None:
-        keys = spans["match_id"].to_pylist()
-        first = dict(zip(keys, spans["time_min"].to_pylist(), strict=True))
-        last = dict(zip(keys, spans["time_max"].to_pylist(), strict=True))
+    known = pa.array(list(dict.fromkeys(ids)), type=pa.string())
+    first = np.full(len(known), _NO_TIME, dtype=np.int64)
+    last = np.full(len(known), -_NO_TIME, dtype=np.int64)
+    for table in tables.values():
+        if not len(table) or "time" not in table:
+            continue
+        times = pa.array(table["time"].array).cast(pa.int64())
+        present = times.is_valid().to_numpy(zero_copy_only=False)
+        rows = pc.index_in(pa.array(table["match_id"].array), value_set=known)
+        positions = rows.fill_null(0).to_numpy(zero_copy_only=False)[present]
+        values = times.fill_null(0).to_numpy(zero_copy_only=False)[present]
+        np.minimum.at(first, positions, values)
+        np.maximum.at(last, positions, values)
+    where = dict(zip(known.to_pylist(), range(len(known)), strict=True))
+    order = [where[match_id] for match_id in ids]
     return pd.DataFrame(
         {
             "match_id": pd.array(ids, dtype="string"),
             "events": pd.array([file[1] for file in files], dtype="Int64"),
             "first_cursor": pd.array([file[2] for file in files], dtype="Int64"),
             "last_cursor": pd.array([file[3] for file in files], dtype="Int64"),
-            "started_at": _times([first.get(match_id) for match_id in ids]),
-            "ended_at": _times([last.get(match_id) for match_id in ids]),
+            "started_at": utc_micros(first[order], missing=first[order] == _NO_TIME),
+            "ended_at": utc_micros(last[order], missing=last[order] == -_NO_TIME),
         }
     )
 
 
-def _times(micros: list[int | None]) -> Any:
-    """Microseconds since the epoch (None: NaT) as a tz-aware UTC column."""
-    stamps = pd.to_datetime(pd.Series(micros, dtype="Int64"), unit="us", utc=True)
-    return stamps.astype(DATETIME_DTYPE).array
+_NO_TIME = np.iinfo(np.int64).max
+"""No time seen (yet) for a file: above every microsecond time."""
 
 
 def _other_events(others: dict[str, _Waiting], problems: Problems) -> pd.DataFrame:
