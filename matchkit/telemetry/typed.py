@@ -18,10 +18,10 @@ the general path.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import attrgetter
 from typing import Any, Union
 
 import msgspec
+import pyarrow as pa
 from msgspec import Struct
 
 from matchkit.telemetry.schema import (
@@ -33,6 +33,7 @@ from matchkit.telemetry.schema import (
 )
 
 __all__ = [
+    "arrays_of",
     "as_builtins",
     "columns_of",
     "decode_typed",
@@ -71,19 +72,23 @@ def _fields(table: str, exclude: frozenset[str] = frozenset()) -> list[tuple[str
 _WIRES: dict[type[Struct], dict[str, type]] = {}
 """Struct -> its members declared of one wire type (int or str, or None)."""
 
-_GETTERS: dict[type[Struct], tuple[tuple[str, Any], ...]] = {}
-"""Struct -> (member name, a getter of that member) for each of its members."""
+
+_ROW_TYPES: dict[type[Struct], pa.StructType] = {}
+"""Struct -> the Arrow type of its rows, for Structs whose every member is an int or str."""
 
 
 def _declare(name: str, fields: list[tuple[str, Any, Any]]) -> type[Struct]:
     struct = msgspec.defstruct(name, fields, **_OPTIONS)
-    _WIRES[struct] = {
+    wires = _WIRES[struct] = {
         key: wire
         for key, annotation, _ in fields
         for wire in (int, str)
         if annotation == (wire | None)
     }
-    _GETTERS[struct] = tuple((key, attrgetter(key)) for key, *_ in fields)
+    if len(wires) == len(fields):
+        _ROW_TYPES[struct] = pa.struct(
+            [(key, pa.int64() if wire is int else pa.string()) for key, wire in wires.items()]
+        )
     return struct
 
 
@@ -143,22 +148,59 @@ def member(data: Any, key: str) -> Any:
 def members_of(
     items: Sequence[Any],
 ) -> tuple[dict[str, Any], dict[str, type]] | None:
-    """Member name -> its value in each item (:func:`columns_of`), when every item is a Struct
-    of one type (else ``None``), and the members of one declared wire type (int or str, with
-    ``None``).
+    """Member name -> its value in each item (a list, or an Arrow array: :func:`arrays_of`),
+    when every item is a Struct of one type (else ``None``), and the members of one declared
+    wire type (int or str, with ``None``).
 
     A match id member missing from every item is left out, as a dict that never carries it
     would (for every other member a column of ``None`` reads the same)."""
     if not items or len(set(map(type, items))) != 1 or not is_typed(items[0]):
         return None
-    return typed_members(columns_of(items), type(items[0]))
+    return typed_members(arrays_of(items) or columns_of(items), type(items[0]))
+
+
+_ARROW_ERRORS = (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError)
+
+
+def arrays_of(items: Sequence[Struct]) -> dict[str, pa.Array] | None:
+    """Field name -> an Arrow array of its values, for Structs of one type whose every member
+    is an int or str: read by Arrow in one pass, as the rows of a struct array (a field of only
+    ``None`` gets Arrow's null type, as :func:`~matchkit.normalize.columns.to_arrow` gives it).
+    ``None`` for other Structs, or when a value does not fit (an integer beyond 64 bits)."""
+    row_type = _ROW_TYPES.get(type(items[0]))
+    if row_type is None:
+        return None
+    astuple = msgspec.structs.astuple
+    try:
+        chunks = [
+            pa.array(list(map(astuple, items[start : start + _ROWS_AT_ONCE])), type=row_type)
+            for start in range(0, len(items), _ROWS_AT_ONCE)
+        ]
+    except _ARROW_ERRORS:
+        return None
+    whole = pa.concat_arrays(chunks) if len(chunks) > 1 else chunks[0]
+    return {
+        field.name: pa.nulls(len(whole)) if array.null_count == len(whole) else array
+        for field, array in zip(row_type, whole.flatten(), strict=True)
+    }
+
+
+_ROWS_AT_ONCE = 256
+"""Structs transposed at once: their tuples die young (many at once would outlive collections
+of the young generation and fill the older ones), and stay in the processor's cache."""
 
 
 def columns_of(items: Sequence[Struct]) -> dict[str, list[Any]]:
-    """Field name -> its value in each item, for Structs of one type (at least one): read a
-    field at a time, in C. No object is made per item (a tuple per row would be tracked by the
-    garbage collector and set off collections)."""
-    return {name: list(map(getter, items)) for name, getter in _GETTERS[type(items[0])]}
+    """Field name -> its value in each item, for Structs of one type (at least one): read
+    ``_ROWS_AT_ONCE`` Structs at a time as tuples, transposed in C."""
+    names = type(items[0]).__struct_fields__
+    columns: list[list[Any]] = [[] for _ in names]
+    astuple = msgspec.structs.astuple
+    for start in range(0, len(items), _ROWS_AT_ONCE):
+        rows = map(astuple, items[start : start + _ROWS_AT_ONCE])
+        for column, values in zip(columns, zip(*rows, strict=True), strict=True):
+            column += values
+    return dict(zip(names, columns, strict=True))
 
 
 def typed_members(
@@ -168,7 +210,9 @@ def typed_members(
     found = {
         name: values
         for name, values in columns.items()
-        if name not in MATCH_ID_KEYS or values.count(None) != len(values)
+        if name not in MATCH_ID_KEYS
+        or (values.null_count if isinstance(values, pa.Array) else values.count(None))
+        != len(values)
     }
     return found, _WIRES[struct]
 
