@@ -70,6 +70,8 @@ class _Builder:
                 count,
                 f"ignored {count} resource(s) of type {type_!r}: not part of the match model",
             )
+        for table in walker.tables.values():  # one type at a time: the pieces go as it is joined
+            table.compact()
         self.ids = {type_: table.ids() for type_, table in walker.tables.items()}
         self.built: dict[str, pd.DataFrame] = {}
         self._links: dict[tuple[str, str], Links] = {}
@@ -87,7 +89,7 @@ class _Builder:
     def sections(self, type_: str) -> Sections:
         """A table's columns by section and wire key, later copies settled (decision 17)."""
         table = self.walker.tables[type_]
-        sections = table.sections()
+        sections = table.take_sections()  # asked once per type; the builder holds them now
         copies = self.walker.repeats.read(type_)
         if copies is None:
             return sections

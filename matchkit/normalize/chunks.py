@@ -19,7 +19,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -187,10 +187,35 @@ class ChunkTable:
     def rows(self) -> int:
         return sum(map(len, self.chunks))
 
+    def compact(self) -> None:
+        """Join the chunks into one: ids, document positions, columns and identifiers
+        concatenated, each piece freed as its type is joined. Every read after it is free."""
+        if len(self.chunks) < 2:
+            return
+        chunks, self.chunks = self.chunks, []
+        offsets = np.cumsum([0, *map(len, chunks)])[:-1].tolist()
+        names = dict.fromkeys(name for chunk in chunks for name in chunk.links)
+        self.chunks = [
+            Chunk(
+                self.type,
+                pa.concat_arrays([chunk.ids for chunk in chunks]),
+                np.concatenate([chunk.documents for chunk in chunks]),
+                combine_sections([(len(chunk), chunk.sections) for chunk in chunks]),
+                {
+                    name: Links.concat(
+                        [chunk.links.get(name, Links.empty()) for chunk in chunks], offsets
+                    )
+                    for name in names
+                },
+            )
+        ]
+
     def ids(self) -> pa.Array:
         """Every row's id."""
         if not self.chunks:
             return pa.array([], type=pa.string())
+        if len(self.chunks) == 1:
+            return self.chunks[0].ids
         return pa.concat_arrays([chunk.ids for chunk in self.chunks])
 
     def documents(self) -> np.ndarray:
@@ -202,6 +227,13 @@ class ChunkTable:
     def sections(self) -> Sections:
         """Every section's columns by wire key, full length."""
         return combine_sections([(len(chunk), chunk.sections) for chunk in self.chunks])
+
+    def take_sections(self) -> Sections:
+        """:meth:`sections`, handed over: the table keeps its ids, document positions and
+        identifiers, and lets its columns go (whoever builds a table from them holds them)."""
+        sections = self.sections()
+        self.chunks = [replace(chunk, sections={}) for chunk in self.chunks]
+        return sections
 
     def links(self, name: str) -> Links:
         """The identifiers of a relationship the model reads, across every row."""

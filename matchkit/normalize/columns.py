@@ -55,6 +55,8 @@ def text_value(value: Any) -> str | None:
     """
     if value is None or type(value) is str:
         return value
+    if type(value) is int:  # its JSON, at any size
+        return str(value)
     if type(value) is float:
         return str(int(value)) if value.is_integer() and abs(value) < 2**53 else repr(value)
     try:
@@ -115,6 +117,7 @@ class _Literal:
 
 
 _NONE = type(None)
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _ARROW_TYPE_OF_KINDS = {
     frozenset({int}): pa.int64(),
     frozenset({int, _NONE}): pa.int64(),
@@ -134,14 +137,26 @@ _ARROW_TYPE_OF_KINDS = {
 def to_arrow(values: Sequence[Any]) -> pa.Array:
     """An Arrow array of JSON values: scalar types inferred, nested values and mixes as text."""
     # Python's own type scan is several times faster than pyarrow's inference on ints.
-    arrow_type = _ARROW_TYPE_OF_KINDS.get(frozenset(map(type, values)))
+    kinds = frozenset(map(type, values))
+    arrow_type = _ARROW_TYPE_OF_KINDS.get(kinds)
     if arrow_type is None:
         return pa.array([text_value(value) for value in values], type=pa.string())
+    if int in kinds and float in kinds:
+        return _decimals(values)
     try:
         return pa.array(values, type=arrow_type)
     except CONVERSION_ERRORS:
         # Integers beyond 64 bits, for one: keep their digits as text.
         return pa.array([text_value(value) for value in values], type=pa.string())
+
+
+def _decimals(values: Sequence[Any]) -> pa.Array:
+    """Integers among decimals as decimals, as :func:`unify` makes them wherever the column's
+    chunks are cut: rounded to the nearest float beyond 2**53; an integer beyond 64 bits is text
+    in a chunk of its own, so the column is text."""
+    if any(type(value) is int and not _INT64_MIN <= value <= _INT64_MAX for value in values):
+        return pa.array([text_value(value) for value in values], type=pa.string())
+    return pa.array([float(value) if type(value) is int else value for value in values])
 
 
 # What Arrow's inference may be trusted with: it reads booleans among floats as numbers, so a

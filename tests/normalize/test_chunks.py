@@ -35,7 +35,7 @@ def test_links_by_row_lists_each_rows_identifiers_in_order() -> None:
     assert found.by_row([2, 1, 0]) == [[("p", "b"), ("q", "c")], [], [("p", "a")]]
 
 
-def test_a_table_puts_chunks_together_column_by_column() -> None:
+def _two_chunk_table() -> ChunkTable:
     table = ChunkTable("participant")
     table.append(
         Chunk.of(
@@ -56,6 +56,10 @@ def test_a_table_puts_chunks_together_column_by_column() -> None:
             {"player": links([0], ["player"], ["y"])},
         )
     )
+    return table
+
+
+def _assert_reads_the_two_chunks(table: ChunkTable) -> None:
     assert table.rows == 3
     assert table.ids().to_pylist() == ["a", "b", "c"]
     assert table.documents().tolist() == [0, 0, 3]
@@ -66,6 +70,29 @@ def test_a_table_puts_chunks_together_column_by_column() -> None:
     assert player.rows.tolist() == [1, 2]
     assert player.ids.to_pylist() == ["x", "y"]
     assert table.links("unknown").rows.tolist() == []
+
+
+def test_a_table_puts_chunks_together_column_by_column() -> None:
+    _assert_reads_the_two_chunks(_two_chunk_table())
+
+
+def test_a_compacted_table_is_one_chunk_that_reads_the_same() -> None:
+    table = _two_chunk_table()
+    table.compact()
+    assert len(table.chunks) == 1
+    _assert_reads_the_two_chunks(table)
+    assert table.ids() is table.chunks[0].ids  # read without another copy
+    table.compact()  # once is enough: a second compaction changes nothing
+    _assert_reads_the_two_chunks(table)
+
+
+def test_taken_sections_leave_the_table_its_ids_and_identifiers_only() -> None:
+    table = _two_chunk_table()
+    taken = table.take_sections()
+    assert taken["stats"]["kills"].to_pylist() == [1.0, 2.0, 1.5]
+    assert table.sections() == {}
+    assert table.ids().to_pylist() == ["a", "b", "c"]
+    assert table.links("player").ids.to_pylist() == ["x", "y"]
 
 
 def test_an_empty_table_has_typed_empty_ids_and_documents() -> None:
