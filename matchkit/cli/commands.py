@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from pathlib import Path
 
@@ -31,12 +32,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         "cache": _cache,
     }[args.command]
     try:
-        return int(run(args) or 0)
+        with warnings.catch_warnings():
+            warnings.showwarning = _shown_as(args.command)
+            return int(run(args) or 0)
     except MatchkitError as error:
         print(f"matchkit {args.command}: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def _shown_as(command: str) -> Callable[..., None]:
+    """Warnings as one line a user reads (``matchkit fetch: warning: ...``), not as Python
+    prints them (a source path, a line number and the line of code)."""
+
+    def show(message: Warning | str, *_: object, **__: object) -> None:
+        print(f"matchkit {command}: warning: {message}", file=sys.stderr)
+
+    return show
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -22,6 +22,7 @@ from matchkit.synth import write_dataset
 from matchkit.synth.dataset import open_dataset
 from matchkit.synth.telemetry import telemetry_bytes
 from matchkit.synth.telemetry_check import telemetry_mismatches
+from tests.sessions import pooled_session
 
 URL_SHAPE = re.compile(
     r"(?P<base>http://127\.0\.0\.1:\d+)/telemetry/global/"
@@ -105,7 +106,7 @@ def test_an_old_client_gets_the_file_without_a_key(served, assets, documents):
 
 
 def test_every_match_of_the_data_set_is_served_consistently(served, assets, documents):
-    session = requests.Session()
+    session = pooled_session()
     for match_id, (url, _) in assets.items():
         response = session.get(url, timeout=30)
         assert response.status_code == 200, (match_id, response.text[:200])
@@ -233,7 +234,7 @@ def test_not_rate_limited(served, assets):
         timeout=30,
     )
     assert api.status_code == 429  # the limit is live (the fixture spent the token)
-    session = requests.Session()
+    session = pooled_session()
     urls = [url for url, _ in assets.values()][:10]
     statuses = [
         session.get(url, headers={"Authorization": f"Bearer {KEY}"}, timeout=30).status_code
