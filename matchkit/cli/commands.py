@@ -95,9 +95,9 @@ def _fetch(args: argparse.Namespace) -> int:
         "now": args.now,
     }
     _check_fetch_arguments(args, options, filters)
-    with Client(
-        args.base_url, offline=args.offline, progress=not args.no_progress, **options
-    ) as client:
+    # A bar redrawn with carriage returns is for a terminal, not for a log or a pipe.
+    progress = not args.no_progress and sys.stderr.isatty()
+    with Client(args.base_url, offline=args.offline, progress=progress, **options) as client:
         frames = client.matches(args.start, args.end, max_matches=args.max_matches, **filters)
     frames.to_parquet(args.out, overwrite=args.overwrite)
     print(frames.summary())

@@ -278,7 +278,11 @@ Times are ISO 8601: a date (midnight UTC) or a date and time, UTC when no offset
         help="'off', N/minute (or /second, /hour) or a number a minute (default: 10/minute "
         "for a remote service, off for the embedded one)",
     )
-    fetch.add_argument("--no-progress", action="store_true", help="no progress bar")
+    fetch.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress bar (there is none either when standard error is not a terminal)",
+    )
     _out_options(
         fetch,
         out_help="Parquet data-set folder to create (checked before anything is fetched)",

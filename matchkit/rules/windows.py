@@ -117,9 +117,9 @@ def format_time(moment: datetime) -> str:
     fractional seconds still meet without a gap.
     """
     moment = parse_time(moment)
-    if moment.microsecond:
-        return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    # isoformat, not strftime: the C library writes the year 1 as "1", not "0001".
+    timespec = "microseconds" if moment.microsecond else "seconds"
+    return moment.replace(tzinfo=None).isoformat(timespec=timespec) + "Z"
 
 
 def resolve_window(
