@@ -53,6 +53,7 @@ def _shown_as(command: str) -> Callable[..., None]:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT
     from matchkit.service import serve
 
     serve(
@@ -62,7 +63,7 @@ def _serve(args: argparse.Namespace) -> int:
         api_keys=args.api_keys,
         api_key_file=args.api_key_file,
         now=args.now,
-        rate_limit=args.rate_limit or "10/minute",
+        rate_limit=args.rate_limit or DEFAULT_RATE_LIMIT,
         faults=args.faults,
         store_dir=args.store_dir,
     )
