@@ -53,6 +53,7 @@ def _shown_as(command: str) -> Callable[..., None]:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT
     from matchkit.service import serve
 
     serve(
@@ -62,7 +63,7 @@ def _serve(args: argparse.Namespace) -> int:
         api_keys=args.api_keys,
         api_key_file=args.api_key_file,
         now=args.now,
-        rate_limit=args.rate_limit or "10/minute",
+        rate_limit=args.rate_limit or DEFAULT_RATE_LIMIT,
         faults=args.faults,
         store_dir=args.store_dir,
     )
@@ -95,9 +96,9 @@ def _fetch(args: argparse.Namespace) -> int:
         "now": args.now,
     }
     _check_fetch_arguments(args, options, filters)
-    with Client(
-        args.base_url, offline=args.offline, progress=not args.no_progress, **options
-    ) as client:
+    # A bar redrawn with carriage returns is for a terminal, not for a log or a pipe.
+    progress = not args.no_progress and sys.stderr.isatty()
+    with Client(args.base_url, offline=args.offline, progress=progress, **options) as client:
         frames = client.matches(args.start, args.end, max_matches=args.max_matches, **filters)
     frames.to_parquet(args.out, overwrite=args.overwrite)
     print(frames.summary())

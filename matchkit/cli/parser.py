@@ -11,6 +11,8 @@ import argparse
 import textwrap
 from pathlib import Path
 
+from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT
+
 __all__ = ["build_parser"]
 
 _WIDTH = 96
@@ -120,7 +122,7 @@ examples:
         "--rate-limit",
         default=None,
         metavar="RATE",
-        help="requests per key: 'off' or N/minute, e.g. 60/minute (default: 10/minute)",
+        help=f"requests per key: 'off' or N/minute, e.g. 60/minute (default: {DEFAULT_RATE_LIMIT})",
     )
     serve.add_argument(
         "--store-dir",
@@ -275,10 +277,14 @@ Times are ISO 8601: a date (midnight UTC) or a date and time, UTC when no offset
         "--rate-limit",
         default=None,
         metavar="RATE",
-        help="'off', N/minute (or /second, /hour) or a number a minute (default: 10/minute "
-        "for a remote service, off for the embedded one)",
+        help="'off', N/minute (or /second, /hour) or a number a minute (default: "
+        f"{DEFAULT_RATE_LIMIT} for a remote service, off for the embedded one)",
     )
-    fetch.add_argument("--no-progress", action="store_true", help="no progress bar")
+    fetch.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress bar (there is none either when standard error is not a terminal)",
+    )
     _out_options(
         fetch,
         out_help="Parquet data-set folder to create (checked before anything is fetched)",

@@ -61,9 +61,24 @@ if TYPE_CHECKING:
     from matchkit.model.frames import MatchFrames
     from matchkit.telemetry.frames import TelemetryFrames
 
-__all__ = ["Client", "RangeClampedWarning", "ServiceStatus", "UnlistedValueWarning"]
+__all__ = ["Client", "FetchOptions", "RangeClampedWarning", "ServiceStatus", "UnlistedValueWarning"]
 
 logger = logging.getLogger(__name__)
+
+
+class FetchOptions(MatchFilters, total=False):
+    """The keyword arguments of :meth:`Client.plan`, :meth:`~Client.iter_pages` and
+    :meth:`~Client.matches`, declared once: the query's filters and sort
+    (:class:`~matchkit.rules.query.MatchFilters`), and the fetch's own ``max_matches`` and
+    ``page_limit``. :meth:`Client.matches` says what each does.
+    """
+
+    max_matches: int | None
+    page_limit: int | None
+
+
+_FETCH_ONLY = FetchOptions.__optional_keys__ - MatchFilters.__optional_keys__
+"""The fetch's own options: the rest of :class:`FetchOptions` are the query's filters."""
 
 # The embedded service listens on a new port each run; an offline client never starts it and
 # addresses it by this placeholder (its cache keys name the data set, not the address).
@@ -223,10 +238,7 @@ class Client:
         self,
         start: str | date | None = None,
         end: str | date | None = None,
-        *,
-        max_matches: int | None = None,
-        page_limit: int | None = None,
-        **filters: Unpack[MatchFilters],
+        **options: Unpack[FetchOptions],
     ) -> FetchPlan:
         """The windows and first requests :meth:`matches` would make, without making them.
 
@@ -236,22 +248,17 @@ class Client:
         Raises:
             InvalidArgumentError: an argument is invalid.
         """
-        return self._plan(start, end, max_matches, page_limit, filters)
+        return self._plan(start, end, options)
 
     def _plan(
-        self,
-        start: str | date | None,
-        end: str | date | None,
-        max_matches: int | None,
-        page_limit: int | None,
-        filters: MatchFilters,
+        self, start: str | date | None, end: str | date | None, options: FetchOptions
     ) -> FetchPlan:
         # Called by each public call (the warning's stacklevel counts on it).
-        query = self._query(start, end, page_limit, filters)
+        query = self._query(start, end, options)
         plan = make_plan(
             query,
             now=self.now(),
-            max_matches=checked_max_matches(max_matches),
+            max_matches=checked_max_matches(options.get("max_matches")),
             rate_limit=self.rate_limit,
             is_cached=lambda path, params: self.transport.lookup(path, params) is not None,
         )
@@ -265,10 +272,7 @@ class Client:
         self,
         start: str | date | None = None,
         end: str | date | None = None,
-        *,
-        max_matches: int | None = None,
-        page_limit: int | None = None,
-        **filters: Unpack[MatchFilters],
+        **options: Unpack[FetchOptions],
     ) -> Iterator[dict[str, Any]]:
         """Yield the raw list documents of the plan, page by page, in fetch order.
 
@@ -277,17 +281,14 @@ class Client:
         hold more than ``max_matches`` asks for. Arguments are checked before the first
         request, not lazily at the first ``next()``.
         """
-        plan = self._plan(start, end, max_matches, page_limit, filters)
+        plan = self._plan(start, end, options)
         return (page.document for page in self._pager().iter_pages(plan))
 
     def matches(
         self,
         start: str | date | None = None,
         end: str | date | None = None,
-        *,
-        max_matches: int | None = None,
-        page_limit: int | None = None,
-        **filters: Unpack[MatchFilters],
+        **options: Unpack[FetchOptions],
     ) -> MatchFrames:
         """Fetch the matches created in ``[start, end)`` that pass the filters.
 
@@ -297,9 +298,10 @@ class Client:
                 the 120-day retention, with a :class:`RangeClampedWarning`.
             end: exclusive end; default now. Clamped to now, with a
                 :class:`RangeClampedWarning`.
-            max_matches: keep the first this many matches (in sort order); a deliberate cap.
-            page_limit: matches per page; default (and maximum) the shard's largest page.
-            **filters: :class:`~matchkit.rules.query.MatchFilters`: ``player_ids``,
+            **options: :class:`FetchOptions`. ``max_matches``: keep the first this many
+                matches (in sort order); a deliberate cap. ``page_limit``: matches per page;
+                default (and maximum) the shard's largest page. The filters
+                (:class:`~matchkit.rules.query.MatchFilters`): ``player_ids``,
                 ``patch_versions``, ``server_types``, ``ranking_type`` on ``global``;
                 ``player_ids``, ``player_names``, ``team_names``, ``game_modes`` on ``na``
                 (lists match any of their values; more than 6 ids or names are asked in
@@ -317,7 +319,7 @@ class Client:
                 retries; no partial result is returned.
             CacheMissError: offline, and a page is not in the cache.
         """
-        plan = self._plan(start, end, max_matches, page_limit, filters)
+        plan = self._plan(start, end, options)
         from matchkit.normalize.pipeline import to_frames
 
         pager = self._pager()
@@ -367,18 +369,20 @@ class Client:
     # -- internals ---------------------------------------------------------------------------
 
     def _query(
-        self,
-        start: str | date | None,
-        end: str | date | None,
-        page_limit: int | None,
-        filters: MatchFilters,
+        self, start: str | date | None, end: str | date | None, options: FetchOptions
     ) -> MatchQuery:
         """Check a call's arguments (before any request) and warn once about unlisted values."""
         # Filters left out or given as None are not filters, so that a shard's unknown filter
-        # is only an error when it is used.
-        given = {name: value for name, value in filters.items() if value is not None}
+        # is only an error when it is used. Anything else, a misspelt filter too, goes to the
+        # query, which names it.
+        given = {
+            name: value
+            for name, value in options.items()
+            if value is not None and name not in _FETCH_ONLY
+        }
+        limit = options.get("page_limit")
         try:
-            query = MatchQuery.create(self.shard, start=start, end=end, limit=page_limit, **given)
+            query = MatchQuery.create(self.shard, start=start, end=end, limit=limit, **given)
         except InvalidArgumentError as error:
             if error.parameter != "limit":
                 raise

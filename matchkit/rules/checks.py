@@ -1,4 +1,4 @@
-"""The two number rules every argument check uses: a whole number in a range, a positive number.
+"""The rules every argument check uses: a whole number in a range, a positive number, a choice.
 
 A ``bool`` is never a number here (``True`` is an ``int`` to Python, never a count or a timeout to
 a caller). The caller writes the message, which names the argument and what to pass instead.
@@ -7,10 +7,14 @@ a caller). The caller writes the message, which names the argument and what to p
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import TypeVar
 
 from matchkit.errors import InvalidArgumentError
 
-__all__ = ["checked_positive_number", "checked_whole_number"]
+__all__ = ["checked_choice", "checked_positive_number", "checked_whole_number"]
+
+T = TypeVar("T")
 
 
 def checked_whole_number(
@@ -52,3 +56,15 @@ def checked_positive_number(
     ):
         raise InvalidArgumentError(message, parameter=parameter)
     return value
+
+
+def checked_choice(value: object, choices: Sequence[T], *, parameter: str, message: str) -> T:
+    """The one of ``choices`` that ``value`` equals, with the same type (``1`` is not ``True``).
+
+    Raises:
+        InvalidArgumentError: with ``message``, naming ``parameter``.
+    """
+    for choice in choices:
+        if type(value) is type(choice) and value == choice:
+            return choice
+    raise InvalidArgumentError(message, parameter=parameter)

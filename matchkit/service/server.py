@@ -20,6 +20,7 @@ from typing import Any, Unpack
 import uvicorn
 
 from matchkit.errors import MatchkitError
+from matchkit.rules.checks import checked_whole_number
 from matchkit.service.app import DataOptions, create_app
 from matchkit.service.auth import resolve_api_keys
 from matchkit.service.protocol import ConnectionLimits, uvicorn_config
@@ -59,6 +60,7 @@ def serve(
         MatchkitError: the key file cannot be read, the data cannot be loaded, or the address
             is taken.
     """
+    _check_port(port)
     announce = announce or _print
     announce_key = announce_key or _print_to_stderr
     keys, source = resolve_api_keys(
@@ -91,6 +93,17 @@ def _print(line: str) -> None:
 
 def _print_to_stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
+
+
+def _check_port(port: object) -> None:
+    """Refuse a port no socket can have before any data is loaded."""
+    checked_whole_number(
+        port,
+        parameter="port",
+        message=f"port={port!r} must be a whole number from 0 to 65535 (0: a free port)",
+        low=0,
+        high=65535,
+    )
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -158,6 +171,7 @@ def running(
         ...     requests.get(f"{service.base_url}/status").status_code
         200
     """
+    _check_port(port)
     requests = RequestLog()
     app = create_app(rate_limit=rate_limit, request_log=requests, **options)
     listener = _listen(host, port)

@@ -22,14 +22,14 @@ from typing import Any, Literal
 
 import orjson
 
-from matchkit.errors import InvalidArgumentError
+from matchkit.errors import InvalidArgumentError, MatchkitError
 from matchkit.rules.checks import checked_whole_number
 from matchkit.rules.windows import RETENTION, format_time, parse_time
 from matchkit.synth.catalogue import build_catalogue
-from matchkit.synth.dataset import FORMAT, MANIFEST, write_shard_file
+from matchkit.synth.dataset import FORMAT, MANIFEST, open_dataset, write_shard_file
 from matchkit.synth.global_shard import GlobalMatches
 from matchkit.synth.na_shard import NaMatches
-from matchkit.synth.names import write_catalogue
+from matchkit.synth.names import CATALOGUE_FILE, write_catalogue
 from matchkit.synth.parameters import (
     DAYS,
     DEFAULT_AS_OF,
@@ -142,7 +142,8 @@ def write_dataset(
     """Write a data set folder (manifest.json, global.jsonl.gz, na.jsonl.gz, catalogue.json).
 
     Args:
-        out: the folder; created if missing, its data set files replaced.
+        out: the folder; created if missing. Other files in it are left alone; the data set's
+            own files are replaced only where a matchkit data set was written before.
         seed: the seed; the defaults reproduce the committed sample set.
         matches: global matches.
         na_matches: na (older shape) matches.
@@ -154,9 +155,11 @@ def write_dataset(
         uncompressed lines, catalogue with its path and sha256, parameters).
 
     Raises:
-        InvalidArgumentError: an argument out of range.
+        InvalidArgumentError: an argument out of range, or ``out`` holds files of the data set's
+            names that matchkit did not write.
     """
     folder = Path(out)
+    _check_replaceable(folder)
     moment = _as_of(as_of)
     options = {"seed": seed, "as_of": moment, "days": days}
     global_documents = iter_documents("global", matches=matches, **options)
@@ -178,3 +181,23 @@ def write_dataset(
         orjson.dumps(manifest, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
     )
     return manifest
+
+
+_DATASET_FILES = (MANIFEST, "global.jsonl.gz", "na.jsonl.gz", CATALOGUE_FILE)
+
+
+def _check_replaceable(folder: Path) -> None:
+    """Refuse to write over files of the data set's names unless matchkit wrote them."""
+    if folder.exists() and not folder.is_dir():
+        raise InvalidArgumentError(f"{folder} exists and is not a folder", parameter="out")
+    taken = [name for name in _DATASET_FILES if (folder / name).exists()]
+    if not taken:
+        return
+    try:
+        open_dataset(folder)
+    except MatchkitError as error:
+        raise InvalidArgumentError(
+            f"{folder} holds {', '.join(taken)}, and it is not a matchkit data set ({error}); "
+            "nothing was replaced: choose another folder",
+            parameter="out",
+        ) from None

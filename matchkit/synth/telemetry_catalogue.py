@@ -40,29 +40,37 @@ BATTLERITE_NAMES = (
     "Wildfire", "Calm Mind",
 )  # fmt: skip
 _NAME_STEP = 3
+_ARCHETYPES = dict(t.ARCHETYPES)
+_WEIGHTS = tuple(harmonic_weights(t.BATTLERITES_PER_CHARACTER, t.BATTLERITE_SKEW))
 
 
 @dataclass(frozen=True)
 class CharacterKit:
-    """What a character brings to telemetry.
+    """What a character brings to telemetry: what was drawn for it, and what follows from that.
 
     Attributes:
         actor: the actor id.
         name: the display name ("" for an unknown actor).
         role: melee, ranged or support.
-        archetype: QueueEvent.characterArchetype (2, 4 or 8).
         battlerites: its battlerite ids, rank 1 (most picked) first.
         abilities: its ability ids (RoundEvent values, UserRoundSpell typeIds).
-        weights: the pick weight of each battlerite, 1 / (rank + skew).
     """
 
     actor: str
     name: str
     role: str
-    archetype: int
     battlerites: tuple[int, ...]
     abilities: tuple[int, ...]
-    weights: tuple[Fraction, ...]
+
+    @property
+    def archetype(self) -> int:
+        """QueueEvent.characterArchetype: its role's, 2, 4 or 8 (``t.ARCHETYPES``)."""
+        return _ARCHETYPES[self.role]
+
+    @property
+    def weights(self) -> tuple[Fraction, ...]:
+        """The pick weight of each battlerite, 1 / (rank + skew): the same for every kit."""
+        return _WEIGHTS
 
     def table(self, exclude: frozenset[int] = frozenset()) -> WeightedTable[int]:
         """The battlerites not in ``exclude``, weighted."""
@@ -79,10 +87,8 @@ def _kit(actor: str, name: str, role: str, draw: Draw, used: set[int]) -> Charac
         actor=actor,
         name=name,
         role=role,
-        archetype=dict(t.ARCHETYPES)[role],
         battlerites=draw.unique_integers(t.BATTLERITES_PER_CHARACTER, used, low=10_000_000),
         abilities=draw.unique_integers(t.ABILITIES_PER_CHARACTER, used, low=10_000_000),
-        weights=tuple(harmonic_weights(t.BATTLERITES_PER_CHARACTER, t.BATTLERITE_SKEW)),
     )
 
 

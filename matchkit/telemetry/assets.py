@@ -19,6 +19,7 @@ from matchkit.telemetry.download import (
     TelemetryDownloader,
     TelemetryRequest,
     check_max_workers,
+    check_on_error,
 )
 from matchkit.telemetry.frames import TelemetryFrames
 
@@ -79,10 +80,7 @@ def fetch_telemetry(
     from matchkit.model.frames import MatchFrames
 
     workers = check_max_workers(max_workers)
-    if on_error not in ("raise", "skip"):
-        raise InvalidArgumentError(
-            f"on_error={on_error!r} must be 'raise' or 'skip'", parameter="on_error"
-        )
+    on_error = check_on_error(on_error)
     show = client.progress if progress is None else bool(progress)
     problems: list[str] = []
     if isinstance(matches, MatchFrames):

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import requests
 from requests_cache import NEVER_EXPIRE, CachedSession
@@ -30,13 +30,12 @@ from matchkit.client.transport import RETRY_STATUSES, RetryPolicy, error_objects
 from matchkit.errors import (
     CacheMissError,
     DocumentError,
-    InvalidArgumentError,
     MatchkitError,
     NotFoundError,
     RateLimitError,
     ServiceError,
 )
-from matchkit.rules.checks import checked_whole_number
+from matchkit.rules.checks import checked_choice, checked_whole_number
 from matchkit.telemetry.parse import ParsedFile, check_events, parse_file
 
 __all__ = [
@@ -45,6 +44,7 @@ __all__ = [
     "TelemetryDownloader",
     "TelemetryRequest",
     "check_max_workers",
+    "check_on_error",
 ]
 
 logger = logging.getLogger(__name__)
@@ -83,6 +83,13 @@ def check_max_workers(value: object) -> int:
         return DEFAULT_MAX_WORKERS
     message = f"max_workers={value!r} must be a whole number >= 1 (downloads at once)"
     return checked_whole_number(value, low=1, parameter="max_workers", message=message)
+
+
+def check_on_error(value: object) -> OnError:
+    """``on_error`` as one of :data:`OnError`, ``"raise"`` or ``"skip"``."""
+    choices = get_args(OnError)
+    message = f"on_error={value!r} must be {' or '.join(map(repr, choices))}"
+    return checked_choice(value, choices, parameter="on_error", message=message)
 
 
 def _stored_only_when_valid(response: requests.Response) -> bool:
@@ -152,10 +159,7 @@ class TelemetryDownloader:
                 (NotFoundError, DocumentError, ServiceError, CacheMissError, ...), naming the
                 match. The other downloads are cancelled or finish; nothing is returned.
         """
-        if on_error not in ("raise", "skip"):
-            raise InvalidArgumentError(
-                f"on_error={on_error!r} must be 'raise' or 'skip'", parameter="on_error"
-            )
+        check_on_error(on_error)
         files: list[ParsedFile] = []
         problems: list[str] = []
         bar = tqdm(total=len(requests_), desc="telemetry", unit="file", disable=not progress)

@@ -1,4 +1,4 @@
-"""The number rules every argument check shares (matchkit.rules.checks) and their users."""
+"""The rules every argument check shares (matchkit.rules.checks) and their users."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from matchkit.errors import InvalidArgumentError
-from matchkit.rules.checks import checked_positive_number, checked_whole_number
+from matchkit.rules.checks import checked_choice, checked_positive_number, checked_whole_number
 from matchkit.rules.query import MatchQuery
 from matchkit.rules.ratelimit import RateLimit
+from matchkit.telemetry.download import check_on_error
 
 NOT_NUMBERS = [True, False, "3", None, 2.0j, [1]]
 
@@ -67,3 +68,29 @@ def test_the_query_and_the_rate_limit_use_the_shared_rules():
     with pytest.raises(InvalidArgumentError, match="requests=True must be a positive"):
         RateLimit(True)
     assert RateLimit(10.0).requests == 10  # whole numbers stay ints (shown as "10")
+
+
+@pytest.mark.parametrize("value", ["raise", "skip"])
+def test_a_choice_is_returned_as_the_choice(value):
+    assert checked_choice(value, ("raise", "skip"), parameter="x", message="m") is value
+
+
+@pytest.mark.parametrize("value", ["ignore", "RAISE", None, ["raise"], {"skip": 1}, b"raise", 1])
+def test_anything_else_is_refused_with_the_callers_message(value):
+    with pytest.raises(InvalidArgumentError) as caught:
+        checked_choice(value, ("raise", "skip"), parameter="on_error", message="use raise or skip")
+    assert str(caught.value) == "use raise or skip"
+    assert caught.value.parameter == "on_error"
+
+
+def test_a_choice_has_the_type_of_the_choices():
+    assert checked_choice(1, (1, 2), parameter="x", message="m") == 1
+    for value in (True, 1.0):  # equal to 1, but not an int choice
+        with pytest.raises(InvalidArgumentError):
+            checked_choice(value, (1, 2), parameter="x", message="m")
+
+
+def test_on_error_is_checked_once_for_the_client_and_the_downloader():
+    assert check_on_error("skip") == "skip"
+    with pytest.raises(InvalidArgumentError, match="on_error='ignore' must be 'raise' or 'skip'"):
+        check_on_error("ignore")
