@@ -21,15 +21,17 @@ from itertools import groupby
 from operator import attrgetter, itemgetter, ne
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from matchkit.errors import DocumentError
-from matchkit.model.schema import DATETIME_DTYPE, TableSchema, empty_frame
+from matchkit.model.schema import TableSchema, empty_frame
 from matchkit.normalize.assemble import snake_case
 from matchkit.normalize.columns import convert, text_value, to_arrow
 from matchkit.normalize.problems import Problems
-from matchkit.telemetry.columns import arrow_chunk, clock_array, joined, timestamps
+from matchkit.telemetry.columns import arrow_chunk, clock_array, joined, timestamps, utc_micros
 from matchkit.telemetry.parse import ParsedFile
 from matchkit.telemetry.schema import (
     DEATH,
@@ -364,23 +366,40 @@ def _members(items: list[Any]) -> tuple[dict[str, Sequence[Any]], dict[str, type
 def _files_table(
     files: list[tuple[str, int, int | None, int | None]], tables: dict[str, pd.DataFrame]
 ) -> pd.DataFrame:
-    """One row per file: its events, cursor span and time span (from the event tables)."""
+    """One row per file: its events, cursor span and time span (from the event tables).
+
+    The time spans are taken a table at a time: its rows' files found in Arrow, the earliest
+    and latest time per file kept in numpy (no table of every row is built)."""
     ids = [file[0] for file in files]
-    times = pd.concat(
-        [table[["match_id", "time"]] for table in tables.values() if len(table) and "time" in table]
-        or [pd.DataFrame({"match_id": [], "time": []})]
-    )
-    span = times.groupby("match_id", sort=False)["time"].agg(["min", "max"]).reindex(ids)
+    known = pa.array(list(dict.fromkeys(ids)), type=pa.string())
+    first = np.full(len(known), _NO_TIME, dtype=np.int64)
+    last = np.full(len(known), -_NO_TIME, dtype=np.int64)
+    for table in tables.values():
+        if not len(table) or "time" not in table:
+            continue
+        times = pa.array(table["time"].array).cast(pa.int64())
+        present = times.is_valid().to_numpy(zero_copy_only=False)
+        rows = pc.index_in(pa.array(table["match_id"].array), value_set=known)
+        positions = rows.fill_null(0).to_numpy(zero_copy_only=False)[present]
+        values = times.fill_null(0).to_numpy(zero_copy_only=False)[present]
+        np.minimum.at(first, positions, values)
+        np.maximum.at(last, positions, values)
+    where = dict(zip(known.to_pylist(), range(len(known)), strict=True))
+    order = [where[match_id] for match_id in ids]
     return pd.DataFrame(
         {
             "match_id": pd.array(ids, dtype="string"),
             "events": pd.array([file[1] for file in files], dtype="Int64"),
             "first_cursor": pd.array([file[2] for file in files], dtype="Int64"),
             "last_cursor": pd.array([file[3] for file in files], dtype="Int64"),
-            "started_at": span["min"].astype(DATETIME_DTYPE).array,
-            "ended_at": span["max"].astype(DATETIME_DTYPE).array,
+            "started_at": utc_micros(first[order], missing=first[order] == _NO_TIME),
+            "ended_at": utc_micros(last[order], missing=last[order] == -_NO_TIME),
         }
     )
+
+
+_NO_TIME = np.iinfo(np.int64).max
+"""No time seen (yet) for a file: above every microsecond time."""
 
 
 def _other_events(others: dict[str, _Waiting], problems: Problems) -> pd.DataFrame:

@@ -20,7 +20,7 @@ from matchkit.model.schema import DATETIME_DTYPE
 from matchkit.normalize.columns import convert, text_value, to_arrow, unify
 from matchkit.normalize.problems import Problems
 
-__all__ = ["arrow_chunk", "clock_array", "joined", "timestamps"]
+__all__ = ["arrow_chunk", "clock_array", "joined", "timestamps", "utc_micros"]
 
 _INT64_MAX = 2**63 - 1
 
@@ -50,11 +50,25 @@ def arrow_chunk(values: Sequence[Any], *, wire: type | None = None) -> pa.Array:
     return to_arrow(values)
 
 
+_MILLIS_IN_RANGE = 9 * 10**15
+"""Milliseconds whose microseconds fit 64 bits (about 285,000 years either side of 1970)."""
+
+
 def timestamps(values: pa.Array, *, label: str, problems: Problems) -> Any:
-    """Milliseconds since the epoch -> tz-aware UTC timestamps."""
+    """Milliseconds since the epoch -> tz-aware UTC timestamps (microseconds)."""
     millis = convert(values, "Int64", label=label, problems=problems)
-    stamps = pd.to_datetime(pd.Series(millis), unit="ms", utc=True)
-    return stamps.astype(DATETIME_DTYPE).array
+    data = millis.to_numpy(dtype=np.int64, na_value=0)
+    if len(data) and np.abs(data).max() >= _MILLIS_IN_RANGE:  # as pandas reads (and refuses) them
+        stamps = pd.to_datetime(pd.Series(millis), unit="ms", utc=True)
+        return stamps.astype(DATETIME_DTYPE).array
+    return utc_micros(data * 1000, missing=millis.isna())
+
+
+def utc_micros(micros: np.ndarray, *, missing: np.ndarray) -> Any:
+    """Microseconds since the epoch (int64; ``missing``: NaT) as tz-aware UTC timestamps."""
+    stamps = micros.view("M8[us]").copy()
+    stamps[missing] = np.datetime64("NaT")
+    return pd.array(stamps).tz_localize("UTC")
 
 
 def clock_array(values: list[Any], *, label: str, problems: Problems) -> Any:

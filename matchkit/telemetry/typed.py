@@ -47,9 +47,16 @@ _OPTIONS = {"forbid_unknown_fields": True, "gc": False}
 # gc=False: decoded events hold no reference cycles, and the collector need not track them.
 
 # Wire type by column kind; members whose wire value is a list (kept as JSON text), a float, a
-# boolean or an integer clock in text are read as they come (Any).
+# boolean or an integer clock in text are read as they come (any JSON value: _JSON).
 _WIRE_TYPES: dict[str, Any] = {"Int64": int, "string": str, "datetime": int}
 _ANY_MEMBERS = frozenset({"queueTypes", "teamMembers", "leavers", "userIDs", "timeJoinedQueue"})
+
+_JSON: Any = tuple[Any, ...] | dict[str, Any] | str | int | float | bool | None
+"""Any JSON value, arrays read as tuples (as are nested lists of objects): a tuple of strings or
+of Structs (``gc=False``) is untracked by the garbage collector at its first young collection,
+where a list stays tracked, so the lists of the events waiting for a batch (three per
+QueueEvent, one per RoundFinishedEvent) would be promoted to the old generation, file after
+file, and set off full collections. Their JSON text is the same (:func:`text_value`)."""
 
 
 def _fields(table: str, exclude: frozenset[str] = frozenset()) -> list[tuple[str, Any, Any]]:
@@ -58,7 +65,7 @@ def _fields(table: str, exclude: frozenset[str] = frozenset()) -> list[tuple[str
         if column.section != "attributes" or column.key in exclude or column.key in fields:
             continue
         wire = _WIRE_TYPES.get(column.kind) if column.key not in _ANY_MEMBERS else None
-        fields[column.key] = Any if wire is None else wire | None
+        fields[column.key] = _JSON if wire is None else wire | None
     return [(name, wire, None) for name, wire in fields.items()]
 
 
@@ -101,7 +108,7 @@ def _event_struct(table: str, event_type: str) -> type[Struct]:
     fields += [(key, str | None, None) for key in MATCH_ID_KEYS if key not in declared]
     if event_type in _NESTED:
         key, nested = _NESTED[event_type]
-        fields.append((key, list[nested] | None, None))  # type: ignore[valid-type]
+        fields.append((key, tuple[nested, ...] | None, None))  # type: ignore[valid-type]
     title = "".join(part.title() for part in table.split("_"))
     data = _declare(f"{title}Data", fields)
     return msgspec.defstruct(
@@ -211,5 +218,10 @@ def typed_members(
 
 
 def as_builtins(items: Sequence[Any]) -> list[Any]:
-    """Items as dicts (typed ones converted), for the general path."""
-    return [msgspec.to_builtins(item) if is_typed(item) else item for item in items]
+    """Items as dicts (typed ones as the general path reads them: arrays as lists), for the
+    general path."""
+    return [_DICT.decode(_ENCODER.encode(item)) if is_typed(item) else item for item in items]
+
+
+_ENCODER = msgspec.json.Encoder()
+_DICT = msgspec.json.Decoder(dict[str, Any])
