@@ -16,7 +16,6 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from matchkit.model.schema import DATETIME_DTYPE
 from matchkit.normalize.columns import convert, text_value, to_arrow, unify
 from matchkit.normalize.problems import Problems
 
@@ -55,13 +54,27 @@ _MILLIS_IN_RANGE = 9 * 10**15
 
 
 def timestamps(values: pa.Array, *, label: str, problems: Problems) -> Any:
-    """Milliseconds since the epoch -> tz-aware UTC timestamps (microseconds)."""
+    """Milliseconds since the epoch -> tz-aware UTC timestamps (microseconds).
+
+    A time no timestamp holds (beyond about 285,000 years from 1970) is missing and reported
+    in ``problems``, as a value that is not a number is.
+    """
     millis = convert(values, "Int64", label=label, problems=problems)
     data = millis.to_numpy(dtype=np.int64, na_value=0)
-    if len(data) and np.abs(data).max() >= _MILLIS_IN_RANGE:  # as pandas reads (and refuses) them
-        stamps = pd.to_datetime(pd.Series(millis), unit="ms", utc=True)
-        return stamps.astype(DATETIME_DTYPE).array
-    return utc_micros(data * 1000, missing=millis.isna())
+    missing = millis.isna()
+    beyond = (data >= _MILLIS_IN_RANGE) | (data <= -_MILLIS_IN_RANGE)
+    count = int(beyond.sum())
+    if count:
+        problems.add(
+            "unfit_values",
+            label,
+            count,
+            f"{label}: {count} value(s) are further than a timestamp reaches from 1970 (about "
+            f"285,000 years; e.g. {int(data[beyond][0])} ms); they are NaT",
+        )
+        missing = missing | beyond
+        data = np.where(beyond, 0, data)
+    return utc_micros(data * 1000, missing=missing)
 
 
 def utc_micros(micros: np.ndarray, *, missing: np.ndarray) -> Any:
