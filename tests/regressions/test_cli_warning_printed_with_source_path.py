@@ -5,49 +5,21 @@ client.matches(...)``). The command now prints one line naming itself, like its 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
 from matchkit.cli import main
-from matchkit.service import RunningService, running
+from tests.regressions.commands import fetch_argv
 
 
-@pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
-    with running(store_dir=tmp_path_factory.mktemp("store")) as handle:
-        yield handle
-
-
-def test_a_warning_is_one_line_naming_the_command_without_a_source_path(
-    service: RunningService,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    monkeypatch.setenv("MATCHKIT_API_KEY", service.api_key)
-    code = main(
-        [
-            "fetch",
-            "--base-url",
-            service.base_url,
-            "--start",
-            "2026-10-20",
-            "--end",
-            "2026-10-21",
-            "--server-types",
-            "league2v2",
-            "--now",
-            "2026-10-31T00:00:00Z",
-            "--cache-dir",
-            str(tmp_path / "cache"),
-            "--no-progress",
-            "--out",
-            str(tmp_path / "frames"),
-        ]
+def test_a_warning_is_one_line_naming_the_command_without_a_source_path(keyed, tmp_path, capsys):
+    argv = fetch_argv(
+        keyed,
+        tmp_path / "frames",
+        "--no-progress",
+        "--server-types",
+        "league2v2",
+        start="2026-10-20",
+        end="2026-10-21",
     )
-    assert code == 0
+    assert main(argv) == 0
     printed = capsys.readouterr().err
     warning = next(line for line in printed.splitlines() if "LEAGUE2V2" in line)
     assert warning.startswith("matchkit fetch: warning: server_types LEAGUE2V2 not listed")
