@@ -303,6 +303,9 @@ def offline_client(tmp_path_factory):
     client.close()
 
 
+# A range clamped to the retention is a result, said by its warning (which
+# tests/regressions/test_clamped_range_is_silent.py checks): here it is expected, not noise.
+@pytest.mark.filterwarnings("ignore::matchkit.client.client.RangeClampedWarning")
 @SETTINGS
 @given(
     start=st.one_of(st.none(), anything),
