@@ -134,8 +134,6 @@ def _check_fetch_arguments(
     and sends nothing) plans the call. Its warnings (a clamped range) are left to the fetch,
     which gives them once.
     """
-    import warnings
-
     from matchkit.client.client import Client
 
     with warnings.catch_warnings():

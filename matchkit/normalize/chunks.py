@@ -188,27 +188,13 @@ class ChunkTable:
         return sum(map(len, self.chunks))
 
     def compact(self) -> None:
-        """Join the chunks into one: ids, document positions, columns and identifiers
-        concatenated, each piece freed as its type is joined. Every read after it is free."""
+        """Join the chunks into one (ids, document positions, columns and identifiers, read as
+        below), so that the pieces are freed now and every later read is free."""
         if len(self.chunks) < 2:
             return
-        chunks, self.chunks = self.chunks, []
-        offsets = np.cumsum([0, *map(len, chunks)])[:-1].tolist()
-        names = dict.fromkeys(name for chunk in chunks for name in chunk.links)
-        self.chunks = [
-            Chunk(
-                self.type,
-                pa.concat_arrays([chunk.ids for chunk in chunks]),
-                np.concatenate([chunk.documents for chunk in chunks]),
-                combine_sections([(len(chunk), chunk.sections) for chunk in chunks]),
-                {
-                    name: Links.concat(
-                        [chunk.links.get(name, Links.empty()) for chunk in chunks], offsets
-                    )
-                    for name in names
-                },
-            )
-        ]
+        names = dict.fromkeys(name for chunk in self.chunks for name in chunk.links)
+        links = {name: self.links(name) for name in names}
+        self.chunks = [Chunk(self.type, self.ids(), self.documents(), self.sections(), links)]
 
     def ids(self) -> pa.Array:
         """Every row's id."""

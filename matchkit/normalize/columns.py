@@ -117,7 +117,6 @@ class _Literal:
 
 
 _NONE = type(None)
-_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _ARROW_TYPE_OF_KINDS = {
     frozenset({int}): pa.int64(),
     frozenset({int, _NONE}): pa.int64(),
@@ -150,11 +149,15 @@ def to_arrow(values: Sequence[Any]) -> pa.Array:
         return pa.array([text_value(value) for value in values], type=pa.string())
 
 
+def _fits_int64(value: int) -> bool:
+    return -(2**63) <= value < 2**63
+
+
 def _decimals(values: Sequence[Any]) -> pa.Array:
     """Integers among decimals as decimals, as :func:`unify` makes them wherever the column's
     chunks are cut: rounded to the nearest float beyond 2**53; an integer beyond 64 bits is text
     in a chunk of its own, so the column is text."""
-    if any(type(value) is int and not _INT64_MIN <= value <= _INT64_MAX for value in values):
+    if any(type(value) is int and not _fits_int64(value) for value in values):
         return pa.array([text_value(value) for value in values], type=pa.string())
     return pa.array([float(value) if type(value) is int else value for value in values])
 
@@ -403,7 +406,7 @@ def int_or_none(value: Any) -> int | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
-        return value if -(2**63) <= value < 2**63 else None
+        return value if _fits_int64(value) else None
     if isinstance(value, float):
         return int_or_none(int(value)) if value.is_integer() else None
     if isinstance(value, str):

@@ -371,7 +371,8 @@ def _files_table(
     The time spans are taken a table at a time: its rows' files found in Arrow, the earliest
     and latest time per file kept in numpy (no table of every row is built)."""
     ids = [file[0] for file in files]
-    known = pa.array(list(dict.fromkeys(ids)), type=pa.string())
+    where = {match_id: place for place, match_id in enumerate(dict.fromkeys(ids))}
+    known = pa.array(list(where), type=pa.string())
     first = np.full(len(known), _NO_TIME, dtype=np.int64)
     last = np.full(len(known), -_NO_TIME, dtype=np.int64)
     for table in tables.values():
@@ -384,7 +385,6 @@ def _files_table(
         values = times.fill_null(0).to_numpy(zero_copy_only=False)[present]
         np.minimum.at(first, positions, values)
         np.maximum.at(last, positions, values)
-    where = dict(zip(known.to_pylist(), range(len(known)), strict=True))
     order = [where[match_id] for match_id in ids]
     return pd.DataFrame(
         {

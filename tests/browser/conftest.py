@@ -39,6 +39,15 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
+@pytest.fixture(scope="module")
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the screenshots go (MATCHKIT_SCREENSHOT_DIR to keep them for looking at)."""
+    kept = os.environ.get("MATCHKIT_SCREENSHOT_DIR")
+    folder = Path(kept) if kept else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 @dataclass
 class OfflinePage:
     """A page opened with every request outside ``folder`` blocked, and what it tried."""

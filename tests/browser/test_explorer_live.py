@@ -101,14 +101,6 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
             process.wait()
 
 
-@pytest.fixture(scope="module")
-def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    kept = os.environ.get("MATCHKIT_SCREENSHOT_DIR")
-    folder = Path(kept) if kept else tmp_path_factory.mktemp("lab-screenshots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
 def _status(page: Any) -> str:
     texts = page.locator(STATUS).all_inner_texts()
     found = [text for text in texts if "matches selected" in text]

@@ -3,7 +3,6 @@ explorer shows its live widget panel, and no page shows a traceback or a raw rep
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -29,15 +28,6 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
         patch.delenv("MATCHKIT_API_KEY", raising=False)
         build_report(out=out)
     return out
-
-
-@pytest.fixture(scope="module")
-def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where the screenshots go (MATCHKIT_SCREENSHOT_DIR to keep them for looking at)."""
-    kept = os.environ.get("MATCHKIT_SCREENSHOT_DIR")
-    folder = Path(kept) if kept else tmp_path_factory.mktemp("screenshots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 PAGES = ["index.html", *(name.replace(".ipynb", ".html") for name in NOTEBOOKS)]
