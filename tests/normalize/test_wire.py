@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from matchkit import to_frames
 from matchkit.errors import DocumentError
 from matchkit.model.frames import MatchFrames
-from matchkit.normalize import walker as normalize
+from matchkit.normalize import walker
 from matchkit.normalize.pipeline import shape_decoder
 from matchkit.synth.dataset import open_dataset
 from tests.builders.resources import arena, match, page, participant, player, roster
@@ -225,12 +225,12 @@ def test_fast_and_general_paths_in_turn_equal_the_general_path(
     pages: list[bytes | dict[str, Any]], chunk: int
 ) -> None:
     as_dicts = [msgspec.json.decode(p) if isinstance(p, bytes) else p for p in pages]
-    original = normalize.FLUSH_ROWS
-    normalize.FLUSH_ROWS = chunk
+    original = walker.FLUSH_ROWS
+    walker.FLUSH_ROWS = chunk
     try:
         mixed = to_frames(pages)
     finally:
-        normalize.FLUSH_ROWS = original
+        walker.FLUSH_ROWS = original
     assert_same_frames(mixed, to_frames(as_dicts))
 
 
@@ -249,7 +249,7 @@ def test_the_fast_path_is_no_longer_tried_on_input_of_another_shape(
     pages = [orjson.dumps(_change(other, "data.0.id", f"m{i}")) for i in range(40)]
     frames = to_frames(pages)
     assert len(frames) == 40
-    assert len(tries) == normalize.TYPED_GIVE_UP
+    assert len(tries) == walker.TYPED_GIVE_UP
     tries.clear()
     to_frames([orjson.dumps(_arena_page(f"m{i}")) for i in range(40)])
     assert len(tries) == 40  # pages of the known shape keep being decoded
