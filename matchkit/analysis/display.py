@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 
 from matchkit.errors import InvalidArgumentError
+from matchkit.rules.query import SERVER_TYPE_NAMES
 
 __all__ = [
     "LABELLED_COLUMNS",
@@ -20,12 +21,7 @@ __all__ = [
 ]
 
 #: How server types are written in tables, legends and tick labels.
-SERVER_TYPE_LABELS: Mapping[str, str] = {
-    "QUICK2V2": "Quick 2v2",
-    "QUICK3V3": "Quick 3v3",
-    "ROYALRUMBLESOLO": "Royal Rumble solo",
-    "ROYALRUMBLEDUO": "Royal Rumble duo",
-}
+SERVER_TYPE_LABELS: Mapping[str, str] = SERVER_TYPE_NAMES
 #: How ranking types are written in tables, legends, labels and filters.
 RANKING_TYPE_LABELS: Mapping[str, str] = {"RANKED": "Ranked", "UNRANKED": "Unranked"}
 #: Columns whose codes :func:`for_display` writes as labels (:func:`group_label`).

@@ -195,7 +195,7 @@ def plot_duration_trend(
             for x_value, y_value, count in zip(x, median, counts, strict=True):
                 ax.text(
                     x_value, y_value, f"{int(count)}", transform=above, ha="center",
-                    va="bottom", fontsize=6, color=color,
+                    va="bottom", fontsize=7, color=color,
                 )  # fmt: skip
     over_name = {"date": "day", "week": "week (starting Monday, UTC)", "month": "month"}.get(
         over, over.replace("_", " ")
@@ -204,7 +204,8 @@ def plot_duration_trend(
     ax.set_ylabel("Match duration (minutes)")
     title = f"Median match duration by {over_name.split(' ')[0]} (bars: middle 50%; numbers: n)"
     if thin_points:
-        title += f"\nhollow: fewer than {min_count} matches ({thin_points} points), read with care"
+        points = f"{thin_points} point{'s' if thin_points != 1 else ''}"
+        title += f"\nhollow: fewer than {min_count} matches ({points}), read with care"
     ax.set_title(title)
     ax.grid(alpha=0.3)
     if is_time:

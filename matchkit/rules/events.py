@@ -16,6 +16,7 @@ __all__ = [
     "RESERVED_USER",
     "ROUND_EVENT",
     "ROUND_FINISHED",
+    "ROYALE_EVENT_TYPES",
     "SHUTDOWN",
     "SPELL",
     "STAT_KEYS",
@@ -36,6 +37,9 @@ SHUTDOWN = "Structures.ServerShutdown"
 EVENT_TYPES = (QUEUE, MATCH_START, RESERVED_USER, PICK, ROUND_EVENT, DEATH, ROUND_FINISHED, SPELL,
                MATCH_FINISHED, TEAM_UPDATE, SHUTDOWN)  # fmt: skip
 """Every event type of a match's telemetry, in the order they occur."""
+ROYALE_EVENT_TYPES = (QUEUE, MATCH_START, RESERVED_USER, DEATH, SHUTDOWN)
+"""The event types of a Royale match's telemetry: match-level events only (telemetry.md, "What
+matchkit decides"; no real Royale file is known)."""
 
 STAT_KEYS = (
     "kills",

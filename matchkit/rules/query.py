@@ -31,6 +31,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from types import MappingProxyType
 from typing import Any, Literal, TypedDict, Unpack
 
 from matchkit.errors import InvalidArgumentError
@@ -43,6 +44,7 @@ __all__ = [
     "MAX_LIST_VALUES",
     "RANKING_TYPES",
     "SERVER_TYPES",
+    "SERVER_TYPE_NAMES",
     "SHARDS",
     "SORTS",
     "MatchFilters",
@@ -54,6 +56,15 @@ __all__ = [
 
 SERVER_TYPES = ("QUICK2V2", "QUICK3V3", "ROYALRUMBLESOLO", "ROYALRUMBLEDUO")
 """The server types the interface lists; others that are well formed pass (decision 3)."""
+SERVER_TYPE_NAMES: Mapping[str, str] = MappingProxyType(
+    {
+        "QUICK2V2": "Quick 2v2",
+        "QUICK3V3": "Quick 3v3",
+        "ROYALRUMBLESOLO": "Royal Rumble solo",
+        "ROYALRUMBLEDUO": "Royal Rumble duo",
+    }
+)
+"""How an analyst writes each listed server type (labels, legends, the sample catalogue)."""
 RANKING_TYPES = ("RANKED", "UNRANKED")
 SORTS = ("createdAt", "-createdAt")
 Sort = Literal["createdAt", "-createdAt"]

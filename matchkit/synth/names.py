@@ -17,6 +17,7 @@ from typing import Any
 
 import orjson
 
+from matchkit.rules.query import SERVER_TYPE_NAMES
 from matchkit.synth.catalogue import Catalogue, build_catalogue
 from matchkit.synth.telemetry_catalogue import battlerite_names
 
@@ -41,12 +42,6 @@ MAP_NAMES = (
     "Lunar Bay", "Jade Quarry", "Frostgate",
 )  # fmt: skip
 ROYALE_MAP_NAME = "Isle of Storms"
-GAME_MODE_NAMES = {
-    "QUICK2V2": "Quick 2v2",
-    "QUICK3V3": "Quick 3v3",
-    "ROYALRUMBLESOLO": "Royal Rumble solo",
-    "ROYALRUMBLEDUO": "Royal Rumble duo",
-}
 
 
 def _named(items: tuple[int, ...], names: tuple[str, ...], pattern: str) -> dict[str, str]:
@@ -78,7 +73,7 @@ def catalogue_document(catalogue: Catalogue | None = None) -> dict[str, Any]:
     names["map"] = dict(zip(catalogue.arena_maps, MAP_NAMES, strict=True))
     names["map"][catalogue.royale_map] = ROYALE_MAP_NAME
     names["game_mode"] = {
-        mode_id: GAME_MODE_NAMES.get(server_type, server_type)
+        mode_id: SERVER_TYPE_NAMES.get(server_type, server_type)
         for server_type, mode_id in catalogue.game_mode_ids.items()
     }
     names["battlerite"] = battlerite_names()

@@ -12,19 +12,10 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from matchkit.rules.events import ROYALE_EVENT_TYPES
 from matchkit.synth.telemetry_match import COSMETICS, PLAYER_STATS, MatchView, read_match
 
 __all__ = ["telemetry_mismatches"]
-
-_ROYALE_TYPES = frozenset(
-    {
-        "com.stunlock.service.matchmaking.avro.QueueEvent",
-        "Structures.MatchStart",
-        "Structures.MatchReservedUser",
-        "Structures.DeathEvent",
-        "Structures.ServerShutdown",
-    }
-)
 
 
 def _of(events: Sequence[Mapping[str, Any]], suffix: str) -> list[Mapping[str, Any]]:
@@ -178,7 +169,7 @@ def telemetry_mismatches(
     problems += _players(view, events)
     problems += _deaths(view, events)
     if view.royale:
-        extra = {event["type"] for event in events} - _ROYALE_TYPES
+        extra = {event["type"] for event in events} - set(ROYALE_EVENT_TYPES)
         if extra:
             problems.append(f"a Royale match with events beyond match level: {sorted(extra)}")
     else:

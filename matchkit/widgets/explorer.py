@@ -133,7 +133,9 @@ class ExplorerPanel:
             options=[(name.replace("_", " "), name) for name in SIDE_GROUPS],
             description="Group by",
         )
-        self.side_level = widgets.ToggleButtons(options=["match", "round"], description="Level")
+        # Labelled beside the buttons (a ToggleButtons' own description is drawn above them).
+        self.side_level = widgets.ToggleButtons(options=["match", "round"])
+        level_label = widgets.Label("Level", layout=widgets.Layout(margin="0 0 0 24px"))
         self.cosmetic_kind = widgets.Dropdown(
             options=list(COSMETIC_KINDS), value="mount", description="Cosmetic"
         )
@@ -155,7 +157,10 @@ class ExplorerPanel:
             children=[
                 self.outputs["durations"],
                 widgets.VBox(
-                    [widgets.HBox([self.side_group, self.side_level]), self.outputs["sides"]]
+                    [
+                        widgets.HBox([self.side_group, level_label, self.side_level]),
+                        self.outputs["sides"],
+                    ]
                 ),
                 widgets.VBox(
                     [

@@ -124,6 +124,14 @@ def _stale_note_shown(page: Any) -> bool:
     )
 
 
+def _beside(left: dict[str, float], right: dict[str, float]) -> bool:
+    """Whether box ``left`` is on the line of box ``right``, to its left."""
+    middle = left["y"] + left["height"] / 2
+    return right["y"] <= middle <= right["y"] + right["height"] and (
+        left["x"] + left["width"] <= right["x"]
+    )
+
+
 def _wait(condition: Any, *, timeout: float, what: str) -> float:
     """Poll ``condition`` until true; the seconds it took (fails after ``timeout``)."""
     started = time.monotonic()
@@ -221,6 +229,19 @@ def test_the_explorer_runs_and_answers_in_a_live_jupyterlab(
             what="the side win rates tab",
         )
         page.screenshot(path=screenshots / "lab-4-tab.png")
+        # Its options on one line, each labelled beside its control (not above it).
+        label = page.locator(".jp-Notebook .widget-tab .widget-label:text-is('Level')").first
+        buttons = page.locator(".jp-Notebook .widget-tab .widget-toggle-buttons").first
+        assert _beside(label.bounding_box(), buttons.bounding_box())
+        # The round level instead of the match level: the plot is drawn again.
+        before_images = _visible_images(page)
+        page.locator(".jp-Notebook .widget-tab button:has-text('round')").first.click()
+        _wait(
+            lambda: _visible_images(page) not in ("", before_images),
+            timeout=15,
+            what="the side win rates by round",
+        )
+        page.screenshot(path=screenshots / "lab-5-round.png")
         assert blocked == []  # nothing outside the local JupyterLab was asked for
         assert errors == []
     finally:

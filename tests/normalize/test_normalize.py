@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 import orjson
 import pandas as pd
@@ -378,8 +379,19 @@ def test_returns_match_frames_with_a_short_repr() -> None:
 
 
 def test_a_generator_of_pages_is_consumed_once() -> None:
-    pages = (orjson.dumps(page(arena(f"m{i}"))) for i in range(3))
-    assert len(to_frames(pages)) == 3
+    yielded: list[int] = []
+
+    def pages() -> Iterator[bytes]:
+        for number in range(3):
+            yielded.append(number)
+            yield orjson.dumps(page(arena(f"m{number}")))
+
+    generator = pages()
+    frames = to_frames(generator)
+    assert yielded == [0, 1, 2]  # each page read once, in order
+    assert next(generator, None) is None  # nothing left unread
+    assert frames.matches["match_id"].tolist() == ["m0", "m1", "m2"]
+    assert len(frames.participants) == 12
 
 
 def test_unexpected_identifier_types_are_ignored_and_reported() -> None:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.query import (
     MAX_LIST_VALUES,
+    SERVER_TYPE_NAMES,
     SERVER_TYPES,
     MatchQuery,
     get_shard,
@@ -177,3 +178,13 @@ def test_batches_of_two_long_filters_cover_every_combination() -> None:
 def test_an_unknown_keyword_is_a_type_error() -> None:
     with pytest.raises(TypeError, match="server_type"):
         MatchQuery.create(server_type="QUICK2V2")  # type: ignore[call-arg]
+
+
+def test_every_listed_server_type_has_one_name_everywhere() -> None:
+    from matchkit.analysis.display import SERVER_TYPE_LABELS
+    from matchkit.names import sample_names
+
+    assert tuple(SERVER_TYPE_NAMES) == SERVER_TYPES
+    assert SERVER_TYPE_LABELS == SERVER_TYPE_NAMES  # tables, legends and filters
+    # The sample catalogue names each game mode after its server type, with the same words.
+    assert set(sample_names().names["game_mode"].values()) == set(SERVER_TYPE_NAMES.values())
