@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 import requests
@@ -19,7 +19,7 @@ from werkzeug import Request, Response
 from matchkit.client.answers import BadAnswerError
 from matchkit.client.retrying import Retrying, RetryPolicy, Scrubber
 from matchkit.errors import DocumentError, NotFoundError, RateLimitError, ServiceError
-from tests.client.conftest import FakeClock
+from tests.client.conftest import FakeClock, drop_connection, in_turn, status_answer
 
 PATH = "/files/one.json"
 SECRET = "planted-secret-3c9e"
@@ -42,32 +42,8 @@ def _retrying(clock: FakeClock, **options: object) -> Retrying:
     return Retrying(policy, LOGGER, **options)  # type: ignore[arg-type]
 
 
-def _answers(*responses: Callable[[Request], Response]) -> Callable[[Request], Response]:
-    """A handler giving each answer in turn, then the last one again."""
-    seen = {"n": 0}
-
-    def handler(request: Request) -> Response:
-        answer = responses[min(seen["n"], len(responses) - 1)]
-        seen["n"] += 1
-        return answer(request)
-
-    return handler
-
-
-def _status(code: int, body: str = "", **headers: str) -> Callable[[Request], Response]:
-    return lambda request: Response(body, status=code, headers=headers)
-
-
 def _good(request: Request) -> Response:
     return Response('{"good": true}', content_type="application/json")
-
-
-def _reset(request: Request) -> Response:
-    """Close the connection without an answer (a connection reset by the peer)."""
-    connection = request.environ["werkzeug.socket"]
-    connection.shutdown(socket.SHUT_RDWR)
-    connection.close()
-    return Response("", status=500)
 
 
 def _check(response: requests.Response) -> dict:
@@ -90,7 +66,7 @@ def test_a_429_waits_what_retry_after_says_and_logs_why(
     httpserver: HTTPServer, session: requests.Session, caplog: pytest.LogCaptureFixture
 ) -> None:
     httpserver.expect_request(PATH).respond_with_handler(
-        _answers(_status(429, "{}", **{"Retry-After": "7"}), _good)
+        in_turn(status_answer(429, "{}", **{"Retry-After": "7"}), _good)
     )
     clock, told = FakeClock(), []
     retrying = _retrying(clock, on_wait=lambda seconds, why: told.append((seconds, why)))
@@ -107,7 +83,7 @@ def test_a_429_with_an_epoch_reset_waits_until_the_reset(
     httpserver: HTTPServer, session: requests.Session, caplog: pytest.LogCaptureFixture
 ) -> None:
     httpserver.expect_request(PATH).respond_with_handler(
-        _answers(_status(429, "{}", **{"X-RateLimit-Reset": "1529052065"}), _good)
+        in_turn(status_answer(429, "{}", **{"X-RateLimit-Reset": "1529052065"}), _good)
     )
     clock = FakeClock()
     with caplog.at_level(logging.INFO, logger=LOGGER.name):
@@ -123,7 +99,7 @@ def test_a_429_that_gives_no_wait_or_zero_backs_off(
     httpserver: HTTPServer, session: requests.Session
 ) -> None:
     httpserver.expect_request(PATH).respond_with_handler(
-        _answers(_status(429), _status(429, **{"Retry-After": "0"}), _good)
+        in_turn(status_answer(429), status_answer(429, **{"Retry-After": "0"}), _good)
     )
     clock = FakeClock()
     _run(_retrying(clock), session, httpserver.url_for(PATH))
@@ -135,7 +111,9 @@ def test_a_lasting_429_raises_a_rate_limit_error_saying_why(
     httpserver: HTTPServer, session: requests.Session
 ) -> None:
     body = json.dumps({"errors": [{"status": "429", "title": "Too Many Requests"}]})
-    httpserver.expect_request(PATH).respond_with_handler(_status(429, body, **{"Retry-After": "6"}))
+    httpserver.expect_request(PATH).respond_with_handler(
+        status_answer(429, body, **{"Retry-After": "6"})
+    )
     clock, url = FakeClock(), httpserver.url_for(PATH)
     with pytest.raises(RateLimitError) as raised:
         _run(_retrying(clock, host="host"), session, url, "the file of test 1")
@@ -153,7 +131,9 @@ def test_a_lasting_429_raises_a_rate_limit_error_saying_why(
 def test_a_429_asking_too_long_a_wait_raises_at_once(
     httpserver: HTTPServer, session: requests.Session
 ) -> None:
-    httpserver.expect_request(PATH).respond_with_handler(_status(429, **{"Retry-After": "3600"}))
+    httpserver.expect_request(PATH).respond_with_handler(
+        status_answer(429, **{"Retry-After": "3600"})
+    )
     clock = FakeClock()
     with pytest.raises(RateLimitError, match="3600") as raised:
         _run(
@@ -165,7 +145,7 @@ def test_a_429_asking_too_long_a_wait_raises_at_once(
 
 
 def test_a_connection_reset_is_retried(httpserver: HTTPServer, session: requests.Session) -> None:
-    httpserver.expect_request(PATH).respond_with_handler(_answers(_reset, _good))
+    httpserver.expect_request(PATH).respond_with_handler(in_turn(drop_connection, _good))
     clock = FakeClock()
     assert _run(_retrying(clock), session, httpserver.url_for(PATH)) == {"good": True}
     assert len(httpserver.log) == 2
@@ -175,7 +155,7 @@ def test_a_connection_reset_is_retried(httpserver: HTTPServer, session: requests
 def test_lasting_connection_resets_raise_a_service_error(
     httpserver: HTTPServer, session: requests.Session
 ) -> None:
-    httpserver.expect_request(PATH).respond_with_handler(_reset)
+    httpserver.expect_request(PATH).respond_with_handler(drop_connection)
     clock, url = FakeClock(), httpserver.url_for(PATH)
     with pytest.raises(ServiceError) as raised:
         _run(_retrying(clock, host="host"), session, url, "the file of test 2")
@@ -216,7 +196,7 @@ def test_a_transport_failure_that_is_not_transient_is_not_retried(
 
 def test_a_bad_200_is_retried_like_a_5xx(httpserver: HTTPServer, session: requests.Session) -> None:
     html = lambda request: Response("<html>maintenance</html>", content_type="text/html")  # noqa: E731
-    httpserver.expect_request(PATH).respond_with_handler(_answers(html, _good))
+    httpserver.expect_request(PATH).respond_with_handler(in_turn(html, _good))
     clock = FakeClock()
     assert _run(_retrying(clock), session, httpserver.url_for(PATH)) == {"good": True}
     assert len(httpserver.log) == 2
@@ -246,7 +226,7 @@ def test_a_lasting_5xx_raises_a_service_error_after_the_attempts(
     httpserver: HTTPServer, session: requests.Session
 ) -> None:
     body = json.dumps({"errors": [{"status": "503", "title": "Busy", "detail": f"key {SECRET}"}]})
-    httpserver.expect_request(PATH).respond_with_handler(_status(503, body))
+    httpserver.expect_request(PATH).respond_with_handler(status_answer(503, body))
     clock, url = FakeClock(), httpserver.url_for(PATH)
     with pytest.raises(ServiceError) as raised:
         _run(_retrying(clock, host="host", scrub=Scrubber(SECRET)), session, url, "file 3")
@@ -264,7 +244,7 @@ def test_a_lasting_5xx_raises_a_service_error_after_the_attempts(
 def test_the_callers_error_of_a_final_status_is_raised_at_once(
     httpserver: HTTPServer, session: requests.Session
 ) -> None:
-    httpserver.expect_request(PATH).respond_with_handler(_status(404))
+    httpserver.expect_request(PATH).respond_with_handler(status_answer(404))
     clock = FakeClock()
     with pytest.raises(NotFoundError):
         _run(_retrying(clock), session, httpserver.url_for(PATH))
