@@ -6,7 +6,9 @@ host). :class:`TelemetryDownloader` GETs it through its own cached session, whic
 cache with ``NEVER_EXPIRE`` (a telemetry file never changes). A 200 is stored only once it is a
 JSON array of ``{cursor, type, dataObject}`` events with unique cursors (requests-cache's
 ``filter_fn`` decides before anything is written); anything else is retried like a 5xx, then
-refused. Retries follow the client's :class:`~matchkit.client.transport.RetryPolicy`.
+refused. Retries, 429 waits and the errors of spent tries are the client's own
+(:class:`~matchkit.client.retrying.Retrying`, under the client's
+:class:`~matchkit.client.retrying.RetryPolicy`).
 
 Nothing is partial: a missing or broken file is an error naming the match, unless the caller
 passes ``on_error="skip"``, in which case the match is left out and listed in ``problems``.
@@ -25,14 +27,14 @@ import requests
 from requests_cache import NEVER_EXPIRE, CachedSession
 from tqdm.auto import tqdm
 
+from matchkit.client.answers import BadAnswerError, error_objects
 from matchkit.client.cache import CacheKeys, cached_response, create_session
-from matchkit.client.transport import RETRY_STATUSES, RetryPolicy, error_objects, rate_limit_wait
+from matchkit.client.retrying import Retrying, RetryPolicy
 from matchkit.errors import (
     CacheMissError,
     DocumentError,
     MatchkitError,
     NotFoundError,
-    RateLimitError,
     ServiceError,
 )
 from matchkit.rules.checks import checked_choice, checked_whole_number
@@ -54,12 +56,6 @@ DEFAULT_MAX_WORKERS = 4
 
 OnError = Literal["raise", "skip"]
 
-_TRANSIENT_ERRORS = (
-    requests.ConnectionError,
-    requests.Timeout,
-    requests.exceptions.ChunkedEncodingError,
-    requests.exceptions.ContentDecodingError,
-)
 _HEADERS = {"Accept": "application/json"}
 _CHECKED = "_matchkit_checked_events"
 
@@ -194,61 +190,30 @@ class TelemetryDownloader:
         if hit is not None:
             return hit
         what = f"the telemetry of match {match_id}"
-        faults = 0
-        refusals = 0
-        while True:
-            try:
-                response = self.session.get(
-                    url, headers=_HEADERS, timeout=self.timeout, expire_after=NEVER_EXPIRE
-                )
-            except _TRANSIENT_ERRORS as error:
-                faults += 1
-                if faults >= self.retry.attempts:
-                    raise ServiceError(
-                        f"GET {url} ({what}) failed {faults} times ({type(error).__name__}); "
-                        "the host is unreachable, try again later",
-                        url=url,
-                    ) from error
-                self._wait(self.retry.backoff_seconds(faults - 1))
-                continue
-            status = response.status_code
-            from_cache = bool(getattr(response, "from_cache", False))
-            if self.offline and status == 504 and from_cache:
+
+        def send() -> requests.Response:
+            response = self.session.get(
+                url, headers=_HEADERS, timeout=self.timeout, expire_after=NEVER_EXPIRE
+            )
+            if self.offline and response.status_code == 504 and _from_cache(response):
                 raise CacheMissError(
                     f"offline: {what} ({url}) is not in the cache; fetch it once online",
                     url=url,
                 )
-            if status == 200:
-                try:
-                    return self._checked(response, match_id)
-                except DocumentError as error:
-                    faults += 1
-                    if from_cache or faults >= self.retry.attempts:
-                        raise DocumentError(f"GET {url} answered 200 but {error}") from None
-                    self._wait(self.retry.backoff_seconds(faults - 1))
-                    continue
-            if status == 429:
-                refusals += 1
-                wait = rate_limit_wait(response.headers, wall_clock=self.retry.wall_clock())
-                wait = self.retry.backoff_seconds(refusals - 1) if wait is None else wait
-                if refusals < self.retry.rate_limit_attempts and wait <= (
-                    self.retry.max_rate_limit_wait
-                ):
-                    self._wait(wait)
-                    continue
-                raise RateLimitError(
-                    f"GET {url} ({what}) was refused {refusals} times (429)",
-                    retry_after=wait,
-                    status=status,
-                    url=url,
-                    errors=error_objects(response),
-                )
-            if status in RETRY_STATUSES:
-                faults += 1
-                if faults < self.retry.attempts:
-                    self._wait(self.retry.backoff_seconds(faults - 1))
-                    continue
-            raise _status_error(response, url=url, what=what, faults=faults)
+            return response
+
+        def check(response: requests.Response) -> ParsedFile:
+            if response.status_code != 200:
+                raise _status_error(response, url=url, what=what)
+            try:
+                return self._checked(response, match_id)
+            except DocumentError as error:
+                if _from_cache(response):  # asking again would read the same entry
+                    raise DocumentError(f"GET {url} answered 200 but {error}") from None
+                raise BadAnswerError(f"a file that fails its check: {error}") from None
+
+        retrying = Retrying(self.retry, logger, host="host", bad_answer_error=DocumentError)
+        return retrying.run(send, check, url=url, what=what)
 
     def _cached(self, request: TelemetryRequest) -> ParsedFile | None:
         """The stored file, read directly (requests-cache's full path for a hit costs about ten
@@ -275,20 +240,16 @@ class TelemetryDownloader:
                 self.session.cache.delete(key)
             raise
 
-    def _wait(self, seconds: float) -> None:
-        logger.debug("telemetry download: waiting %.2f s before retrying", seconds)
-        self.retry.sleep(seconds)
+
+def _from_cache(response: requests.Response) -> bool:
+    return bool(getattr(response, "from_cache", False))
 
 
-def _status_error(response: requests.Response, *, url: str, what: str, faults: int) -> ServiceError:
+def _status_error(response: requests.Response, *, url: str, what: str) -> ServiceError:
+    """The typed error of a final error answer (not a 429 or a 5xx: :class:`Retrying`'s)."""
     status = response.status_code
     errors = error_objects(response)
     options: dict[str, Any] = {"status": status, "url": url, "errors": errors}
     if status == 404:
         return NotFoundError(f"404 from GET {url}: no such file ({what})", **options)
-    if status in RETRY_STATUSES:
-        return ServiceError(
-            f"{status} from GET {url} ({what}) after {faults} attempts; try again later",
-            **options,
-        )
     return ServiceError(f"{status} from GET {url} ({what})", **options)

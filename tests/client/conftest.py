@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 import pandas as pd
 import pytest
 from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
 
 from matchkit.client.client import Client
 from matchkit.client.transport import RetryPolicy
@@ -82,6 +84,35 @@ class FakeClock:
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
+
+
+# -- handlers of pytest-httpserver that play a faulty service --------------------------------
+
+
+def in_turn(*steps: Callable[[Request], Response]) -> Callable[[Request], Response]:
+    """A handler answering with each step in turn, then with the last one."""
+    calls = {"n": 0}
+
+    def handler(request: Request) -> Response:
+        step = steps[min(calls["n"], len(steps) - 1)]
+        calls["n"] += 1
+        return step(request)
+
+    return handler
+
+
+def status_answer(code: int, body: str = "", **headers: str) -> Callable[[Request], Response]:
+    """A handler answering ``code`` with ``body`` (HTML when it starts with ``<``)."""
+    content_type = "text/html" if body.startswith("<") else "application/vnd.api+json"
+    return lambda request: Response(body, status=code, headers=headers, content_type=content_type)
+
+
+def drop_connection(request: Request) -> Response:
+    """A handler closing the connection without an answer (a connection reset)."""
+    connection = request.environ["werkzeug.socket"]
+    connection.shutdown(socket.SHUT_RDWR)
+    connection.close()
+    return Response("", status=500)
 
 
 STATUS = {"data": {"type": "status", "id": "test", "attributes": {"version": "v1"}}}

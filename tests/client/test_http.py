@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import socket
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,7 +24,15 @@ from matchkit.errors import (
     RateLimitError,
     ServiceError,
 )
-from tests.client.conftest import API_KEY, FakeClock, sent, serve_status
+from tests.client.conftest import (
+    API_KEY,
+    FakeClock,
+    drop_connection,
+    in_turn,
+    sent,
+    serve_status,
+    status_answer,
+)
 
 LIST = "/shards/global/matches"
 EMPTY_PAGE = json.dumps({"data": [], "links": {}})
@@ -33,31 +40,6 @@ EMPTY_PAGE = json.dumps({"data": [], "links": {}})
 
 def _page() -> Response:
     return Response(EMPTY_PAGE, content_type="application/vnd.api+json")
-
-
-def _sequence(*steps: Callable[[Request], Response]) -> Callable[[Request], Response]:
-    """A handler answering with each step in turn, then with the last one."""
-    calls = {"n": 0}
-
-    def handler(request: Request) -> Response:
-        step = steps[min(calls["n"], len(steps) - 1)]
-        calls["n"] += 1
-        return step(request)
-
-    return handler
-
-
-def _status(code: int, body: str = "", **headers: str) -> Callable[[Request], Response]:
-    content_type = "text/html" if body.startswith("<") else "application/vnd.api+json"
-    return lambda request: Response(body, status=code, headers=headers, content_type=content_type)
-
-
-def _drop(request: Request) -> Response:
-    """Close the connection without an answer."""
-    connection = request.environ["werkzeug.socket"]
-    connection.shutdown(socket.SHUT_RDWR)
-    connection.close()
-    return Response("", status=500)
 
 
 def _fetch(client: Client) -> list[dict]:
@@ -68,7 +50,7 @@ def test_5xx_is_retried_with_growing_backoff(
     httpserver: HTTPServer, make_client: Callable[..., Client], clock: FakeClock
 ) -> None:
     httpserver.expect_request(LIST).respond_with_handler(
-        _sequence(_status(503), _status(500), _status(504), lambda r: _page())
+        in_turn(status_answer(503), status_answer(500), status_answer(504), lambda r: _page())
     )
     pages = _fetch(make_client())
     assert pages == [json.loads(EMPTY_PAGE)]
@@ -80,7 +62,9 @@ def test_5xx_is_retried_with_growing_backoff(
 def test_a_dropped_connection_is_retried(
     httpserver: HTTPServer, make_client: Callable[..., Client], clock: FakeClock
 ) -> None:
-    httpserver.expect_request(LIST).respond_with_handler(_sequence(_drop, _drop, lambda r: _page()))
+    httpserver.expect_request(LIST).respond_with_handler(
+        in_turn(drop_connection, drop_connection, lambda r: _page())
+    )
     assert _fetch(make_client()) == [json.loads(EMPTY_PAGE)]
     assert len(clock.sleeps) == 2
 
@@ -102,7 +86,7 @@ def test_a_timeout_is_retried(
         release.wait(timeout=2)  # held until the client has given up on this request
         return _page()
 
-    httpserver.expect_request(LIST).respond_with_handler(_sequence(stall, lambda r: _page()))
+    httpserver.expect_request(LIST).respond_with_handler(in_turn(stall, lambda r: _page()))
     client = make_client(timeout=0.2)
     original_sleep = clock.sleep
 
@@ -119,7 +103,7 @@ def test_exhausted_5xx_raises_a_service_error_with_status_url_and_errors(
     httpserver: HTTPServer, make_client: Callable[..., Client]
 ) -> None:
     body = json.dumps({"errors": [{"status": "503", "title": "Service Unavailable"}]})
-    httpserver.expect_request(LIST).respond_with_handler(_status(503, body))
+    httpserver.expect_request(LIST).respond_with_handler(status_answer(503, body))
     with pytest.raises(ServiceError) as raised:
         _fetch(make_client())
     error = raised.value
@@ -134,7 +118,7 @@ def test_a_gateway_html_page_becomes_readable_errors(
     httpserver: HTTPServer, make_client: Callable[..., Client]
 ) -> None:
     html = "<html><body><h1>502 Bad Gateway</h1><hr><center>nginx</center></body></html>"
-    httpserver.expect_request(LIST).respond_with_handler(_status(502, html))
+    httpserver.expect_request(LIST).respond_with_handler(status_answer(502, html))
     with pytest.raises(ServiceError) as raised:
         _fetch(make_client())
     assert raised.value.status == 502
@@ -147,7 +131,7 @@ def test_a_gateway_html_page_becomes_readable_errors(
 def test_exhausted_connection_failures_raise_a_service_error(
     httpserver: HTTPServer, make_client: Callable[..., Client]
 ) -> None:
-    httpserver.expect_request(LIST).respond_with_handler(_drop)
+    httpserver.expect_request(LIST).respond_with_handler(drop_connection)
     with pytest.raises(ServiceError, match="failed 5 times") as raised:
         _fetch(make_client())
     assert raised.value.status is None
@@ -158,7 +142,7 @@ def test_429_waits_what_retry_after_says(
     httpserver: HTTPServer, make_client: Callable[..., Client], clock: FakeClock
 ) -> None:
     httpserver.expect_request(LIST).respond_with_handler(
-        _sequence(_status(429, "{}", **{"Retry-After": "7"}), lambda r: _page())
+        in_turn(status_answer(429, "{}", **{"Retry-After": "7"}), lambda r: _page())
     )
     assert _fetch(make_client()) == [json.loads(EMPTY_PAGE)]
     assert clock.sleeps == [7.0]
@@ -168,7 +152,7 @@ def test_429_without_retry_after_waits_for_the_reset_in_nanoseconds(
     httpserver: HTTPServer, make_client: Callable[..., Client], clock: FakeClock
 ) -> None:
     httpserver.expect_request(LIST).respond_with_handler(
-        _sequence(_status(429, "{}", **{"X-RateLimit-Reset": "2500000000"}), lambda r: _page())
+        in_turn(status_answer(429, "{}", **{"X-RateLimit-Reset": "2500000000"}), lambda r: _page())
     )
     assert _fetch(make_client()) == [json.loads(EMPTY_PAGE)]
     assert clock.sleeps == [2.5]
@@ -178,7 +162,9 @@ def test_a_429_that_never_ends_raises_rate_limit_error(
     httpserver: HTTPServer, make_client: Callable[..., Client], clock: FakeClock
 ) -> None:
     body = json.dumps({"errors": [{"status": "429", "title": "Too Many Requests"}]})
-    httpserver.expect_request(LIST).respond_with_handler(_status(429, body, **{"Retry-After": "6"}))
+    httpserver.expect_request(LIST).respond_with_handler(
+        status_answer(429, body, **{"Retry-After": "6"})
+    )
     with pytest.raises(RateLimitError) as raised:
         _fetch(make_client())
     assert raised.value.status == 429
@@ -192,7 +178,7 @@ def test_a_429_asking_for_too_long_a_wait_raises_at_once(
     httpserver: HTTPServer, make_client: Callable[..., Client], clock: FakeClock
 ) -> None:
     httpserver.expect_request(LIST).respond_with_handler(
-        _status(429, "{}", **{"Retry-After": "3600"})
+        status_answer(429, "{}", **{"Retry-After": "3600"})
     )
     with pytest.raises(RateLimitError, match="3600"):
         _fetch(make_client())
@@ -204,7 +190,7 @@ def test_a_refused_key_raises_auth_error_without_the_key(
     httpserver: HTTPServer, make_client: Callable[..., Client], code: int
 ) -> None:
     body = json.dumps({"errors": [{"title": "Unauthorized", "detail": "unknown API key"}]})
-    httpserver.expect_request(LIST).respond_with_handler(_status(code, body))
+    httpserver.expect_request(LIST).respond_with_handler(status_answer(code, body))
     with pytest.raises(AuthError) as raised:
         _fetch(make_client())
     assert raised.value.status == code
@@ -231,8 +217,8 @@ def test_a_404_list_is_empty_and_a_404_match_is_not_found(
     httpserver: HTTPServer, make_client: Callable[..., Client]
 ) -> None:
     missing = json.dumps({"errors": [{"title": "Not Found", "detail": "no match"}]})
-    httpserver.expect_request(LIST).respond_with_handler(_status(404, missing))
-    httpserver.expect_request(f"{LIST}/ABC").respond_with_handler(_status(404, missing))
+    httpserver.expect_request(LIST).respond_with_handler(status_answer(404, missing))
+    httpserver.expect_request(f"{LIST}/ABC").respond_with_handler(status_answer(404, missing))
     client = make_client()
     assert _fetch(client) == []
     with pytest.raises(NotFoundError) as raised:
@@ -256,7 +242,7 @@ def test_a_400_carries_the_parameter_at_fault(
             ]
         }
     )
-    httpserver.expect_request(LIST).respond_with_handler(_status(400, body))
+    httpserver.expect_request(LIST).respond_with_handler(status_answer(400, body))
     with pytest.raises(ServiceError) as raised:
         _fetch(make_client())
     assert raised.value.errors[0]["source"] == {"parameter": "page[limit]"}
@@ -268,7 +254,7 @@ def test_a_200_that_is_not_json_is_retried_and_never_cached(
     httpserver: HTTPServer, make_client: Callable[..., Client]
 ) -> None:
     httpserver.expect_request(LIST).respond_with_handler(
-        _sequence(
+        in_turn(
             lambda r: Response("<html>oops</html>", content_type="text/html"), lambda r: _page()
         )
     )
@@ -302,7 +288,7 @@ def test_request_logs_at_debug_never_hold_the_key(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     httpserver.expect_request(LIST).respond_with_handler(
-        _sequence(_status(503), _drop, lambda r: _page())
+        in_turn(status_answer(503), drop_connection, lambda r: _page())
     )
     client = make_client()
     with caplog.at_level(logging.DEBUG):
@@ -441,9 +427,7 @@ def test_a_200_whose_body_is_not_a_json_object_is_retried_then_refused(
     httpserver: HTTPServer, make_client: Callable[..., Client], tmp_path: Path, body: bytes
 ) -> None:
     bad = Response(body, content_type="application/vnd.api+json")
-    httpserver.expect_request(LIST).respond_with_handler(
-        _sequence(lambda r: bad, lambda r: _page())
-    )
+    httpserver.expect_request(LIST).respond_with_handler(in_turn(lambda r: bad, lambda r: _page()))
     assert _fetch(make_client()) == [json.loads(EMPTY_PAGE)]
     assert sent(httpserver) == 2
     httpserver.clear()
