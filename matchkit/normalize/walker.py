@@ -114,10 +114,13 @@ class Walker:
         if type_ == _MATCH:
             self.match_documents += [index] * len(ids)
             self.match_ids += ids
-        if seen.isdisjoint(ids) and len(set(ids)) == len(ids):  # no repeats: at once
+        if seen.isdisjoint(ids):
+            before = len(seen)
             seen.update(ids)
-            self._batch.extend(type_, group.resources, ids, index)
-            return
+            if len(seen) - before == len(ids):  # no repeats: at once
+                self._batch.extend(type_, group.resources, ids, index)
+                return
+            seen.difference_update(ids)  # repeats within the page: as it was, one by one
         first: tuple[list[Any], list[str]] = ([], [])
         for id_, resource in zip(ids, group.resources, strict=True):
             if id_ in seen:

@@ -6,12 +6,14 @@ plus :data:`~matchkit.model.schema.GLOBAL_SHAPE_EXTRAS`) skips building a dict p
 the typed reader (:mod:`matchkit.normalize.typed`) then reads a batch of rows a Struct level at a
 time, transposed in C.
 
-The declaration is strict: a page with anything it does not cover (a member it does not name,
-an object where a value is expected, another resource type, the older variant's text stats, an
-error document) fails to decode here, and :meth:`ShapeDecoder.decode` returns ``None``; the
-normalizer then reads that page with the general reader (:mod:`matchkit.normalize.general`),
-which keeps every extra member as a column and names every malformed part. Both readers give
-identical tables (``tests/contract``).
+The declaration is strict: a page with anything it does not cover (a member of a document,
+attributes, stats or relationship it does not name, an object where a value is expected, another
+resource type, the older variant's text stats, an error document) fails to decode here, and
+:meth:`ShapeDecoder.decode` returns ``None``; the normalizer then reads that page with the
+general reader (:mod:`matchkit.normalize.general`), which keeps every extra member as a column
+and names every malformed part. A resource's own members beyond ``type``, ``id``,
+``attributes`` and ``relationships`` (``links``, ``meta``) are the exception: neither reader
+reads them, so they are skipped here. Both readers give identical tables (``tests/contract``).
 
 A member's value has the wire type its column kind implies (an integer, or text), or any type
 where the wire varies (booleans, decimals, ``userID``); values of any type decode exactly as in
@@ -49,6 +51,7 @@ __all__ = [
 ]
 
 _OPTIONS = {"forbid_unknown_fields": True, "gc": False}
+_RESOURCE_OPTIONS = {**_OPTIONS, "forbid_unknown_fields": False}
 
 NonEmptyText = Annotated[str, msgspec.Meta(min_length=1)]
 
@@ -94,7 +97,7 @@ class ResourceShape:
     Attributes:
         type: the JSON:API type.
         struct: the resource's Struct (tagged with its type); fields ``id``, ``attributes``,
-            ``relationships``, ``links``, ``meta``.
+            ``relationships`` (its other members are skipped).
         attributes: the fields of its attributes Struct: scalar members, then ``stats`` and
             ``tags``.
         sections: for ``stats`` and ``tags``: the fields of the section's Struct, or ``None``
@@ -219,12 +222,12 @@ def _shape(
                 relationship_struct,
                 msgspec.field(default_factory=relationship_struct),
             ),
-            ("links", Unread, UNSET),
-            ("meta", Unread, UNSET),
         ],
         tag_field="type",
         tag=type_,
-        **_OPTIONS,
+        # A resource's other members (``links``, ``meta``) hold no table's data: skipped
+        # unread (their JSON still checked), as the general reader ignores them.
+        **_RESOURCE_OPTIONS,
     )
     return ResourceShape(
         type=type_,

@@ -135,6 +135,21 @@ def test_the_walker_keeps_first_copies_in_order_and_hands_later_ones_on() -> Non
     assert set(copies.ids().to_pylist()) == set(first_participants)
 
 
+@pytest.mark.parametrize("raw", [True, False], ids=["typed reader", "general reader"])
+def test_the_walker_hands_on_a_copy_repeated_within_one_page(raw: bool) -> None:
+    document = page(arena("m1"))
+    player = next(r for r in document["included"] if r["type"] == "player")
+    document["included"].append(player)  # the same player twice in one page
+    walker = walked([orjson.dumps(document) if raw else document])
+    players = walker.tables["player"].ids().to_pylist()
+    assert sorted(players) == sorted(set(players))  # once in the table
+    assert player["id"] in players
+    copies = walker.repeats.read("player")
+    assert copies is not None
+    assert copies.ids().to_pylist() == [player["id"]]
+    assert walker.seen["player"] == set(players)
+
+
 def test_the_walker_reads_a_batch_when_the_reader_changes_or_it_is_full(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -129,6 +129,29 @@ def test_a_page_outside_the_declaration_takes_the_general_path(case: str) -> Non
         assert_same_frames(to_frames(raw), expected)
 
 
+@pytest.mark.parametrize(
+    "member", [("links", {"self": "x", "schema": 5}), ("meta", {"a": [1]}), ("foo", [None])]
+)
+def test_a_resources_own_unread_members_keep_the_fast_path(member: tuple[str, Any]) -> None:
+    # Neither reader reads a resource's members beyond type, id, attributes and relationships.
+    name, value = member
+    document = _arena_page()
+    for resource in [*document["data"], *document["included"]]:
+        resource[name] = value
+    raw = orjson.dumps(document)
+    assert DECODER.decode(raw) is not None
+    assert_same_frames(to_frames(raw), general([raw]))
+
+
+def test_a_resources_unread_member_must_still_be_json() -> None:
+    raw = orjson.dumps(_arena_page()).replace(
+        b'"type":"participant",', b'"links":{,"type":"participant",', 1
+    )
+    assert DECODER.decode(raw) is None
+    with pytest.raises(DocumentError):
+        to_frames(raw)
+
+
 def test_an_unknown_member_is_kept_as_a_column_through_the_general_path() -> None:
     document = _arena_page()
     document = _change(document, f"included.{_first(document, 'participant')}.attributes.colour", 7)
