@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Union
+from typing import Annotated, Any, Literal, Union
 
 import msgspec
 import pyarrow as pa
@@ -59,10 +59,16 @@ Unread = msgspec.Raw
 """Members no table reads (``links``, ``meta``, ``jsonapi``): checked JSON, kept unparsed."""
 
 
+ModelType = Literal[tuple(RESOURCE_TABLES)]  # type: ignore[valid-type]
+"""An identifier's type: one of the model's resource types, decoded as that one shared string
+(no string per identifier). An identifier of another type sends its page to the general reader,
+which reports it."""
+
+
 class Identifier(Struct, **_OPTIONS):
     """A resource identifier in a relationship."""
 
-    type: NonEmptyText
+    type: ModelType
     id: NonEmptyText
     meta: Unread = UNSET
 

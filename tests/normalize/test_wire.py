@@ -107,6 +107,11 @@ OUTSIDE = {
     "a number as identifier id": ("participant", "relationships.player.data", {"type": "player"}),
     "an empty id": ("participant", "id", ""),
     "an unknown resource type": ("participant", "type", "coach"),
+    "an identifier of a type outside the model": (
+        "participant",
+        "relationships.player.data",
+        {"type": "coach", "id": "c1"},
+    ),
 }
 
 
