@@ -145,14 +145,14 @@ class _ChunkReader:
         if kinds <= {_NONE}:
             return
         try:
-            if kinds <= {list, _NONE}:
-                if _NONE in kinds:
-                    data = [[] if value is None else value for value in data]
-                counts = list(map(len, data))
-                items = list(chain.from_iterable(data))
-            elif kinds <= {dict, _NONE}:
+            if kinds <= {dict, _NONE}:  # to-one
                 counts = [0 if value is None else 1 for value in data]
                 items = [value for value in data if value is not None]
+            elif kinds <= {list, dict, _NONE}:  # lists, with single identifiers or nulls beside
+                if kinds != {list}:
+                    data = [_as_list(value) for value in data]
+                counts = list(map(len, data))
+                items = list(chain.from_iterable(data))
             else:
                 raise _MalformedError
             if not items:
@@ -188,6 +188,13 @@ class _ChunkReader:
 
 class _MalformedError(Exception):
     """Relationship data of an unexpected shape; :func:`relationship_keys` names the problem."""
+
+
+def _as_list(data: Any) -> list[Any]:
+    """A relationship's data as a list of identifiers: null is none, an object is one."""
+    if data is None:
+        return []
+    return [data] if type(data) is dict else data
 
 
 def _all_text(values: list[Any]) -> bool:

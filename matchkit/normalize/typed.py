@@ -8,8 +8,8 @@ time, with one :func:`msgspec.structs.astuple` per row and the transposition don
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain
-from operator import attrgetter
+from itertools import chain, compress, repeat
+from operator import attrgetter, is_not
 from typing import Any
 
 import numpy as np
@@ -28,6 +28,7 @@ _ID = attrgetter("id")
 _TYPE = attrgetter("type")
 _ATTRIBUTES = attrgetter("attributes")
 _RELATIONSHIPS = attrgetter("relationships")
+_NONE = type(None)
 _PIECE = 64  # rows transposed at a time: few short-lived tuples alive at once
 
 
@@ -128,20 +129,30 @@ def _add_objects(sections: Sections, name: str, values: Sequence[dict[str, Any] 
 def _links(data: list[Identifier | list[Identifier] | None]) -> Links | None:
     """The identifiers of one relationship in a batch (None when it holds none)."""
     kinds = set(map(type, data))
-    if kinds <= {type(None)}:
+    if kinds <= {_NONE}:
         return None
-    if list in kinds:
-        data = [[] if value is None else value for value in data]
-        counts = list(map(len, data))
+    if list in kinds:  # lists, with single identifiers or nulls beside
+        if kinds != {list}:
+            data = [_as_list(value) for value in data]
+        counts: list[int] | list[bool] | None = list(map(len, data))
         items = list(chain.from_iterable(data))
-    else:
-        counts = [0 if value is None else 1 for value in data]
-        items = [value for value in data if value is not None]
+    elif _NONE in kinds:  # to-one, some missing
+        counts = list(map(is_not, data, repeat(None)))
+        items = list(compress(data, counts))
+    else:  # to-one
+        counts, items = None, data
     if not items:
         return None
     types, ids = list(map(_TYPE, items)), list(map(_ID, items))
-    rows = np.repeat(np.arange(len(data), dtype=np.int64), counts)
-    return Links.of(rows, types, ids)
+    rows = np.arange(len(data), dtype=np.int64)
+    return Links.of(rows if counts is None else np.repeat(rows, counts), types, ids)
+
+
+def _as_list(data: Identifier | list[Identifier] | None) -> list[Identifier]:
+    """A relationship's data as a list of identifiers: null is none, an identifier is one."""
+    if data is None:
+        return []
+    return data if type(data) is list else [data]
 
 
 def _fields(structs: Sequence[Struct], names: Sequence[str]) -> list[Sequence[Any]]:
