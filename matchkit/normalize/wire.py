@@ -7,13 +7,13 @@ the typed reader (:mod:`matchkit.normalize.typed`) then reads a batch of rows a 
 time, transposed in C.
 
 The declaration is strict: a page with anything it does not cover (a member of a document,
-attributes, stats or relationship it does not name, an object where a value is expected, another
-resource type, the older variant's text stats, an error document) fails to decode here, and
-:meth:`ShapeDecoder.decode` returns ``None``; the normalizer then reads that page with the
-general reader (:mod:`matchkit.normalize.general`), which keeps every extra member as a column
-and names every malformed part. A resource's own members beyond ``type``, ``id``,
-``attributes`` and ``relationships`` (``links``, ``meta``) are the exception: neither reader
-reads them, so they are skipped here. Both readers give identical tables (``tests/contract``).
+attributes, stats or relationships object it does not name, an object where a value is
+expected, another resource type, the older variant's text stats, an error document) fails to
+decode here, and :meth:`ShapeDecoder.decode` returns ``None``; the normalizer then reads that
+page with the general reader (:mod:`matchkit.normalize.general`), which keeps every extra member
+as a column and names every malformed part. The members of a resource, a relationship and an
+identifier that no table reads (``links``, ``meta``) are the exception: neither reader reads
+them, so they are skipped here. Both readers give identical tables (``tests/contract``).
 
 A member's value has the wire type its column kind implies (an integer, or text), or any type
 where the wire varies (booleans, decimals, ``userID``); values of any type decode exactly as in
@@ -51,12 +51,15 @@ __all__ = [
 ]
 
 _OPTIONS = {"forbid_unknown_fields": True, "gc": False}
-_RESOURCE_OPTIONS = {**_OPTIONS, "forbid_unknown_fields": False}
+_UNREAD_SKIPPED = {**_OPTIONS, "forbid_unknown_fields": False}
+"""For a resource, a relationship and an identifier: their members beyond those a table reads
+are skipped (their JSON still checked), as the general reader ignores them."""
 
 NonEmptyText = Annotated[str, msgspec.Meta(min_length=1)]
 
 Unread = msgspec.Raw
-"""Members no table reads (``links``, ``meta``, ``jsonapi``): checked JSON, kept unparsed."""
+"""A document's members no table reads (``links``, ``meta``, ``jsonapi``): checked JSON, kept
+unparsed."""
 
 
 ModelType = Literal[tuple(RESOURCE_TABLES)]  # type: ignore[valid-type]
@@ -65,20 +68,18 @@ ModelType = Literal[tuple(RESOURCE_TABLES)]  # type: ignore[valid-type]
 which reports it."""
 
 
-class Identifier(Struct, **_OPTIONS):
-    """A resource identifier in a relationship."""
+class Identifier(Struct, **_UNREAD_SKIPPED):
+    """A resource identifier in a relationship (its ``meta`` skipped unread)."""
 
     type: ModelType
     id: NonEmptyText
-    meta: Unread = UNSET
 
 
-class Relationship(Struct, frozen=True, **_OPTIONS):
-    """A relationship member: its data (an identifier, a list of them or null)."""
+class Relationship(Struct, frozen=True, **_UNREAD_SKIPPED):
+    """A relationship member: its data (an identifier, a list of them or null; its ``links``
+    and ``meta`` skipped unread)."""
 
     data: Identifier | list[Identifier] | None = None
-    links: Unread = UNSET
-    meta: Unread = UNSET
 
 
 NO_RELATIONSHIP = Relationship()
@@ -231,9 +232,7 @@ def _shape(
         ],
         tag_field="type",
         tag=type_,
-        # A resource's other members (``links``, ``meta``) hold no table's data: skipped
-        # unread (their JSON still checked), as the general reader ignores them.
-        **_RESOURCE_OPTIONS,
+        **_UNREAD_SKIPPED,
     )
     return ResourceShape(
         type=type_,

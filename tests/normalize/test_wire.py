@@ -137,12 +137,18 @@ def test_a_page_outside_the_declaration_takes_the_general_path(case: str) -> Non
 @pytest.mark.parametrize(
     "member", [("links", {"self": "x", "schema": 5}), ("meta", {"a": [1]}), ("foo", [None])]
 )
-def test_a_resources_own_unread_members_keep_the_fast_path(member: tuple[str, Any]) -> None:
-    # Neither reader reads a resource's members beyond type, id, attributes and relationships.
+def test_unread_members_keep_the_fast_path(member: tuple[str, Any]) -> None:
+    # Neither reader reads a resource's, a relationship's or an identifier's members beyond
+    # type, id, attributes, relationships and data.
     name, value = member
     document = _arena_page()
     for resource in [*document["data"], *document["included"]]:
         resource[name] = value
+        for relationship in resource.get("relationships", {}).values():
+            relationship[name] = value
+            data = relationship["data"]
+            for identifier in data if isinstance(data, list) else [data] if data else []:
+                identifier[name] = value
     raw = orjson.dumps(document)
     assert DECODER.decode(raw) is not None
     assert_same_frames(to_frames(raw), general([raw]))
