@@ -3,7 +3,7 @@ answered 500 (Starlette's URL decoding failed inside the handler)."""
 
 from __future__ import annotations
 
-from tests.service.asgi import KEY, call, check_answer
+from tests.service.asgi import call, check_answer, list_matches
 
 
 def test_query_string_not_utf8_is_not_a_500(app, loop):
@@ -11,12 +11,5 @@ def test_query_string_not_utf8_is_not_a_500(app, loop):
     status, headers, body = call(loop, app, method="GET", path="/status", query=b"\x80", headers=[])
     check_answer("GET", status, headers, body)
     assert status == 400
-    status, _, _ = call(
-        loop,
-        app,
-        method="GET",
-        path="/shards/global/matches",
-        query=b"page[limit]=\xff",
-        headers=[("authorization", f"Bearer {KEY}")],
-    )
+    status, _, _ = list_matches(loop, app, query=b"page[limit]=\xff")
     assert status == 400

@@ -97,3 +97,21 @@ def check_answer(method: str, status: int, headers: dict[str, str], body: bytes)
     assert errors[0]["status"] == str(status)
     assert errors[0]["title"]
     assert errors[0]["detail"]
+
+
+def list_matches(
+    loop: asyncio.AbstractEventLoop,
+    app: Any,
+    *,
+    query: bytes,
+    headers: list[tuple[str, str]] | None = None,
+) -> tuple[int, dict[str, str], bytes]:
+    """``GET /shards/global/matches`` with :data:`KEY`, and any other ``headers``."""
+    return call(
+        loop,
+        app,
+        method="GET",
+        path="/shards/global/matches",
+        query=query,
+        headers=[("authorization", f"Bearer {KEY}"), *(headers or [])],
+    )

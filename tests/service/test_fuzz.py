@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from matchkit.service import create_app, running
 from matchkit.service.auth import ApiKeys
 from matchkit.service.responses import negotiate
-from tests.service.asgi import KEY, call, check_answer, event_loop
+from tests.service.asgi import KEY, call, check_answer, event_loop, list_matches
 from tests.sessions import pooled_session
 
 WIRE_NAMES = [
@@ -233,13 +233,7 @@ def live(dataset_dir, store_dir) -> Iterator[_Live]:
 
 
 def test_a_proper_host_header_is_used_in_links(app, loop):
-    status, _, body = call(
-        loop,
-        app,
-        method="GET",
-        path="/shards/global/matches",
-        query=b"page[limit]=1",
-        headers=[("authorization", f"Bearer {KEY}"), ("host", "api.example.org:8443")],
-    )
+    host = ("host", "api.example.org:8443")
+    status, _, body = list_matches(loop, app, query=b"page[limit]=1", headers=[host])
     assert status == 200
     assert orjson.loads(body)["links"]["self"].startswith("http://api.example.org:8443/")
