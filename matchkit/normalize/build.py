@@ -132,7 +132,7 @@ class _Builder:
         return SnapshotKeys(
             zip(self.walker.match_documents, self.walker.match_ids, strict=True),
             created,
-            zip(owners[column], owners["match_id"], strict=True),
+            zip(owners[column].tolist(), owners["match_id"].tolist(), strict=True),
         )
 
     def links(self, owner: str, name: str, expected: str) -> tuple[pa.Array, pa.Array]:

@@ -93,27 +93,26 @@ class SnapshotKeys:
         created: Mapping[str, int | None],
         owners: Iterable[tuple[str, str]],
     ) -> None:
-        self._documents: dict[int, set[str]] = {}
+        documents_of: dict[str, list[int]] = {}
         for document, match in document_matches:
-            self._documents.setdefault(document, set()).add(match)
-        self._created = {
-            match: _NO_TIME if time is None else time for match, time in created.items()
-        }
-        self._matches: dict[str, set[str]] = {}
+            documents_of.setdefault(match, []).append(document)
+        # The latest match of each (snapshot, document), found once for every pair.
+        latest: dict[tuple[str, int], MatchKey] = {}
         for snapshot, match in owners:
-            self._matches.setdefault(snapshot, set()).add(match)
+            documents = documents_of.get(match)
+            if not documents:
+                continue
+            time = created.get(match)
+            key = (1, _NO_TIME if time is None else time, match)
+            for document in documents:
+                slot = (snapshot, document)
+                if key > latest.get(slot, _NO_MATCH):
+                    latest[slot] = key
+        self._latest = latest
 
     def key(self, snapshot: str, document: int) -> MatchKey:
         """The key of the copy of ``snapshot`` that ``document`` carried."""
-        matches = self._matches.get(snapshot)
-        in_document = self._documents.get(document)
-        if not matches or not in_document:
-            return _NO_MATCH
-        created = self._created
-        return max(
-            ((1, created.get(match, _NO_TIME), match) for match in matches & in_document),
-            default=_NO_MATCH,
-        )
+        return self._latest.get((snapshot, document), _NO_MATCH)
 
 
 def differing(
