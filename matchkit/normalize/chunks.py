@@ -35,6 +35,7 @@ __all__ = [
     "Reader",
     "Sections",
     "combine_sections",
+    "identifier_list",
 ]
 
 Sections = dict[str, dict[str, pa.Array]]
@@ -97,6 +98,14 @@ class Links:
         for row, type_, id_ in zip(self.rows[positions].tolist(), types, ids, strict=True):
             found.setdefault(row, []).append((type_, id_))
         return [found.get(row, []) for row in rows]
+
+
+def identifier_list(data: Any) -> list[Any]:
+    """A relationship's data, in either reader's form, as a list of identifiers: null is none,
+    a list is itself, an identifier is one (whatever the other resources of a batch hold)."""
+    if data is None:
+        return []
+    return data if type(data) is list else [data]
 
 
 _NO_LINKS = Links(np.zeros(0, dtype=np.int64), pa.array([], pa.string()), pa.array([], pa.string()))

@@ -15,7 +15,7 @@ import numpy as np
 
 from matchkit.errors import DocumentError
 from matchkit.model.schema import RESOURCE_TABLES, SUBSECTIONS, TABLES
-from matchkit.normalize.chunks import Chunk, Group, Links, Sections
+from matchkit.normalize.chunks import Chunk, Group, Links, Sections, identifier_list
 from matchkit.normalize.columns import fast_arrow, identifiers_text
 from matchkit.rules.jsonapi import load_document, relationship_keys, resource_key
 
@@ -150,7 +150,7 @@ class _ChunkReader:
                 items = [value for value in data if value is not None]
             elif kinds <= {list, dict, _NONE}:  # lists, with single identifiers or nulls beside
                 if kinds != {list}:
-                    data = [_as_list(value) for value in data]
+                    data = list(map(identifier_list, data))
                 counts = list(map(len, data))
                 items = list(chain.from_iterable(data))
             else:
@@ -188,13 +188,6 @@ class _ChunkReader:
 
 class _MalformedError(Exception):
     """Relationship data of an unexpected shape; :func:`relationship_keys` names the problem."""
-
-
-def _as_list(data: Any) -> list[Any]:
-    """A relationship's data as a list of identifiers: null is none, an object is one."""
-    if data is None:
-        return []
-    return [data] if type(data) is dict else data
 
 
 def _all_text(values: list[Any]) -> bool:

@@ -17,7 +17,7 @@ from msgspec import Struct
 from msgspec.structs import astuple
 
 from matchkit.model.schema import RESOURCE_TABLES, SUBSECTIONS
-from matchkit.normalize.chunks import Chunk, Group, Links, Sections
+from matchkit.normalize.chunks import Chunk, Group, Links, Sections, identifier_list
 from matchkit.normalize.columns import fast_arrow, identifiers_text
 from matchkit.normalize.wire import UNSET, Identifier, ResourceShape, ShapeDecoder
 from matchkit.rules.jsonapi import RAW_TYPES
@@ -133,7 +133,7 @@ def _links(data: list[Identifier | list[Identifier] | None]) -> Links | None:
         return None
     if list in kinds:  # lists, with single identifiers or nulls beside
         if kinds != {list}:
-            data = [_as_list(value) for value in data]
+            data = list(map(identifier_list, data))
         counts: list[int] | list[bool] | None = list(map(len, data))
         items = list(chain.from_iterable(data))
     elif _NONE in kinds:  # to-one, some missing
@@ -146,13 +146,6 @@ def _links(data: list[Identifier | list[Identifier] | None]) -> Links | None:
     types, ids = list(map(_TYPE, items)), list(map(_ID, items))
     rows = np.arange(len(data), dtype=np.int64)
     return Links.of(rows if counts is None else np.repeat(rows, counts), types, ids)
-
-
-def _as_list(data: Identifier | list[Identifier] | None) -> list[Identifier]:
-    """A relationship's data as a list of identifiers: null is none, an identifier is one."""
-    if data is None:
-        return []
-    return data if type(data) is list else [data]
 
 
 def _fields(structs: Sequence[Struct], names: Sequence[str]) -> list[Sequence[Any]]:
@@ -177,5 +170,5 @@ def _identifiers_text(data: Identifier | list[Identifier] | None) -> str | None:
     """A relationship's identifiers as JSON text (None when empty)."""
     if not data:
         return None
-    items = data if type(data) is list else [data]
+    items = identifier_list(data)
     return identifiers_text([(item.type, item.id) for item in items], single=type(data) is not list)
