@@ -34,8 +34,8 @@ __all__ = [
     "Links",
     "Reader",
     "Sections",
+    "as_identifiers",
     "combine_sections",
-    "identifier_list",
 ]
 
 Sections = dict[str, dict[str, pa.Array]]
@@ -100,12 +100,16 @@ class Links:
         return [found.get(row, []) for row in rows]
 
 
-def identifier_list(data: Any) -> list[Any]:
-    """A relationship's data, in either reader's form, as a list of identifiers: null is none,
-    a list is itself, an identifier is one (whatever the other resources of a batch hold)."""
+def as_identifiers(data: Any) -> Sequence[Any]:
+    """A relationship's data, in either reader's form, as a sequence of identifiers: null is
+    none, a list (or the typed reader's tuple) is itself, an identifier is one (whatever the
+    other resources of a batch hold)."""
     if data is None:
-        return []
-    return data if type(data) is list else [data]
+        return ()
+    return data if type(data) in _SEQUENCES else (data,)
+
+
+_SEQUENCES = (list, tuple)
 
 
 _NO_LINKS = Links(np.zeros(0, dtype=np.int64), pa.array([], pa.string()), pa.array([], pa.string()))

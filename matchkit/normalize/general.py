@@ -15,7 +15,7 @@ import numpy as np
 
 from matchkit.errors import DocumentError
 from matchkit.model.schema import RESOURCE_TABLES, SUBSECTIONS, TABLES
-from matchkit.normalize.chunks import Chunk, Group, Links, Sections, identifier_list
+from matchkit.normalize.chunks import Chunk, Group, Links, Sections, as_identifiers
 from matchkit.normalize.columns import fast_arrow, identifiers_text
 from matchkit.rules.jsonapi import load_document, relationship_keys, resource_key
 
@@ -150,7 +150,7 @@ class _ChunkReader:
                 items = [value for value in data if value is not None]
             elif kinds <= {list, dict, _NONE}:  # lists, with single identifiers or nulls beside
                 if kinds != {list}:
-                    data = list(map(identifier_list, data))
+                    data = list(map(as_identifiers, data))
                 counts = list(map(len, data))
                 items = list(chain.from_iterable(data))
             else:

@@ -17,7 +17,7 @@ from msgspec import Struct
 from msgspec.structs import astuple
 
 from matchkit.model.schema import RESOURCE_TABLES, SUBSECTIONS
-from matchkit.normalize.chunks import Chunk, Group, Links, Sections, identifier_list
+from matchkit.normalize.chunks import Chunk, Group, Links, Sections, as_identifiers
 from matchkit.normalize.columns import fast_arrow, identifiers_text
 from matchkit.normalize.wire import UNSET, Identifier, ResourceShape, ShapeDecoder
 from matchkit.rules.jsonapi import RAW_TYPES
@@ -126,14 +126,14 @@ def _add_objects(sections: Sections, name: str, values: Sequence[dict[str, Any] 
         target[key] = fast_arrow([row.get(key) for row in rows])
 
 
-def _links(data: list[Identifier | list[Identifier] | None]) -> Links | None:
+def _links(data: list[Identifier | tuple[Identifier, ...] | None]) -> Links | None:
     """The identifiers of one relationship in a batch (None when it holds none)."""
     kinds = set(map(type, data))
     if kinds <= {_NONE}:
         return None
-    if list in kinds:  # lists, with single identifiers or nulls beside
-        if kinds != {list}:
-            data = list(map(identifier_list, data))
+    if tuple in kinds:  # lists (decoded as tuples), with single identifiers or nulls beside
+        if kinds != {tuple}:
+            data = list(map(as_identifiers, data))
         counts: list[int] | list[bool] | None = list(map(len, data))
         items = list(chain.from_iterable(data))
     elif _NONE in kinds:  # to-one, some missing
@@ -166,9 +166,9 @@ def _fields(structs: Sequence[Struct], names: Sequence[str]) -> list[Sequence[An
     return columns
 
 
-def _identifiers_text(data: Identifier | list[Identifier] | None) -> str | None:
+def _identifiers_text(data: Identifier | tuple[Identifier, ...] | None) -> str | None:
     """A relationship's identifiers as JSON text (None when empty)."""
     if not data:
         return None
-    items = identifier_list(data)
-    return identifiers_text([(item.type, item.id) for item in items], single=type(data) is not list)
+    pairs = [(item.type, item.id) for item in as_identifiers(data)]
+    return identifiers_text(pairs, single=type(data) is not tuple)
