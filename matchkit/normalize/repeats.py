@@ -15,7 +15,7 @@ resource) and compared with the first copy column by column:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -37,43 +37,42 @@ _NO_MATCH: MatchKey = (0, 0, "")
 _NO_TIME = -(2**63)
 
 
-@dataclass(frozen=True)
-class _Copy:
-    id: str
-    resource: Any
-    document: int
+@dataclass
+class _Run:
+    """Later copies of one type, split by one reader, in the order they came."""
+
     reader: Reader
+    ids: list[str] = field(default_factory=list)
+    resources: list[Any] = field(default_factory=list)
+    documents: list[int] = field(default_factory=list)
 
 
 class Repeats:
     """Later copies of resources already seen, by type."""
 
     def __init__(self) -> None:
-        self._copies: dict[str, list[_Copy]] = {}
+        self._runs: dict[str, list[_Run]] = {}
 
-    def add(self, type_: str, id_: str, resource: Any, document: int, reader: Reader) -> None:
-        """Keep a later copy of the resource ``(type_, id_)``."""
-        self._copies.setdefault(type_, []).append(_Copy(id_, resource, document, reader))
+    def extend(
+        self, type_: str, ids: list[str], resources: list[Any], document: int, reader: Reader
+    ) -> None:
+        """Keep later copies of resources of one type that came in one document."""
+        runs = self._runs.setdefault(type_, [])
+        if not runs or runs[-1].reader is not reader:
+            runs.append(_Run(reader))
+        run = runs[-1]
+        run.ids += ids
+        run.resources += resources
+        run.documents += [document] * len(ids)
 
     def read(self, type_: str) -> ChunkTable | None:
         """The later copies of one type, read by their readers (None when there are none)."""
-        copies = self._copies.pop(type_, [])
-        if not copies:
+        runs = self._runs.pop(type_, [])
+        if not runs:
             return None
         table = ChunkTable(type_)
-        start = 0
-        for end in range(1, len(copies) + 1):  # runs of copies of one reader
-            if end == len(copies) or copies[end].reader is not copies[start].reader:
-                run = copies[start:end]
-                table.append(
-                    run[0].reader.read(
-                        type_,
-                        [copy.resource for copy in run],
-                        [copy.id for copy in run],
-                        [copy.document for copy in run],
-                    )
-                )
-                start = end
+        for run in runs:
+            table.append(run.reader.read(type_, run.resources, run.ids, run.documents))
         return table
 
 

@@ -122,14 +122,15 @@ class Walker:
                 return
             seen.difference_update(ids)  # repeats within the page: as it was, one by one
         first: tuple[list[Any], list[str]] = ([], [])
+        later: tuple[list[Any], list[str]] = ([], [])
         for id_, resource in zip(ids, group.resources, strict=True):
-            if id_ in seen:
-                self.repeats.add(type_, id_, resource, index, reader)
-            else:
-                seen.add(id_)
-                first[0].append(resource)
-                first[1].append(id_)
+            into = later if id_ in seen else first
+            seen.add(id_)
+            into[0].append(resource)
+            into[1].append(id_)
         self._batch.extend(type_, first[0], first[1], index)
+        if later[1]:
+            self.repeats.extend(type_, later[1], later[0], index, reader)
 
     def flush(self) -> None:
         """Read the batch into chunks."""

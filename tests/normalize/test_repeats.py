@@ -104,12 +104,14 @@ def test_repeats_are_read_by_the_reader_that_split_them_in_runs() -> None:
 
     first, second = Recording(), Recording()
     repeats = Repeats()
-    for id_, reader in (("a", first), ("b", first), ("c", second), ("d", first)):
-        repeats.add("player", id_, {}, 0, reader)
+    for ids, document, reader in ((["a"], 0, first), (["b"], 1, first), (["c", "e"], 1, second)):
+        repeats.extend("player", ids, [{}] * len(ids), document, reader)
+    repeats.extend("player", ["d"], [{}], 2, first)
     table = repeats.read("player")
     assert table is not None
-    assert table.ids().to_pylist() == ["a", "b", "c", "d"]
-    assert calls == [(first, ["a", "b"]), (second, ["c"]), (first, ["d"])]
+    assert table.ids().to_pylist() == ["a", "b", "c", "e", "d"]
+    assert table.documents().tolist() == [0, 1, 1, 1, 2]
+    assert calls == [(first, ["a", "b"]), (second, ["c", "e"]), (first, ["d"])]
     assert repeats.read("player") is None  # read once
 
 
