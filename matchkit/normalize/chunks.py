@@ -5,7 +5,9 @@ Both readers (the typed reader, :mod:`matchkit.normalize.typed`, and the general
 :class:`Chunk`: their ids, their attribute, stats and tags members as Arrow arrays by wire key,
 and the identifiers of the relationships the model reads (:class:`Links`). Nothing after the
 readers knows which reader made a chunk: :class:`ChunkTable` puts the chunks of one type
-together, column by column, and the table builder works from there.
+together, column by column, and the table builder works from there. Until they are read,
+resources wait in a :class:`Batch` of their reader: the walker's first copies, and the later
+copies of decision 17 (:mod:`matchkit.normalize.repeats`).
 
 Example:
     >>> import pyarrow as pa
@@ -28,6 +30,7 @@ import pyarrow as pa
 from matchkit.normalize.columns import unify
 
 __all__ = [
+    "Batch",
     "Chunk",
     "ChunkTable",
     "Group",
@@ -181,6 +184,45 @@ class Reader(Protocol):
 
     def read(self, type_: str, resources: list[Any], ids: list[str], documents: list[int]) -> Chunk:
         """The resources of one type (taken from groups this reader made) as a chunk."""
+
+
+class Batch:
+    """Resources waiting to be read into chunks, all split by one reader: by type, the
+    resources, their ids and their documents' positions, in the order they came.
+
+    Attributes:
+        reader: the reader that split them, and reads them.
+        size: how many resources were added, all types together.
+    """
+
+    def __init__(self, reader: Reader) -> None:
+        self.reader = reader
+        self.size = 0
+        self._types: dict[str, tuple[list[Any], list[str], list[int]]] = {}
+
+    @property
+    def types(self) -> list[str]:
+        """The types waiting, in the order first added."""
+        return list(self._types)
+
+    def extend(self, type_: str, resources: list[Any], ids: list[str], document: int) -> None:
+        """Add resources of one type that came in one document."""
+        entry = self._types.get(type_)
+        if entry is None:
+            self._types[type_] = (list(resources), list(ids), [document] * len(ids))
+        else:
+            entry[0].extend(resources)
+            entry[1].extend(ids)
+            entry[2].extend([document] * len(ids))
+        self.size += len(ids)
+
+    def read(self, type_: str) -> Chunk | None:
+        """The resources of one type as a chunk, let go here (None when there are none)."""
+        entry = self._types.pop(type_, None)
+        if entry is None or not entry[1]:
+            return None
+        resources, ids, documents = entry
+        return self.reader.read(type_, resources, ids, documents)
 
 
 @dataclass

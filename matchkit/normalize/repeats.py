@@ -15,14 +15,13 @@ resource) and compared with the first copy column by column:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from matchkit.normalize.chunks import ChunkTable, Links, Reader, Sections
+from matchkit.normalize.chunks import Batch, ChunkTable, Links, Reader, Sections
 from matchkit.normalize.columns import unify
 from matchkit.normalize.problems import Problems
 
@@ -37,43 +36,29 @@ _NO_MATCH: MatchKey = (0, 0, "")
 _NO_TIME = -(2**63)
 
 
-@dataclass
-class _Run:
-    """Later copies of one type, split by one reader, in the order they came."""
-
-    reader: Reader
-    ids: list[str] = field(default_factory=list)
-    resources: list[Any] = field(default_factory=list)
-    documents: list[int] = field(default_factory=list)
-
-
 class Repeats:
-    """Later copies of resources already seen, by type."""
+    """Later copies of resources already seen: batches in the order they came, a new one
+    whenever the reader changes."""
 
     def __init__(self) -> None:
-        self._runs: dict[str, list[_Run]] = {}
+        self._batches: list[Batch] = []
 
     def extend(
-        self, type_: str, ids: list[str], resources: list[Any], document: int, reader: Reader
+        self, type_: str, resources: list[Any], ids: list[str], document: int, reader: Reader
     ) -> None:
         """Keep later copies of resources of one type that came in one document."""
-        runs = self._runs.setdefault(type_, [])
-        if not runs or runs[-1].reader is not reader:
-            runs.append(_Run(reader))
-        run = runs[-1]
-        run.ids += ids
-        run.resources += resources
-        run.documents += [document] * len(ids)
+        if not self._batches or self._batches[-1].reader is not reader:
+            self._batches.append(Batch(reader))
+        self._batches[-1].extend(type_, resources, ids, document)
 
     def read(self, type_: str) -> ChunkTable | None:
         """The later copies of one type, read by their readers (None when there are none)."""
-        runs = self._runs.pop(type_, [])
-        if not runs:
-            return None
         table = ChunkTable(type_)
-        for run in runs:
-            table.append(run.reader.read(type_, run.resources, run.ids, run.documents))
-        return table
+        for batch in self._batches:
+            chunk = batch.read(type_)
+            if chunk is not None:
+                table.append(chunk)
+        return table if table.chunks else None
 
 
 class SnapshotKeys:

@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Any
 
 from matchkit.model.schema import RESOURCE_TABLES, TABLES
-from matchkit.normalize.chunks import ChunkTable, Group, Reader
+from matchkit.normalize.chunks import Batch, ChunkTable, Group, Reader
 from matchkit.normalize.general import GeneralReader
 from matchkit.normalize.repeats import Repeats
 from matchkit.normalize.typed import TypedReader
@@ -40,25 +40,6 @@ try costs a partial parse)."""
 _MATCH = TABLES["matches"].resource_type
 
 
-class _Batch:
-    """First copies of resources not read yet, by type, all split by one reader."""
-
-    def __init__(self, reader: Reader) -> None:
-        self.reader = reader
-        self.resources: dict[str, tuple[list[Any], list[str], list[int]]] = {}
-        self.size = 0
-
-    def extend(self, type_: str, resources: list[Any], ids: list[str], document: int) -> None:
-        entry = self.resources.get(type_)
-        if entry is None:
-            self.resources[type_] = (list(resources), list(ids), [document] * len(ids))
-        else:
-            entry[0].extend(resources)
-            entry[1].extend(ids)
-            entry[2].extend([document] * len(ids))
-        self.size += len(ids)
-
-
 class Walker:
     """Walks the documents of one normalization into chunk tables.
 
@@ -80,7 +61,7 @@ class Walker:
         self.ignored: Counter[str] = Counter()
         self.match_documents: list[int] = []
         self.match_ids: list[str] = []
-        self._batch = _Batch(general)
+        self._batch = Batch(general)
         self._declined = 0  # pages the typed reader declined, less those it read
 
     def add(self, document: Any, index: int) -> None:
@@ -98,7 +79,7 @@ class Walker:
             groups = self.general.split(document, index)
         if reader is not self._batch.reader:
             self.flush()
-            self._batch = _Batch(reader)
+            self._batch = Batch(reader)
         for group in groups:
             self._take(group, index, reader)
         if self._batch.size >= FLUSH_ROWS:
@@ -130,13 +111,13 @@ class Walker:
             into[1].append(id_)
         self._batch.extend(type_, first[0], first[1], index)
         if later[1]:
-            self.repeats.extend(type_, later[1], later[0], index, reader)
+            self.repeats.extend(type_, later[0], later[1], index, reader)
 
     def flush(self) -> None:
         """Read the batch into chunks."""
         batch = self._batch
-        for type_, (resources, ids, documents) in batch.resources.items():
-            if ids:
-                self.tables[type_].append(batch.reader.read(type_, resources, ids, documents))
-        batch.resources = {}
-        batch.size = 0
+        for type_ in batch.types:
+            chunk = batch.read(type_)
+            if chunk is not None:
+                self.tables[type_].append(chunk)
+        self._batch = Batch(batch.reader)

@@ -105,8 +105,8 @@ def test_repeats_are_read_by_the_reader_that_split_them_in_runs() -> None:
     first, second = Recording(), Recording()
     repeats = Repeats()
     for ids, document, reader in ((["a"], 0, first), (["b"], 1, first), (["c", "e"], 1, second)):
-        repeats.extend("player", ids, [{}] * len(ids), document, reader)
-    repeats.extend("player", ["d"], [{}], 2, first)
+        repeats.extend("player", [{}] * len(ids), ids, document, reader)
+    repeats.extend("player", [{}], ["d"], 2, first)
     table = repeats.read("player")
     assert table is not None
     assert table.ids().to_pylist() == ["a", "b", "c", "e", "d"]
