@@ -15,6 +15,7 @@ import pandas as pd
 import pyarrow as pa
 
 from matchkit.model.schema import EXTRA_SECTIONS, TableSchema
+from matchkit.normalize.arrow import nulls
 from matchkit.normalize.columns import convert, to_arrow
 from matchkit.normalize.problems import Problems
 
@@ -86,7 +87,7 @@ def assemble(
 
 def _converted(value: Any, kind: str, rows: int, label: str, problems: Problems) -> Any:
     if value is None:
-        value = pa.nulls(rows)
+        value = nulls(rows)
     elif isinstance(value, list):
         value = to_arrow(value)
     if isinstance(value, pa.Array):

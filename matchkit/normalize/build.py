@@ -25,6 +25,7 @@ from matchkit.model.schema import (
     TABLES,
     USER_ID_MEMBER,
 )
+from matchkit.normalize.arrow import ARROW_POOL, filtered, nulls, take
 from matchkit.normalize.assemble import assemble
 from matchkit.normalize.chunks import Links, Sections
 from matchkit.normalize.derive import (
@@ -93,7 +94,8 @@ class _Builder:
         copies = self.walker.repeats.read(type_)
         if copies is None:
             return sections
-        kept_rows = pc.index_in(copies.ids(), value_set=self.ids[type_]).to_numpy().astype(np.int64)
+        kept = pc.index_in(copies.ids(), value_set=self.ids[type_], memory_pool=ARROW_POOL)
+        kept_rows = kept.to_numpy().astype(np.int64)
         differs = differing(
             sections,
             lambda name: self.table_links(type_, name),
@@ -138,9 +140,9 @@ class _Builder:
     def links(self, owner: str, name: str, expected: str) -> tuple[pa.Array, pa.Array]:
         """``(owner ids, child ids)`` of one relationship, identifiers of other types dropped."""
         links = self.table_links(owner, name)
-        owners = self.ids[owner].take(pa.array(links.rows, type=pa.int64()))
+        owners = take(self.ids[owner], links.rows)
         if expected:
-            matching = pc.equal(links.types, expected)
+            matching = pc.equal(links.types, expected, memory_pool=ARROW_POOL)
             unexpected = len(links.ids) - pc.sum(matching).as_py() if len(links.ids) else 0
             if unexpected:
                 self.problems.add(
@@ -150,7 +152,7 @@ class _Builder:
                     f"{unexpected} identifier(s) in the {name!r} relationship of {owner} "
                     f"resources are not of type {expected!r} and were ignored",
                 )
-                return owners.filter(matching), links.ids.filter(matching)
+                return filtered(owners, matching), filtered(links.ids, matching)
         return owners, links.ids
 
     def owners(self, owner: str, name: str, child: str) -> pa.Array:
@@ -160,13 +162,14 @@ class _Builder:
         parents, children = self.links(owner, name, child)
         keys = self.ids[child]
         if not len(children):
-            return pa.nulls(len(keys), type=pa.string())
-        positions = pc.index_in(keys, value_set=children)
+            return nulls(len(keys), pa.string())
+        positions = pc.index_in(keys, value_set=children, memory_pool=ARROW_POOL)
         # The ids are unique: when as many of them are listed as there are listings, every
         # listed child exists and none is listed twice, and there is nothing to report.
         if len(keys) - positions.null_count != len(children):
             self.report_missing(owner, child, parents, children)
-            repeated = len(children) - pc.count_distinct(children).as_py()
+            distinct = pc.count_distinct(children, memory_pool=ARROW_POOL).as_py()
+            repeated = len(children) - distinct
             if repeated:
                 self.problems.add(
                     "repeated_listing",
@@ -175,20 +178,21 @@ class _Builder:
                     f"{repeated} {child} identifier(s) are listed more than once in {owner} "
                     f"{name} relationships; the first listing was kept",
                 )
-        return parents.take(positions)
+        return take(parents, positions)
 
     def report_missing(
         self, owner: str, type_: str, owners: pa.Array, references: pa.Array
     ) -> None:
         if not len(references):
             return
-        missing = pc.invert(pc.is_in(references, value_set=self.ids[type_]))
+        found = pc.is_in(references, value_set=self.ids[type_], memory_pool=ARROW_POOL)
+        missing = pc.invert(found, memory_pool=ARROW_POOL)
         count = pc.sum(missing).as_py() or 0
         if not count:
             return
         examples = zip(
-            owners.filter(missing)[:_LISTED_PER_KIND].to_pylist(),
-            references.filter(missing)[:_LISTED_PER_KIND].to_pylist(),
+            filtered(owners, missing)[:_LISTED_PER_KIND].to_pylist(),
+            filtered(references, missing)[:_LISTED_PER_KIND].to_pylist(),
             strict=True,
         )
         subject = f"{owner} -> {type_}"
@@ -212,7 +216,9 @@ class _Builder:
         """A to-one relationship's ids as a column of the owner's table (null where absent)."""
         links = self.table_links(owner, name)
         rows = self.rows(owner)
-        matching = pc.equal(links.types, expected) if len(links.ids) else None
+        matching = (
+            pc.equal(links.types, expected, memory_pool=ARROW_POOL) if len(links.ids) else None
+        )
         ids = links.ids
         positions = links.rows
         if matching is not None and not pc.all(matching).as_py():
@@ -223,12 +229,13 @@ class _Builder:
                 f"identifiers in the {name!r} relationship of {owner} resources that are not "
                 f"of type {expected!r} were ignored",
             )
-            ids = ids.filter(matching)
+            ids = filtered(ids, matching)
             positions = positions[matching.to_numpy(zero_copy_only=False)]
-        take = np.full(rows, len(ids), dtype=np.int64)
-        take[positions[::-1]] = np.arange(len(ids), dtype=np.int64)[::-1]  # first one wins
-        column = pa.concat_arrays([ids, pa.nulls(1, type=pa.string())]).take(pa.array(take))
-        self.report_missing(owner, expected, self.ids[owner].take(pa.array(positions)), ids)
+        order = np.full(rows, len(ids), dtype=np.int64)
+        order[positions[::-1]] = np.arange(len(ids), dtype=np.int64)[::-1]  # first one wins
+        missing = nulls(1, pa.string())
+        column = take(pa.concat_arrays([ids, missing], ARROW_POOL), order)
+        self.report_missing(owner, expected, take(self.ids[owner], positions), ids)
         return column
 
     def table(
@@ -391,5 +398,5 @@ class _Builder:
 def _lookup(parents: pa.Array, children: pa.Array, keys: pa.Array) -> pa.Array:
     """For each key, the parent of the first (parent, child) pair whose child it is; else null."""
     if not len(children):
-        return pa.nulls(len(keys), type=pa.string())
-    return parents.take(pc.index_in(keys, value_set=children))
+        return nulls(len(keys), pa.string())
+    return take(parents, pc.index_in(keys, value_set=children, memory_pool=ARROW_POOL))

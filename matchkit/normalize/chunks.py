@@ -27,6 +27,7 @@ from typing import Any, Protocol
 import numpy as np
 import pyarrow as pa
 
+from matchkit.normalize.arrow import ARROW_POOL, nulls, take
 from matchkit.normalize.columns import unify
 
 __all__ = [
@@ -72,10 +73,10 @@ class Links:
         A type repeated throughout, as a relationship's identifiers mostly are, is written once.
         """
         if types.count(types[0]) == len(types):
-            type_array = pa.repeat(pa.scalar(types[0], pa.string()), len(types))
+            type_array = pa.repeat(pa.scalar(types[0], pa.string()), len(types), ARROW_POOL)
         else:
-            type_array = pa.array(types, type=pa.string())
-        return cls(rows, type_array, pa.array(ids, type=pa.string()))
+            type_array = pa.array(types, pa.string(), memory_pool=ARROW_POOL)
+        return cls(rows, type_array, pa.array(ids, pa.string(), memory_pool=ARROW_POOL))
 
     @classmethod
     def concat(cls, pieces: Sequence[Links], offsets: Sequence[int]) -> Links:
@@ -87,8 +88,8 @@ class Links:
             return pieces_offsets[0][0]
         return cls(
             np.concatenate([piece.rows + offset for piece, offset in pieces_offsets]),
-            pa.concat_arrays([piece.types for piece, _ in pieces_offsets]),
-            pa.concat_arrays([piece.ids for piece, _ in pieces_offsets]),
+            pa.concat_arrays([piece.types for piece, _ in pieces_offsets], ARROW_POOL),
+            pa.concat_arrays([piece.ids for piece, _ in pieces_offsets], ARROW_POOL),
         )
 
     def by_row(self, rows: Sequence[int]) -> list[list[tuple[str, str]]]:
@@ -96,8 +97,8 @@ class Links:
         wanted = np.isin(self.rows, np.asarray(rows, dtype=np.int64))
         found: dict[int, list[tuple[str, str]]] = {}
         positions = np.flatnonzero(wanted)
-        types = self.types.take(pa.array(positions, type=pa.int64())).to_pylist()
-        ids = self.ids.take(pa.array(positions, type=pa.int64())).to_pylist()
+        types = take(self.types, positions).to_pylist()
+        ids = take(self.ids, positions).to_pylist()
         for row, type_, id_ in zip(self.rows[positions].tolist(), types, ids, strict=True):
             found.setdefault(row, []).append((type_, id_))
         return [found.get(row, []) for row in rows]
@@ -150,7 +151,7 @@ class Chunk:
         """A chunk from Python lists of ids and document positions."""
         return cls(
             type_,
-            pa.array(ids, type=pa.string()),
+            pa.array(ids, pa.string(), memory_pool=ARROW_POOL),
             np.asarray(documents, dtype=np.int64),
             sections or {},
             links or {},
@@ -257,7 +258,7 @@ class ChunkTable:
             return pa.array([], type=pa.string())
         if len(self.chunks) == 1:
             return self.chunks[0].ids
-        return pa.concat_arrays([chunk.ids for chunk in self.chunks])
+        return pa.concat_arrays([chunk.ids for chunk in self.chunks], ARROW_POOL)
 
     def documents(self) -> np.ndarray:
         """Every row's document position."""
@@ -305,9 +306,11 @@ def combine_sections(
                     for length, sections in parts
                 ]
             )
-            result[section][key] = pa.concat_arrays(pieces) if len(pieces) > 1 else pieces[0]
+            result[section][key] = (
+                pa.concat_arrays(pieces, ARROW_POOL) if len(pieces) > 1 else pieces[0]
+            )
     return result
 
 
 def _or_nulls(array: pa.Array | None, length: int) -> pa.Array:
-    return pa.nulls(length) if array is None else array
+    return nulls(length) if array is None else array

@@ -3,7 +3,7 @@
 The readers turn a chunk of values per column into Arrow (:func:`fast_arrow`, :func:`to_arrow`),
 chunks of one column are cast to a common type (:func:`unify`), and :func:`convert` turns an
 Arrow array into the pandas array of a column kind and reports values that do not fit instead of
-failing.
+failing. Arrow memory comes from :data:`~matchkit.normalize.arrow.ARROW_POOL`.
 
 Value forms (see docs/model.md): a column whose values are all integers is ``Int64``, integers
 and floats ``float64``, booleans ``boolean``, strings ``string``; nested objects and lists become
@@ -24,6 +24,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from matchkit.model.schema import DATETIME_DTYPE, Kind, category_dtype
+from matchkit.normalize.arrow import (
+    ARROW_POOL,
+    compared,
+    filled,
+    filtered,
+    missing,
+    nulls,
+    string_array,
+)
 from matchkit.normalize.problems import Problems
 
 __all__ = [
@@ -139,14 +148,14 @@ def to_arrow(values: Sequence[Any]) -> pa.Array:
     kinds = frozenset(map(type, values))
     arrow_type = _ARROW_TYPE_OF_KINDS.get(kinds)
     if arrow_type is None:
-        return pa.array([text_value(value) for value in values], type=pa.string())
+        return _text_array(values)
     if int in kinds and float in kinds:
         return _decimals(values)
     try:
-        return pa.array(values, type=arrow_type)
+        return pa.array(values, type=arrow_type, memory_pool=ARROW_POOL)
     except CONVERSION_ERRORS:
         # Integers beyond 64 bits, for one: keep their digits as text.
-        return pa.array([text_value(value) for value in values], type=pa.string())
+        return _text_array(values)
 
 
 def _fits_int64(value: int) -> bool:
@@ -158,8 +167,15 @@ def _decimals(values: Sequence[Any]) -> pa.Array:
     chunks are cut: rounded to the nearest float beyond 2**53; an integer beyond 64 bits is text
     in a chunk of its own, so the column is text."""
     if any(type(value) is int and not _fits_int64(value) for value in values):
-        return pa.array([text_value(value) for value in values], type=pa.string())
-    return pa.array([float(value) if type(value) is int else value for value in values])
+        return _text_array(values)
+    return pa.array(
+        [float(value) if type(value) is int else value for value in values], memory_pool=ARROW_POOL
+    )
+
+
+def _text_array(values: Sequence[Any]) -> pa.Array:
+    """Values as text (:func:`text_value`)."""
+    return pa.array([text_value(value) for value in values], pa.string(), memory_pool=ARROW_POOL)
 
 
 # What Arrow's inference may be trusted with: it reads booleans among floats as numbers, so a
@@ -182,11 +198,11 @@ def fast_arrow(values: Sequence[Any], arrow_type: pa.DataType | None = None) -> 
         except (TypeError, OverflowError):
             pass
     try:
-        array = pa.array(values, type=arrow_type)
+        array = pa.array(values, type=arrow_type, memory_pool=ARROW_POOL)
     except CONVERSION_ERRORS:
         return to_arrow(values)
-    if array.null_count == len(array):
-        return pa.nulls(len(array))  # as inferred: nothing says what type the column has
+    if array.null_count == len(array):  # as inferred: nothing says what type the column has
+        return nulls(len(array))
     if array.type in _INFERRED_TYPES:
         return array
     return to_arrow(values)
@@ -214,7 +230,7 @@ def unify(arrays: list[pa.Array]) -> list[pa.Array]:
         if array.type == target
         else _as_text(array)
         if target == pa.string()
-        else array.cast(target, safe=False)
+        else array.cast(target, safe=False, memory_pool=ARROW_POOL)
         for array in arrays
     ]
 
@@ -223,8 +239,8 @@ def _as_text(array: pa.Array) -> pa.Array:
     """A scalar array as :func:`text_value` writes it (Arrow's cast writes decimals its own
     way)."""
     if pa.types.is_floating(array.type):
-        return pa.array([text_value(value) for value in array.to_pylist()], type=pa.string())
-    return array.cast(pa.string())
+        return _text_array(array.to_pylist())
+    return array.cast(pa.string(), memory_pool=ARROW_POOL)
 
 
 def convert(array: pa.Array, kind: Kind | None, *, label: str, problems: Problems) -> Any:
@@ -246,7 +262,7 @@ def convert(array: pa.Array, kind: Kind | None, *, label: str, problems: Problem
     text = _to_string(array)
     if kind == "category":
         return _dictionary_to_categorical(text)
-    return pd.arrays.ArrowStringArray(text)
+    return string_array(text)
 
 
 def _inferred_kind(arrow_type: pa.DataType) -> Kind:
@@ -263,19 +279,19 @@ def _to_string(array: pa.Array) -> pa.Array:
     if pa.types.is_string(array.type):
         return array
     if pa.types.is_large_string(array.type):
-        return array.cast(pa.string())
+        return array.cast(pa.string(), memory_pool=ARROW_POOL)
     if pa.types.is_null(array.type):
-        return pa.nulls(len(array), type=pa.string())
+        return nulls(len(array), pa.string())
     try:
-        return array.cast(pa.string())
+        return array.cast(pa.string(), memory_pool=ARROW_POOL)
     except CONVERSION_ERRORS:
-        return pa.array([text_value(value) for value in array.to_pylist()], type=pa.string())
+        return _text_array(array.to_pylist())
 
 
 def _dictionary_to_categorical(text: pa.Array) -> pd.Categorical:
-    encoded = text.dictionary_encode()
+    encoded = pc.dictionary_encode(text, memory_pool=ARROW_POOL)
     categories = encoded.dictionary.to_pylist()
-    codes = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int32)
+    codes = filled(encoded.indices, -1).astype(np.int32)
     order = sorted(range(len(categories)), key=categories.__getitem__)
     recode = np.empty(len(categories) + 1, dtype=np.int32)
     recode[order] = np.arange(len(categories), dtype=np.int32)
@@ -285,22 +301,18 @@ def _dictionary_to_categorical(text: pa.Array) -> pd.Categorical:
     )
 
 
-def _mask(array: pa.Array) -> np.ndarray:
-    return array.is_null().to_numpy(zero_copy_only=False)
-
-
 def _to_int64(array: pa.Array, *, label: str, problems: Problems) -> pd.arrays.IntegerArray:
     arrow_type = array.type
     if pa.types.is_null(arrow_type):
         return pd.array([None] * len(array), dtype="Int64")
     if pa.types.is_floating(arrow_type) or pa.types.is_integer(arrow_type):
         try:  # exact only: a fraction or a value beyond int64 goes the careful way below
-            whole = array.cast(pa.int64())
+            whole = array.cast(pa.int64(), memory_pool=ARROW_POOL)
         except CONVERSION_ERRORS:
             pass
         else:
-            values = whole.fill_null(0).to_numpy(zero_copy_only=False)
-            return pd.arrays.IntegerArray(values, _mask(whole))
+            values = filled(whole, 0)
+            return pd.arrays.IntegerArray(values, missing(whole))
     return integer_array(
         _coerce_each(array, int_or_none, "integers", label=label, problems=problems)
     )
@@ -318,7 +330,8 @@ def integer_array(values: list[int | None]) -> pd.arrays.IntegerArray:
 def _to_float64(array: pa.Array, *, label: str, problems: Problems) -> np.ndarray:
     arrow_type = array.type
     if pa.types.is_integer(arrow_type) or pa.types.is_floating(arrow_type):
-        return array.cast(pa.float64(), safe=False).to_numpy(zero_copy_only=False)
+        as_float = array.cast(pa.float64(), safe=False, memory_pool=ARROW_POOL)
+        return as_float.to_numpy(zero_copy_only=False)
     if pa.types.is_null(arrow_type):
         return np.full(len(array), np.nan)
     values = _coerce_each(array, _float_or_none, "numbers", label=label, problems=problems)
@@ -334,48 +347,44 @@ def _to_boolean(array: pa.Array, *, label: str, problems: Problems) -> pd.arrays
         return pd.array([None] * len(array), dtype="boolean")
     if pa.types.is_string(arrow_type):
         # The wire's "true" / "false" words, read in Arrow.
-        words = pc.utf8_lower(pc.utf8_trim_whitespace(array))
-        true = pc.fill_null(pc.equal(words, "true"), False)
-        known = pc.or_(true, pc.fill_null(pc.equal(words, "false"), False))
-        unreadable = pc.and_(array.is_valid(), pc.invert(known))
-        count = pc.sum(unreadable).as_py() or 0
-        if count:
-            example = array.filter(unreadable)[0].as_py()
-            problems.add(
-                "unfit_values",
-                label,
-                count,
-                f"{label}: {count} value(s) are not booleans (e.g. {example!r}); they are <NA>",
-            )
-        return pd.arrays.BooleanArray(
-            true.to_numpy(zero_copy_only=False), ~known.to_numpy(zero_copy_only=False)
-        )
+        pool = ARROW_POOL
+        words = pc.utf8_lower(pc.utf8_trim_whitespace(array, memory_pool=pool), memory_pool=pool)
+        true = compared(pc.equal, words, "true").to_numpy(zero_copy_only=False)
+        known = true | compared(pc.equal, words, "false").to_numpy(zero_copy_only=False)
+        _report_unread(array, ~known & ~missing(array), "booleans", label, problems, "<NA>")
+        return pd.arrays.BooleanArray(true, ~known)
     if not pa.types.is_boolean(arrow_type):
         return pd.array(
             _coerce_each(array, _bool_or_none, "booleans", label=label, problems=problems),
             dtype="boolean",
         )
-    values = array.fill_null(False).to_numpy(zero_copy_only=False)
-    return pd.arrays.BooleanArray(values, _mask(array))
+    return pd.arrays.BooleanArray(filled(array, False), missing(array))
 
 
 def _to_datetime(array: pa.Array, *, label: str, problems: Problems) -> pd.arrays.DatetimeArray:
     text = _to_string(array)
-    present = ~_mask(text)
+    present = ~missing(text)
     parsed = pd.to_datetime(
-        pd.Series(pd.arrays.ArrowStringArray(text)), format="ISO8601", utc=True, errors="coerce"
+        pd.Series(string_array(text)), format="ISO8601", utc=True, errors="coerce"
     )
-    unreadable = int((present & parsed.isna().to_numpy()).sum())
-    if unreadable:
-        example = text.filter(pa.array(present & parsed.isna().to_numpy()))[0].as_py()
+    unread = present & parsed.isna().to_numpy()
+    _report_unread(text, unread, "ISO 8601 times", label, problems, "NaT")
+    return parsed.astype(DATETIME_DTYPE).array
+
+
+def _report_unread(
+    array: pa.Array, unread: np.ndarray, what: str, label: str, problems: Problems, as_: str
+) -> None:
+    """Report the values of ``array`` where ``unread`` is true (not ``what``; now ``as_``)."""
+    count = int(unread.sum())
+    if count:
+        example = filtered(array, pa.array(unread, memory_pool=ARROW_POOL))[0].as_py()
         problems.add(
             "unfit_values",
             label,
-            unreadable,
-            f"{label}: {unreadable} value(s) are not ISO 8601 times (e.g. {example!r}); "
-            "they are NaT",
+            count,
+            f"{label}: {count} value(s) are not {what} (e.g. {example!r}); they are {as_}",
         )
-    return parsed.astype(DATETIME_DTYPE).array
 
 
 def _coerce_each(

@@ -14,6 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from matchkit.model.schema import PARTICIPANT_KINDS, SIDE_CODES, category_dtype
+from matchkit.normalize.arrow import ARROW_POOL, compared, nulls
 from matchkit.normalize.columns import convert, int_or_none, integer_array
 from matchkit.normalize.problems import Problems
 
@@ -27,10 +28,10 @@ __all__ = [
 
 def _text(array: pa.Array | None, rows: int) -> pa.Array:
     if array is None or pa.types.is_null(array.type):
-        return pa.nulls(rows, type=pa.string())
+        return nulls(rows, pa.string())
     if pa.types.is_string(array.type):
         return array
-    return array.cast(pa.string())
+    return array.cast(pa.string(), memory_pool=ARROW_POOL)
 
 
 def sides_from_stats(
@@ -77,7 +78,7 @@ def sides_from_stats(
             f"{label}: {len(unknown)} text side(s) are not one of {sorted(SIDE_CODES)} "
             f"(e.g. {unknown[0]!r}); side is <NA>, the text is kept as side_label",
         )
-    return integer_array(sides), pa.array(labels, type=pa.string())
+    return integer_array(sides), pa.array(labels, pa.string(), memory_pool=ARROW_POOL)
 
 
 def roster_sides_from_participants(
@@ -112,8 +113,8 @@ def participant_kinds(
     ``stats.userID`` is 0 or ``"0"`` (the real service linked bots to the player ``"0"``);
     anonymous: the rest.
     """
-    registered = pc.fill_null(pc.not_equal(player_ids, "0"), False)
-    user_zero = pc.fill_null(pc.equal(_text(user_ids, rows), "0"), False)
+    registered = compared(pc.not_equal, player_ids, "0")
+    user_zero = compared(pc.equal, _text(user_ids, rows), "0")
     registered_mask = registered.to_numpy(zero_copy_only=False)
     bot_mask = user_zero.to_numpy(zero_copy_only=False) & ~registered_mask
     codes = np.where(
@@ -138,12 +139,13 @@ def whole_match_game(
     """
     attribute_text = _text(attribute_game, rows)
     stats_text = _text(stats_game, rows)
-    game = pc.coalesce(attribute_text, stats_text)
+    game = pc.coalesce(attribute_text, stats_text, memory_pool=ARROW_POOL)
     royale = pc.or_(
-        pc.fill_null(pc.equal(stats_text, "Royale"), False),
-        pc.fill_null(pc.equal(game, "Royale"), False),
+        compared(pc.equal, stats_text, "Royale"),
+        compared(pc.equal, game, "Royale"),
+        memory_pool=ARROW_POOL,
     )
-    differs = pc.fill_null(pc.not_equal(attribute_text, stats_text), False)
+    differs = compared(pc.not_equal, attribute_text, stats_text)
     leftover = stats_game if pc.any(differs).as_py() else None
     is_royale = pd.arrays.BooleanArray(
         royale.to_numpy(zero_copy_only=False), np.zeros(rows, dtype=bool)

@@ -21,6 +21,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from matchkit.normalize.arrow import ARROW_POOL, compared, nulls, take
 from matchkit.normalize.chunks import Batch, ChunkTable, Links, Reader, Sections
 from matchkit.normalize.columns import unify
 from matchkit.normalize.problems import Problems
@@ -116,14 +117,13 @@ def differing(
         link_names: the relationships the model reads for this type.
     """
     count = copies.rows
-    rows = pa.array(kept_rows, type=pa.int64())
     result = np.zeros(count, dtype=bool)
     copied = copies.sections()
     for section in kept.keys() | copied.keys():
         first, later = kept.get(section, {}), copied.get(section, {})
         for key in first.keys() | later.keys():
-            left = first[key].take(rows) if key in first else pa.nulls(count)
-            right = later.get(key, pa.nulls(count))
+            left = take(first[key], kept_rows) if key in first else nulls(count)
+            right = later[key] if key in later else nulls(count)
             left, right = unify([left, right])
             result |= ~_same(left, right)
     for name in link_names:
@@ -137,16 +137,20 @@ def _same(left: pa.Array, right: pa.Array) -> np.ndarray:
     """Per row: equal values, or both missing."""
     if pa.types.is_null(left.type) and pa.types.is_null(right.type):
         return np.ones(len(left), dtype=bool)
-    equal = pc.fill_null(pc.equal(left, right), False)
-    both_missing = pc.and_(left.is_null(), right.is_null())
-    return pc.or_(equal, both_missing).to_numpy(zero_copy_only=False)
+    pool = ARROW_POOL
+    equal = compared(pc.equal, left, right)
+    both_missing = pc.and_(
+        pc.is_null(left, memory_pool=pool), pc.is_null(right, memory_pool=pool), memory_pool=pool
+    )
+    return pc.or_(equal, both_missing, memory_pool=pool).to_numpy(zero_copy_only=False)
 
 
 def report_conflicts(
     type_: str, copies: ChunkTable, differs: np.ndarray, problems: Problems
 ) -> None:
     """Report the ids of a match-bound type whose later copies differ (the first copy stays)."""
-    count = len(set(copies.ids().filter(pa.array(differs, type=pa.bool_())).to_pylist()))
+    ids = copies.ids().to_pylist()
+    count = len({id_ for id_, flag in zip(ids, differs.tolist(), strict=True) if flag})
     if count:
         problems.add(
             "conflicting_copies",
@@ -203,20 +207,19 @@ def keep_latest_snapshots(
     if not winners:
         return kept
     total = len(kept_documents)
-    take = np.arange(total, dtype=np.int64)
+    order = np.arange(total, dtype=np.int64)
     chosen = np.fromiter(winners.values(), dtype=np.int64, count=len(winners))
-    take[np.fromiter(winners, dtype=np.int64, count=len(winners))] = total + np.arange(
+    order[np.fromiter(winners, dtype=np.int64, count=len(winners))] = total + np.arange(
         len(winners), dtype=np.int64
     )
-    picked = pa.array(chosen, type=pa.int64())
     copied = copies.sections()
     result: Sections = {}
     for section in kept.keys() | copied.keys():
         first, later = kept.get(section, {}), copied.get(section, {})
         result[section] = {}
         for key in first.keys() | later.keys():
-            left = first.get(key, pa.nulls(total))
-            right = later[key].take(picked) if key in later else pa.nulls(len(winners))
+            left = first[key] if key in first else nulls(total)
+            right = take(later[key], chosen) if key in later else nulls(len(winners))
             left, right = unify([left, right])
-            result[section][key] = pa.concat_arrays([left, right]).take(pa.array(take))
+            result[section][key] = take(pa.concat_arrays([left, right], ARROW_POOL), order)
     return result

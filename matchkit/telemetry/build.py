@@ -28,6 +28,7 @@ import pyarrow.compute as pc
 
 from matchkit.errors import DocumentError
 from matchkit.model.schema import TableSchema, empty_frame
+from matchkit.normalize.arrow import ARROW_POOL, nulls
 from matchkit.normalize.assemble import snake_case
 from matchkit.normalize.columns import convert, text_value, to_arrow
 from matchkit.normalize.problems import Problems
@@ -143,7 +144,7 @@ class _Chunks:
             chunks = self.extras[key]
             array = joined(
                 [
-                    chunks[batch] if batch in chunks else pa.nulls(size)
+                    chunks[batch] if batch in chunks else nulls(size)
                     for batch, size in enumerate(self.sizes)
                 ]
             )
@@ -244,7 +245,7 @@ class TableBuilder:
         cursors = list(map(_CURSOR, waiting.events))
         data = list(map(_DATA, waiting.events))
         members, wires = _members(data)
-        ids = pa.array(waiting.match_ids, type=pa.string())
+        ids = pa.array(waiting.match_ids, pa.string(), memory_pool=ARROW_POOL)
         self._check_match_ids(schema.name, members, ids, cursors)
         derived = {"match_id": ids, "cursor": cursors, "round": waiting.rounds}
         consumed = set(MATCH_ID_KEYS)
@@ -372,17 +373,18 @@ def _files_table(
     and latest time per file kept in numpy (no table of every row is built)."""
     ids = [file[0] for file in files]
     where = {match_id: place for place, match_id in enumerate(dict.fromkeys(ids))}
-    known = pa.array(list(where), type=pa.string())
+    known = pa.array(list(where), pa.string(), memory_pool=ARROW_POOL)
     first = np.full(len(known), _NO_TIME, dtype=np.int64)
     last = np.full(len(known), -_NO_TIME, dtype=np.int64)
     for table in tables.values():
         if not len(table) or "time" not in table:
             continue
-        times = pa.array(table["time"].array).cast(pa.int64())
-        present = times.is_valid().to_numpy(zero_copy_only=False)
-        rows = pc.index_in(pa.array(table["match_id"].array), value_set=known)
-        positions = rows.fill_null(0).to_numpy(zero_copy_only=False)[present]
-        values = times.fill_null(0).to_numpy(zero_copy_only=False)[present]
+        times = table["time"].array  # microseconds, as the schema declares
+        present = ~np.asarray(times.isna())
+        match_ids = pa.array(table["match_id"].array)  # pandas' Arrow text, not copied
+        rows = pc.index_in(match_ids, value_set=known, memory_pool=ARROW_POOL)
+        positions = rows.to_numpy(zero_copy_only=False)[present].astype(np.int64)
+        values = times.asi8[present]
         np.minimum.at(first, positions, values)
         np.maximum.at(last, positions, values)
     order = [where[match_id] for match_id in ids]

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from matchkit.normalize.arrow import ARROW_POOL
 from matchkit.normalize.columns import convert, text_value, to_arrow, unify
 from matchkit.normalize.problems import Problems
 
@@ -28,7 +29,7 @@ def joined(chunks: list[pa.Array]) -> pa.Array:
     """One array of a column's chunks, cast to a common type first."""
     if len(chunks) == 1:
         return chunks[0]
-    return pa.concat_arrays(unify(chunks))
+    return pa.concat_arrays(unify(chunks), ARROW_POOL)
 
 
 def arrow_chunk(values: Sequence[Any], *, wire: type | None = None) -> pa.Array:
@@ -43,7 +44,7 @@ def arrow_chunk(values: Sequence[Any], *, wire: type | None = None) -> pa.Array:
         except (TypeError, OverflowError):
             pass
     elif wire is str:
-        text = pa.array(values, type=pa.string())
+        text = pa.array(values, pa.string(), memory_pool=ARROW_POOL)
         if text.null_count < len(text):
             return text
     return to_arrow(values)

@@ -24,6 +24,7 @@ import msgspec
 import pyarrow as pa
 from msgspec import Struct
 
+from matchkit.normalize.arrow import ARROW_POOL, nulls
 from matchkit.telemetry.schema import (
     EVENT_TABLES,
     MATCH_ID_KEYS,
@@ -173,15 +174,19 @@ def arrays_of(items: Sequence[Struct]) -> dict[str, pa.Array] | None:
     astuple = msgspec.structs.astuple
     try:
         chunks = [
-            pa.array(list(map(astuple, items[start : start + _ROWS_AT_ONCE])), type=row_type)
+            pa.array(
+                list(map(astuple, items[start : start + _ROWS_AT_ONCE])),
+                row_type,
+                memory_pool=ARROW_POOL,
+            )
             for start in range(0, len(items), _ROWS_AT_ONCE)
         ]
     except _ARROW_ERRORS:
         return None
-    whole = pa.concat_arrays(chunks) if len(chunks) > 1 else chunks[0]
+    whole = pa.concat_arrays(chunks, ARROW_POOL) if len(chunks) > 1 else chunks[0]
     return {
-        field.name: pa.nulls(len(whole)) if array.null_count == len(whole) else array
-        for field, array in zip(row_type, whole.flatten(), strict=True)
+        field.name: nulls(len(whole)) if array.null_count == len(whole) else array
+        for field, array in zip(row_type, whole.flatten(ARROW_POOL), strict=True)
     }
 
 

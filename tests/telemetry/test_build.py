@@ -18,6 +18,7 @@ from matchkit.errors import DocumentError
 from matchkit.telemetry import build, to_telemetry_frames
 from matchkit.telemetry.build import TableBuilder
 from matchkit.telemetry.parse import iter_sources
+from tests.normalize.test_arrow_pool import DEFAULT_SHARE, default_pool_share
 from tests.telemetry.test_parse import small_file
 from tests.telemetry.test_typed import (  # noqa: F401 (generated: a fixture)
     assert_same,
@@ -104,3 +105,10 @@ def test_a_broken_file_is_refused_before_any_table_error() -> None:
     files = {"late": _offending("late", other="elsewhere"), "broken": b"[1, 2]"}
     with pytest.raises(DocumentError, match="telemetry of match broken is not a JSON array"):
         to_telemetry_frames(files)
+
+
+def test_telemetry_allocates_its_arrow_memory_from_the_normalizers_pool(
+    generated: dict[str, bytes],  # noqa: F811
+) -> None:
+    share = default_pool_share(lambda: to_telemetry_frames(generated))
+    assert share < DEFAULT_SHARE
