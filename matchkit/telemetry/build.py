@@ -383,7 +383,7 @@ def _files_table(
         present = ~np.asarray(times.isna())
         match_ids = pa.array(table["match_id"].array)  # pandas' Arrow text, not copied
         rows = pc.index_in(match_ids, value_set=known, memory_pool=ARROW_POOL)
-        positions = rows.to_numpy(zero_copy_only=False)[present].astype(np.int64)
+        positions = rows.to_numpy()[present].astype(np.int64)  # every row's file is known
         values = times.asi8[present]
         np.minimum.at(first, positions, values)
         np.maximum.at(last, positions, values)
