@@ -12,10 +12,21 @@ from collections.abc import Callable
 from typing import Any
 
 import msgspec
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from matchkit import to_frames
-from matchkit.normalize.columns import ARROW_POOL
+from matchkit.normalize.arrow import (
+    ARROW_POOL,
+    compared,
+    filled,
+    filtered,
+    missing,
+    nulls,
+    string_array,
+    take,
+)
 from tests.contract.sample_pages import build_pages, sample_documents
 
 DEFAULT_SHARE = 0.05
@@ -39,3 +50,19 @@ def test_to_frames_allocates_its_arrow_memory_from_its_own_pool() -> None:
     dicts = [msgspec.json.decode(page) for page in pages]
     for documents in (pages, dicts):  # the typed reader, then the general one
         assert default_pool_share(lambda documents=documents: to_frames(documents)) < DEFAULT_SHARE
+
+
+def test_the_pool_helpers_read_missing_values_as_they_say() -> None:
+    text = pa.array(["a", None, "b"])
+    assert compared(pc.equal, text, "a").to_pylist() == [True, False, False]
+    assert compared(pc.not_equal, text, "a").to_pylist() == [False, False, True]
+    assert take(text, np.array([2, 0])).to_pylist() == ["b", "a"]
+    assert take(text, pa.array([1, None], pa.int64())).to_pylist() == [None, None]
+    assert filtered(text, pa.array([True, False, True])).to_pylist() == ["a", "b"]
+    assert filled(pa.array([4, None]), 0).tolist() == [4, 0]
+    assert missing(text).tolist() == [False, True, False]
+    empty = nulls(3, pa.string())
+    assert (empty.type, empty.null_count) == (pa.string(), 3)
+    strings = string_array(text)
+    assert strings.dtype == "string"
+    assert strings.isna().tolist() == [False, True, False]
