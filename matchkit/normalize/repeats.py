@@ -21,7 +21,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from matchkit.normalize.arrow import ARROW_POOL, compared, nulls, take
+from matchkit.normalize.arrow import ARROW_POOL, compared, filtered, missing, nulls, take
 from matchkit.normalize.chunks import Batch, ChunkTable, Links, Reader, Sections
 from matchkit.normalize.columns import unify
 from matchkit.normalize.problems import Problems
@@ -137,20 +137,16 @@ def _same(left: pa.Array, right: pa.Array) -> np.ndarray:
     """Per row: equal values, or both missing."""
     if pa.types.is_null(left.type) and pa.types.is_null(right.type):
         return np.ones(len(left), dtype=bool)
-    pool = ARROW_POOL
-    equal = compared(pc.equal, left, right)
-    both_missing = pc.and_(
-        pc.is_null(left, memory_pool=pool), pc.is_null(right, memory_pool=pool), memory_pool=pool
-    )
-    return pc.or_(equal, both_missing, memory_pool=pool).to_numpy(zero_copy_only=False)
+    equal = compared(pc.equal, left, right).to_numpy(zero_copy_only=False)
+    return equal | (missing(left) & missing(right))
 
 
 def report_conflicts(
     type_: str, copies: ChunkTable, differs: np.ndarray, problems: Problems
 ) -> None:
     """Report the ids of a match-bound type whose later copies differ (the first copy stays)."""
-    ids = copies.ids().to_pylist()
-    count = len({id_ for id_, flag in zip(ids, differs.tolist(), strict=True) if flag})
+    differing_ids = filtered(copies.ids(), pa.array(differs, memory_pool=ARROW_POOL))
+    count = len(set(differing_ids.to_pylist()))
     if count:
         problems.add(
             "conflicting_copies",
