@@ -3,8 +3,8 @@
 Layout under the folder you name::
 
     _matchkit.json                   the manifest: format, tables, columns, dtypes, row counts,
-                                     every data file with its row count, problems; written
-                                     last, so it marks a complete write
+                                     every data file with its row count and SHA-256, problems;
+                                     written last, so it marks a complete write
     matches/date=2026-10-30/part-0.parquet
     rosters/date=2026-10-30/part-0.parquet      (every match-bound table, by its match's date;
     ...                                           rows whose match is unknown go to the null
@@ -25,8 +25,8 @@ the interpreter was shutting down, abort the process ("terminate called without 
 exception", exit 134).
 
 Reading checks the folder against the manifest (every file present, none extra, each with its
-row count) and refuses a data set that does not match it: a missing partition must never read
-as fewer rows.
+row count and its SHA-256) and refuses a data set that does not match it: a missing partition
+must never read as fewer rows, and a damaged file never as other values.
 """
 
 from __future__ import annotations
@@ -49,10 +49,13 @@ from matchkit.errors import InvalidArgumentError, MatchkitError
 from matchkit.model.schema import TABLE_NAMES, TABLES, empty_frame
 from matchkit.model.storage import (
     TYPES_MAPPER,
+    check_digest,
     check_target_folder,
     dtype_of,
     dtype_spec,
+    file_digest,
     move_into_place,
+    read_manifest,
     restored,
 )
 
@@ -61,9 +64,10 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "MANIFEST", "read_frames", "write_frames"]
 
-FORMAT = "matchkit-frames/2"
-"""Written by this version: the manifest lists every data file with its row count."""
-READABLE_FORMATS = ("matchkit-frames/1", FORMAT)
+FORMAT = "matchkit-frames/3"
+"""Written by this version: the manifest lists every data file with its row count and SHA-256
+(format 2: row counts only; format 1: neither)."""
+READABLE_FORMATS = ("matchkit-frames/1", "matchkit-frames/2", FORMAT)
 MANIFEST = "_matchkit.json"
 PARTITION = "date"
 NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__"
@@ -120,6 +124,7 @@ def write_frames(
                 "columns": list(frame.columns),
                 "dtypes": {column: dtype_spec(frame[column].dtype) for column in frame},
                 "files": files,
+                "sha256": {file: file_digest(staging / name / file) for file in files},
             }
         manifest = {"format": FORMAT, "tables": tables, "problems": list(frames.problems)}
         (staging / MANIFEST).write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
@@ -151,7 +156,14 @@ def read_frames(path: str | os.PathLike[str]) -> MatchFrames:
     from matchkit.model.frames import MatchFrames
 
     folder = Path(path)
-    manifest = _read_manifest(folder)
+    manifest = read_manifest(
+        folder,
+        MANIFEST,
+        formats=READABLE_FORMATS,
+        missing=f"is not a complete matchkit Parquet data set: {MANIFEST} is missing (write one "
+        "with MatchFrames.to_parquet; an interrupted write leaves none)",
+        again="write the data set again",
+    )
     tables = {}
     for name in TABLE_NAMES:
         spec = manifest["tables"].get(name)
@@ -159,7 +171,9 @@ def read_frames(path: str | os.PathLike[str]) -> MatchFrames:
             tables[name] = empty_frame(TABLES[name])
             continue
         try:
-            tables[name] = _read_table(folder / name, spec)
+            tables[name] = _read_table(
+                folder / name, spec, checked=manifest["format"] == FORMAT or "sha256" in spec
+            )
         except MatchkitError:
             raise
         except _READ_ERRORS as error:
@@ -225,30 +239,6 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _read_manifest(folder: Path) -> dict[str, Any]:
-    where = folder / MANIFEST
-    try:
-        manifest = orjson.loads(where.read_bytes())
-    except FileNotFoundError:
-        raise MatchkitError(
-            f"{folder} is not a complete matchkit Parquet data set: {MANIFEST} is missing "
-            "(write one with MatchFrames.to_parquet; an interrupted write leaves none)"
-        ) from None
-    except orjson.JSONDecodeError as error:
-        raise MatchkitError(
-            f"{where} is not valid JSON ({error}); write the data set again"
-        ) from None
-    except OSError as error:
-        raise MatchkitError(f"cannot read {where}: {error.strerror or error}") from None
-    if not isinstance(manifest, dict) or manifest.get("format") not in READABLE_FORMATS:
-        found = manifest.get("format") if isinstance(manifest, dict) else None
-        raise MatchkitError(f"{where} has format {found!r}, not {FORMAT}")
-    tables = manifest.get("tables")
-    if not isinstance(tables, dict) or not all(isinstance(s, dict) for s in tables.values()):
-        raise MatchkitError(f"{where} has no readable 'tables'; write the data set again")
-    return manifest
-
-
 def _match_dates(matches: pd.DataFrame) -> pd.Series:
     """match_id -> ``YYYY-MM-DD`` of its created_at (first row per id)."""
     created = matches["created_at"]
@@ -301,7 +291,9 @@ def _data_files(folder: Path) -> Iterator[str]:
                 yield Path(root, name).relative_to(folder).as_posix()
 
 
-def _read_table(folder: Path, spec: dict[str, Any]) -> pd.DataFrame:
+def _read_table(folder: Path, spec: dict[str, Any], *, checked: bool) -> pd.DataFrame:
+    """A table's rows from its files, refused when they do not match ``spec`` (and, when
+    ``checked``, each file's SHA-256)."""
     columns = spec["columns"]
     dtypes = {column: dtype_of(value) for column, value in spec["dtypes"].items()}
     rows = spec["rows"]
@@ -316,6 +308,8 @@ def _read_table(folder: Path, spec: dict[str, Any]) -> pd.DataFrame:
     else:
         tables = []
         for name in names:
+            if checked:
+                check_digest(folder / name, (spec.get("sha256") or {}).get(name))
             table = pq.ParquetFile(folder / name).read(columns=columns)
             if listed is not None and table.num_rows != listed[name]:
                 raise MatchkitError(

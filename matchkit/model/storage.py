@@ -1,5 +1,5 @@
 """What the Parquet writers of matchkit share: the target folder check, the atomic move into
-place, and the dtypes kept in a manifest.
+place, the dtypes kept in a manifest, and the SHA-256 of every file it lists.
 
 :mod:`matchkit.model.parquet` (MatchFrames) and :mod:`matchkit.telemetry.parquet`
 (TelemetryFrames) both write into a hidden staging folder beside the target, then move it into
@@ -8,24 +8,29 @@ place; both refuse to replace a folder they did not write.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import uuid
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pandas as pd
 import pyarrow as pa
 
-from matchkit.errors import InvalidArgumentError
+from matchkit.errors import InvalidArgumentError, MatchkitError
 from matchkit.model.schema import category_dtype
 
 __all__ = [
     "TYPES_MAPPER",
+    "check_digest",
     "check_target_folder",
     "dtype_of",
     "dtype_spec",
+    "file_digest",
     "move_into_place",
+    "read_manifest",
     "restored",
 ]
 
@@ -122,3 +127,65 @@ def dtype_of(spec: Any) -> Any:
     if spec == "string":
         return pd.StringDtype()
     return pd.api.types.pandas_dtype(spec)
+
+
+def file_digest(path: Path) -> str:
+    """The SHA-256 of a file's bytes (hex): what a manifest records of every file it lists."""
+    with open(path, "rb") as file:
+        return hashlib.file_digest(file, "sha256").hexdigest()
+
+
+def check_digest(
+    path: Path, expected: object, *, error: type[MatchkitError] = MatchkitError
+) -> None:
+    """Refuse a file whose bytes are not those its manifest recorded (``expected``, the SHA-256
+    written with it): a flipped byte inside a Parquet page can read back as other values, with
+    no error from the reader.
+
+    Raises:
+        MatchkitError: (or ``error``) the file changed since it was written, or the manifest
+            records no digest of it.
+    """
+    if not isinstance(expected, str):
+        raise error(
+            f"the manifest records no SHA-256 of {path}, so it cannot be checked; write the "
+            "data set again"
+        )
+    if file_digest(path) != expected:
+        raise error(
+            f"{path} is not the file matchkit wrote: its SHA-256 differs from the manifest's "
+            "(damaged or edited since), and it could read back as other values. Write the data "
+            "set again"
+        )
+
+
+def read_manifest(
+    folder: Path, name: str, *, formats: tuple[str, ...], missing: str, again: str
+) -> dict[str, Any]:
+    """The manifest ``name`` of ``folder``, checked: JSON, of one of ``formats`` (the last is
+    the one written now), with a ``tables`` object of objects.
+
+    Args:
+        missing: what the error says when there is no manifest (after "{folder} ").
+        again: what to do when it cannot be read ("write the data set again").
+
+    Raises:
+        MatchkitError: no manifest, or one that cannot be read, is of another format or has no
+            readable tables.
+    """
+    where = folder / name
+    try:
+        manifest = orjson.loads(where.read_bytes())
+    except FileNotFoundError:
+        raise MatchkitError(f"{folder} {missing}") from None
+    except orjson.JSONDecodeError as error:
+        raise MatchkitError(f"{where} is not valid JSON ({error}); {again}") from None
+    except OSError as error:
+        raise MatchkitError(f"cannot read {where}: {error.strerror or error}") from None
+    found = manifest.get("format") if isinstance(manifest, dict) else None
+    if found not in formats:
+        raise MatchkitError(f"{where} has format {found!r}, not {formats[-1]}")
+    tables = manifest.get("tables")
+    if not isinstance(tables, dict) or not all(isinstance(s, dict) for s in tables.values()):
+        raise MatchkitError(f"{where} has no readable 'tables'; {again}")
+    return manifest

@@ -2,14 +2,14 @@
 
 Layout under the folder you name::
 
-    _matchkit_telemetry.json     format, tables, columns, dtypes, row counts, problems;
-                                 written last, so it marks a complete write
+    _matchkit_telemetry.json     format, tables, columns, dtypes, row counts, each file's
+                                 SHA-256, problems; written last, so it marks a complete write
     files.parquet  queue_events.parquet  ...  (one per table)
 
 A write goes to a hidden folder beside the target and is renamed into place at the end, so an
 interrupted write never leaves a folder that :func:`read_telemetry` accepts. Reading checks
-every table's file and row count against the manifest: a missing or changed file is an error,
-never a smaller result.
+every table's file, SHA-256 and row count against the manifest: a missing or changed file is an
+error, never a smaller result or other values.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from matchkit.errors import DocumentError, MatchkitError
+from matchkit.errors import DocumentError
 from matchkit.model import storage
 from matchkit.telemetry.schema import TABLE_NAMES
 
@@ -34,7 +34,9 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "MANIFEST", "read_telemetry", "write_telemetry"]
 
-FORMAT = "matchkit-telemetry/1"
+FORMAT = "matchkit-telemetry/2"
+"""Written by this version: the manifest records each file's SHA-256 (format 1 did not)."""
+READABLE_FORMATS = ("matchkit-telemetry/1", FORMAT)
 MANIFEST = "_matchkit_telemetry.json"
 
 
@@ -67,6 +69,7 @@ def write_telemetry(
             }
             table = pa.Table.from_pandas(frame, preserve_index=False)
             pq.write_table(table, staging / f"{name}.parquet")
+            tables[name]["sha256"] = storage.file_digest(staging / f"{name}.parquet")
         manifest = {"format": FORMAT, "tables": tables, "problems": list(frames.problems)}
         (staging / MANIFEST).write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
         storage.move_into_place(staging, target)
@@ -81,39 +84,59 @@ def read_telemetry(path: str | os.PathLike[str]) -> TelemetryFrames:
 
     Raises:
         MatchkitError: no manifest (not telemetry frames, or an interrupted write), or a
-            manifest of another format.
-        DocumentError: a table's file is missing or its rows differ from the manifest's count.
+            manifest that cannot be read or is of another format.
+        DocumentError: a table's file is missing, is not the file written (its SHA-256
+            differs), cannot be read, or its rows differ from the manifest's count.
     """
     from matchkit.telemetry.frames import TelemetryFrames
 
     folder = Path(path)
-    try:
-        manifest = orjson.loads((folder / MANIFEST).read_bytes())
-    except FileNotFoundError:
-        raise MatchkitError(
-            f"{folder} does not hold complete TelemetryFrames: {MANIFEST} is missing (write "
-            "them with TelemetryFrames.to_parquet; an interrupted write leaves none)"
-        ) from None
-    if manifest.get("format") != FORMAT:
-        raise MatchkitError(f"{folder / MANIFEST} has format {manifest.get('format')!r}")
+    manifest = storage.read_manifest(
+        folder,
+        MANIFEST,
+        formats=READABLE_FORMATS,
+        missing=f"does not hold complete TelemetryFrames: {MANIFEST} is missing (write them "
+        "with TelemetryFrames.to_parquet; an interrupted write leaves none)",
+        again="write the telemetry frames again",
+    )
+    checked = manifest["format"] == FORMAT
     tables = {}
     for name in TABLE_NAMES:
         spec = manifest["tables"].get(name)
-        if spec is None:
+        if not isinstance(spec, dict):
             raise DocumentError(f"{folder / MANIFEST} lists no table {name!r}")
         file = folder / f"{name}.parquet"
         if not file.exists():
             raise DocumentError(f"{file} is missing; the telemetry frames are incomplete")
-        frame = pq.read_table(file).to_pandas(types_mapper=storage.TYPES_MAPPER)
-        if len(frame) != spec["rows"] or list(frame.columns) != spec["columns"]:
+        if checked or "sha256" in spec:
+            storage.check_digest(file, spec.get("sha256"), error=DocumentError)
+        try:
+            tables[name] = _read_table(file, spec)
+        except DocumentError:
+            raise
+        except _READ_ERRORS as error:
             raise DocumentError(
-                f"{file} holds {len(frame)} rows and columns {list(frame.columns)}; the "
-                f"manifest says {spec['rows']} rows of {spec['columns']}"
-            )
-        tables[name] = pd.DataFrame(
-            {
-                column: storage.restored(frame[column], storage.dtype_of(spec["dtypes"][column]))
-                for column in spec["columns"]
-            }
-        )
+                f"{file} cannot be read as the manifest describes it ({type(error).__name__}: "
+                f"{error}); write the telemetry frames again"
+            ) from error
     return TelemetryFrames(**tables, problems=tuple(manifest.get("problems", ())))
+
+
+# Errors of Arrow, the file system and malformed manifests, reported as DocumentErrors.
+_READ_ERRORS = (pa.ArrowException, OSError, KeyError, TypeError, ValueError, AttributeError)
+
+
+def _read_table(file: Path, spec: dict) -> pd.DataFrame:
+    """One table's file, with the dtypes the manifest gives (its rows and columns checked)."""
+    frame = pq.read_table(file).to_pandas(types_mapper=storage.TYPES_MAPPER)
+    if len(frame) != spec["rows"] or list(frame.columns) != spec["columns"]:
+        raise DocumentError(
+            f"{file} holds {len(frame)} rows and columns {list(frame.columns)}; the "
+            f"manifest says {spec['rows']} rows of {spec['columns']}"
+        )
+    return pd.DataFrame(
+        {
+            column: storage.restored(frame[column], storage.dtype_of(spec["dtypes"][column]))
+            for column in spec["columns"]
+        }
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import orjson
@@ -177,7 +178,7 @@ def test_the_manifest_lists_every_file_with_its_rows(tmp_path: Path, frames: Mat
     out = tmp_path / "out"
     frames.to_parquet(out)
     manifest = orjson.loads((out / MANIFEST).read_bytes())
-    assert manifest["format"] == "matchkit-frames/2"
+    assert manifest["format"] == "matchkit-frames/3"
     for name in TABLE_NAMES:
         spec = manifest["tables"][name]
         on_disk = sorted(
@@ -185,6 +186,9 @@ def test_the_manifest_lists_every_file_with_its_rows(tmp_path: Path, frames: Mat
         )
         assert sorted(spec["files"]) == on_disk, name
         assert sum(spec["files"].values()) == spec["rows"] == len(frames.tables[name]), name
+        assert spec["sha256"] == {
+            file: hashlib.sha256((out / name / file).read_bytes()).hexdigest() for file in on_disk
+        }, name
     assert manifest["tables"]["matches"]["files"] == {
         "date=2026-10-30/part-0.parquet": 1,
         "date=2026-10-31/part-0.parquet": 2,

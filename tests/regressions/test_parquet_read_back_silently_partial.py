@@ -20,6 +20,7 @@ import pytest
 
 from matchkit import InvalidArgumentError, MatchFrames, MatchkitError, to_frames
 from matchkit.model.parquet import MANIFEST
+from matchkit.model.storage import file_digest
 from tests.builders.resources import arena, page
 
 DAYS = ("2026-10-28", "2026-10-29", "2026-10-30")
@@ -100,6 +101,10 @@ def test_an_inconsistent_manifest_is_refused(written: Path) -> None:
 def test_a_damaged_file_is_a_matchkit_error_naming_it(written: Path) -> None:
     path = written / "teams" / "part-0.parquet"
     path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])
+    # The manifest is made to agree with the damaged file, so that only Arrow can notice.
+    manifest = _manifest(written)
+    manifest["tables"]["teams"]["sha256"]["part-0.parquet"] = file_digest(path)
+    (written / MANIFEST).write_bytes(orjson.dumps(manifest))
     with pytest.raises(MatchkitError, match="teams cannot be read") as raised:
         MatchFrames.read_parquet(written)
     assert type(raised.value.__cause__).__module__.startswith("pyarrow")  # was ArrowInvalid
