@@ -20,6 +20,7 @@ import gzip
 import hashlib
 import os
 import tempfile
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -87,12 +88,36 @@ class Dataset:
             raise MatchkitError(f"data set {self.path} has no shard {shard!r}") from None
 
     def iter_lines(self, shard: str) -> Iterator[bytes]:
-        """The raw JSON lines of a shard, one single-match document each."""
-        with gzip.open(self.shard_file(shard), "rb") as lines:
-            for line in lines:
-                line = line.rstrip(b"\n")
-                if line:
-                    yield line
+        """The raw JSON lines of a shard, one single-match document each.
+
+        A shard read to its end is checked against the manifest (the SHA-256 of its lines and
+        their count): a shard edited since it was written, even as valid gzip, fails there.
+
+        Raises:
+            MatchkitError: the shard file is missing, is not gzip or is damaged (gzip's own
+                check), or is not the shard the manifest describes.
+        """
+        path = self.shard_file(shard)
+        recorded = self.manifest["shards"][shard]
+        digest = hashlib.sha256()
+        count = 0
+        try:
+            with gzip.open(path, "rb") as lines:
+                for line in lines:
+                    digest.update(line)
+                    line = line.rstrip(b"\n")
+                    if line:
+                        count += 1
+                        yield line
+        except FileNotFoundError:
+            raise MatchkitError(f"{path} is missing: {_RESTORE}") from None
+        except (OSError, EOFError, zlib.error) as error:
+            raise MatchkitError(f"{path} is damaged ({error}): {_RESTORE}") from None
+        if digest.hexdigest() != recorded.get("sha256") or count != recorded.get("matches"):
+            raise MatchkitError(
+                f"{path} is not the shard its manifest describes (its lines' SHA-256 or count "
+                f"differ: {count} lines, the manifest says {recorded.get('matches')}): {_RESTORE}"
+            )
 
     def iter_documents(self, shard: str) -> Iterator[dict[str, Any]]:
         """The single-match documents of a shard, parsed."""
@@ -106,6 +131,12 @@ class Dataset:
             stat = self.shard_file(shard).stat()
             digest.update(f"{shard}:{stat.st_size}:{stat.st_mtime_ns}".encode())
         return digest.hexdigest()
+
+
+_RESTORE = (
+    "restore the data set (the sample set: `git checkout -- data/`) or write it again with "
+    "`matchkit synth`"
+)
 
 
 def open_dataset(path: str | os.PathLike[str] | None = None) -> Dataset:

@@ -13,6 +13,7 @@ from matchkit.errors import MatchkitError
 from matchkit.rules.query import MatchQuery
 from matchkit.rules.windows import TimeWindow
 from matchkit.service.store import MatchStore, default_store_dir
+from matchkit.synth.dataset import MANIFEST, write_shard_file
 from tests.builders.datasets import build_dataset
 from tests.service.conftest import NOW
 
@@ -83,8 +84,11 @@ def test_duplicate_matches_keep_the_first_copy(tmp_path):
     folder = tmp_path / "data"
     build_dataset(folder, global_matches=5, na_matches=2, seed=5)
     path = folder / "global.jsonl.gz"
-    lines = gzip.decompress(path.read_bytes()).splitlines()
-    path.write_bytes(gzip.compress(b"\n".join([*lines, lines[0]]) + b"\n"))
+    documents = [orjson.loads(line) for line in gzip.decompress(path.read_bytes()).splitlines()]
+    # A data set written with the first match twice (its manifest says so: the shard is checked).
+    manifest = orjson.loads((folder / MANIFEST).read_bytes())
+    manifest["shards"]["global"] = write_shard_file(path, [*documents, documents[0]])
+    (folder / MANIFEST).write_bytes(orjson.dumps(manifest))
     store = MatchStore.open(folder, store_dir=tmp_path / "stores")
     assert store.count("global") == 5
     store.close()
