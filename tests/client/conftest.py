@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -108,7 +109,10 @@ def status_answer(code: int, body: str = "", **headers: str) -> Callable[[Reques
 
 
 def drop_connection(request: Request) -> Response:
-    """A handler closing the connection without an answer (a connection reset)."""
+    """A handler closing the connection without an answer (a connection reset).
+
+    The server records the request only after this returns, so the client may see the reset
+    before the request is in ``httpserver.log``: count such requests with :func:`logged`."""
     connection = request.environ["werkzeug.socket"]
     connection.shutdown(socket.SHUT_RDWR)
     connection.close()
@@ -116,6 +120,16 @@ def drop_connection(request: Request) -> Response:
 
 
 STATUS = {"data": {"type": "status", "id": "test", "attributes": {"version": "v1"}}}
+
+
+def logged(httpserver: HTTPServer, expected: int, *, timeout: float = 5.0) -> int:
+    """How many requests ``httpserver`` recorded, once it has recorded ``expected`` (or after
+    ``timeout`` seconds): a handler that drops the connection is recorded after the client
+    has seen the drop."""
+    deadline = time.monotonic() + timeout
+    while len(httpserver.log) < expected and time.monotonic() < deadline:
+        time.sleep(0.005)
+    return len(httpserver.log)
 
 
 def sent(httpserver: HTTPServer) -> int:

@@ -19,7 +19,7 @@ from werkzeug import Request, Response
 from matchkit.client.answers import BadAnswerError
 from matchkit.client.retrying import Retrying, RetryPolicy, Scrubber
 from matchkit.errors import DocumentError, NotFoundError, RateLimitError, ServiceError
-from tests.client.conftest import FakeClock, drop_connection, in_turn, status_answer
+from tests.client.conftest import FakeClock, drop_connection, in_turn, logged, status_answer
 
 PATH = "/files/one.json"
 SECRET = "planted-secret-3c9e"
@@ -159,7 +159,7 @@ def test_lasting_connection_resets_raise_a_service_error(
     clock, url = FakeClock(), httpserver.url_for(PATH)
     with pytest.raises(ServiceError) as raised:
         _run(_retrying(clock, host="host"), session, url, "the file of test 2")
-    assert len(httpserver.log) == 3
+    assert logged(httpserver, 3) == 3
     assert clock.sleeps == [0.375, 0.75]
     assert str(raised.value) == (
         f"GET {url} (the file of test 2) failed 3 times (ConnectionError); the host is "
