@@ -1,7 +1,7 @@
 """The normalizer's Arrow memory comes from ``ARROW_POOL``, not from Arrow's default pool.
 
 The default pool (mimalloc) returned freed memory to the system soon after it was freed, and
-every run faulted it back in (see ``ARROW_POOL`` in ``matchkit/normalize/columns.py``). What is
+every run faulted it back in (see ``ARROW_POOL`` in ``matchkit/normalize/arrow.py``). What is
 left in the default pool is pandas' own work on the finished columns (a few kilobytes per
 table).
 """
