@@ -37,6 +37,7 @@ from matchkit.normalize.problems import Problems
 
 __all__ = [
     "CONVERSION_ERRORS",
+    "EXACT_IN_FLOAT",
     "convert",
     "fast_arrow",
     "identifiers_text",
@@ -46,6 +47,11 @@ __all__ = [
     "to_arrow",
     "unify",
 ]
+
+EXACT_IN_FLOAT = 2**53
+"""Integers up to this size (either sign) are held exactly by a float64: a column of integers
+and decimals is ``float64`` when its integers are within it, and text (every value exact)
+when one is beyond."""
 
 CONVERSION_ERRORS = (
     pa.ArrowInvalid,
@@ -59,15 +65,17 @@ def text_value(value: Any) -> str | None:
     """A value as text: strings as they are, anything else as compact JSON (sorted keys).
 
     A decimal number is written in its shortest form, and one without a fraction as an integer
-    (``3.0`` as ``3``), so that its text is the same whether or not integers shared its chunk
-    (where it and they became decimals) before the column turned out to be text.
+    (``3.0`` as ``3``, up to :data:`EXACT_IN_FLOAT`), so that its text is the same whether or not
+    integers shared its chunk (where it and they became decimals) before the column turned out
+    to be text.
     """
     if value is None or type(value) is str:
         return value
     if type(value) is int:  # its JSON, at any size
         return str(value)
     if type(value) is float:
-        return str(int(value)) if value.is_integer() and abs(value) < 2**53 else repr(value)
+        whole = value.is_integer() and abs(value) <= EXACT_IN_FLOAT
+        return str(int(value)) if whole else repr(value)
     try:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
     except orjson.JSONEncodeError:
@@ -158,15 +166,11 @@ def to_arrow(values: Sequence[Any]) -> pa.Array:
         return _text_array(values)
 
 
-def _fits_int64(value: int) -> bool:
-    return -(2**63) <= value < 2**63
-
-
 def _decimals(values: Sequence[Any]) -> pa.Array:
     """Integers among decimals as decimals, as :func:`unify` makes them wherever the column's
-    chunks are cut: rounded to the nearest float beyond 2**53; an integer beyond 64 bits is text
-    in a chunk of its own, so the column is text."""
-    if any(type(value) is int and not _fits_int64(value) for value in values):
+    chunks are cut; when one is beyond :data:`EXACT_IN_FLOAT`, text, as :func:`unify` makes
+    such a column (never rounded)."""
+    if any(type(value) is int and abs(value) > EXACT_IN_FLOAT for value in values):
         return _text_array(values)
     return pa.array(
         [float(value) if type(value) is int else value for value in values], memory_pool=ARROW_POOL
@@ -209,7 +213,8 @@ def fast_arrow(values: Sequence[Any], arrow_type: pa.DataType | None = None) -> 
 
 
 def unify(arrays: list[pa.Array]) -> list[pa.Array]:
-    """Cast arrays of one column to a common type: int+float -> float, other mixes -> text.
+    """Cast arrays of one column to a common type: int+float -> float (text when an integer is
+    beyond :data:`EXACT_IN_FLOAT`), other mixes -> text.
 
     Text is written as :func:`to_arrow` writes a mixed column, so that where the chunks of a
     column are cut does not change its values.
@@ -219,20 +224,27 @@ def unify(arrays: list[pa.Array]) -> list[pa.Array]:
         return arrays
     if len(types) == 1:
         target = types.pop()
-    elif types <= {pa.int64(), pa.float64()}:
+    elif types <= {pa.int64(), pa.float64()} and all(
+        _exact_in_float(array) for array in arrays if array.type == pa.int64()
+    ):
         target = pa.float64()
     else:
         target = pa.string()
-    # safe=False: integers beyond 2**53 among decimals round to the nearest float, the price
-    # of one float64 column (docs/model.md).
     return [
         array
         if array.type == target
         else _as_text(array)
         if target == pa.string()
-        else array.cast(target, safe=False, memory_pool=ARROW_POOL)
+        else array.cast(target, memory_pool=ARROW_POOL)
         for array in arrays
     ]
+
+
+def _exact_in_float(integers: pa.Array) -> bool:
+    """Whether a float64 holds every one of these integers exactly."""
+    bounds = pc.min_max(integers, memory_pool=ARROW_POOL)
+    low, high = bounds["min"].as_py(), bounds["max"].as_py()
+    return low is None or (low >= -EXACT_IN_FLOAT and high <= EXACT_IN_FLOAT)
 
 
 def _as_text(array: pa.Array) -> pa.Array:
@@ -408,6 +420,10 @@ def _coerce_each(
             f"{label}: {failures} value(s) are not {what} (e.g. {example!r}); they are <NA>",
         )
     return result
+
+
+def _fits_int64(value: int) -> bool:
+    return -(2**63) <= value < 2**63
 
 
 def int_or_none(value: Any) -> int | None:

@@ -116,12 +116,16 @@ def test_text_value_of_values_orjson_cannot_write() -> None:
     assert text_value({"b": [big, 'x"y'], "a": None}) == f'{{"a":null,"b":[{big},"x\\"y"]}}'
 
 
-def test_integers_beyond_2_53_among_decimals_round_to_float() -> None:
-    from matchkit.normalize.columns import unify
+def test_integers_beyond_2_53_among_decimals_make_exact_text() -> None:
+    from matchkit.normalize.columns import EXACT_IN_FLOAT, unify
 
-    merged = unify([pa.array([9007199254740993]), pa.array([1.5])])
-    assert [array.type for array in merged] == [pa.float64(), pa.float64()]
-    assert merged[0].to_pylist() == [9007199254740992.0]
+    merged = unify([pa.array([EXACT_IN_FLOAT + 1]), pa.array([1.5])])
+    assert [array.type for array in merged] == [pa.string(), pa.string()]
+    assert merged[0].to_pylist() == ["9007199254740993"]  # not rounded to 2**53
+    assert to_arrow([-EXACT_IN_FLOAT - 1, 1.5]).to_pylist() == ["-9007199254740993", "1.5"]
+    within = unify([pa.array([EXACT_IN_FLOAT, -EXACT_IN_FLOAT]), pa.array([1.5])])
+    assert [array.type for array in within] == [pa.float64(), pa.float64()]
+    assert within[0].to_pylist() == [2.0**53, -(2.0**53)]
 
 
 def test_fast_arrow_with_a_boolean_before_lists() -> None:
