@@ -49,7 +49,6 @@ logger = logging.getLogger(__name__)
 
 # How many references of one kind are listed one by one in the problems before a count.
 _LISTED_PER_KIND = 10
-_NAT = np.iinfo(np.int64).min
 
 
 def build_frames(walker: Walker) -> MatchFrames:
@@ -110,7 +109,7 @@ class _Builder:
             type_,
             sections,
             kept_rows,
-            table.documents().tolist(),
+            table.documents(),
             copies,
             differs,
             self.snapshot_keys(type_),
@@ -120,21 +119,17 @@ class _Builder:
     def snapshot_keys(self, type_: str) -> SnapshotKeys:
         """How late each copy of a snapshot type came, from the tables built so far."""
         table, column = SNAPSHOT_OWNERS[type_]
-        owners = self.built[table][[column, "match_id"]].dropna()
+        owners = self.built[table]
         matches = self.built["matches"]
-        times = matches["created_at"]
-        nanoseconds = times.array.asi8.tolist()  # NaT reads as the earliest time
-        created = dict(
-            zip(
-                matches["match_id"].tolist(),
-                [None if t == _NAT else t for t in nanoseconds],
-                strict=True,
-            )
-        )
         return SnapshotKeys(
-            zip(self.walker.match_documents, self.walker.match_ids, strict=True),
-            created,
-            zip(owners[column].tolist(), owners["match_id"].tolist(), strict=True),
+            self.ids[type_],
+            pa.array(matches["match_id"]),
+            matches["created_at"].array.asi8,  # NaT reads as NO_TIME, the earliest
+            (
+                pa.array(self.walker.match_ids, pa.string()),
+                np.array(self.walker.match_documents, dtype=np.int64),
+            ),
+            (pa.array(owners[column]), pa.array(owners["match_id"])),
         )
 
     def links(self, owner: str, name: str, expected: str) -> tuple[pa.Array, pa.Array]:

@@ -14,7 +14,7 @@ resource) and compared with the first copy column by column:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -26,15 +26,10 @@ from matchkit.normalize.chunks import Batch, ChunkTable, Links, Reader, Sections
 from matchkit.normalize.columns import unify
 from matchkit.normalize.problems import Problems
 
-__all__ = ["MatchKey", "Repeats", "SnapshotKeys"]
+__all__ = ["NO_TIME", "Repeats", "SnapshotKeys"]
 
-MatchKey = tuple[int, int, str]
-"""How late a copy came: ``(1, createdAt in ns since the epoch, match id)`` of its latest match
-(a missing createdAt counts as the earliest time), ``(0, 0, "")`` when no match of its document
-refers to it. Later keys win."""
-
-_NO_MATCH: MatchKey = (0, 0, "")
-_NO_TIME = -(2**63)
+NO_TIME = np.iinfo(np.int64).min
+"""A missing or unreadable ``createdAt``: the earliest time (pandas' ``NaT`` as integers)."""
 
 
 class Repeats:
@@ -63,41 +58,87 @@ class Repeats:
 
 
 class SnapshotKeys:
-    """The latest match a snapshot's document brought it with.
+    """How late each copy of a snapshot came: the rank of the latest match its document brought
+    it with, among every match by ``createdAt`` then match id (a missing ``createdAt`` counts as
+    the earliest time); 0 when no match of its document refers to it. Later ranks win.
 
     Args:
-        document_matches: ``(document, match id)`` for every match resource of the input.
-        created: each match's ``createdAt`` in nanoseconds since the epoch (None when missing
-            or unreadable).
-        owners: ``(snapshot id, match id)`` pairs: which matches refer to which snapshot.
+        snapshots: the snapshot table's ids, in row order.
+        matches: every match id of the tables, with ``created``: its ``createdAt`` in
+            nanoseconds since the epoch (:data:`NO_TIME` when missing or unreadable).
+        walked: ``(match ids, documents)`` of every match resource of the input, first copies
+            and later ones.
+        owners: ``(snapshot ids, match ids)``: which matches refer to which snapshot (a null or
+            unknown id on either side refers to nothing).
     """
 
     def __init__(
         self,
-        document_matches: Iterable[tuple[int, str]],
-        created: Mapping[str, int | None],
-        owners: Iterable[tuple[str, str]],
+        snapshots: pa.Array,
+        matches: pa.Array,
+        created: np.ndarray,
+        walked: tuple[pa.Array, np.ndarray],
+        owners: tuple[pa.Array, pa.Array],
     ) -> None:
-        documents_of: dict[str, list[int]] = {}
-        for document, match in document_matches:
-            documents_of.setdefault(match, []).append(document)
-        # The latest match of each (snapshot, document), found once for every pair.
-        latest: dict[tuple[str, int], MatchKey] = {}
-        for snapshot, match in owners:
-            documents = documents_of.get(match)
-            if not documents:
-                continue
-            time = created.get(match)
-            key = (1, _NO_TIME if time is None else time, match)
-            for document in documents:
-                slot = (snapshot, document)
-                if key > latest.get(slot, _NO_MATCH):
-                    latest[slot] = key
-        self._latest = latest
+        rank = np.empty(len(matches), dtype=np.int64)
+        order = pc.sort_indices(
+            pa.table({"created": created, "match": matches}),
+            sort_keys=[("created", "ascending"), ("match", "ascending")],
+            memory_pool=ARROW_POOL,
+        )
+        rank[order.to_numpy()] = np.arange(1, len(matches) + 1, dtype=np.int64)
+        walked_match = _positions(walked[0], matches)
+        walked_document = walked[1][walked_match >= 0]
+        walked_match = walked_match[walked_match >= 0]
+        # Every (snapshot row, document) that an owner brings, one per document its match came
+        # in, with the match's rank; the latest rank of each (row, document) is kept.
+        rows = _positions(owners[0], snapshots)
+        owner_match = _positions(owners[1], matches)
+        known = (rows >= 0) & (owner_match >= 0)
+        rows, owner_match = rows[known], owner_match[known]
+        owner, document = _pairs(owner_match, walked_match, walked_document)
+        self._width = int(walked[1].max(initial=-1)) + 1
+        slots = rows[owner] * self._width + document
+        ranks = rank[owner_match[owner]]
+        order = np.lexsort((ranks, slots))
+        slots, ranks = slots[order], ranks[order]
+        last = np.ones(len(slots), dtype=bool)  # the last of each slot holds its latest rank
+        last[:-1] = slots[1:] != slots[:-1]
+        self._slots, self._ranks = slots[last], ranks[last]
 
-    def key(self, snapshot: str, document: int) -> MatchKey:
-        """The key of the copy of ``snapshot`` that ``document`` carried."""
-        return self._latest.get((snapshot, document), _NO_MATCH)
+    def ranks(self, rows: np.ndarray, documents: np.ndarray) -> np.ndarray:
+        """The rank of each copy: of snapshot table row ``rows[i]``, carried by document
+        ``documents[i]``."""
+        result = np.zeros(len(rows), dtype=np.int64)
+        if not len(self._slots):
+            return result
+        inside = documents < self._width
+        slots = rows * self._width + np.where(inside, documents, 0)
+        found = np.searchsorted(self._slots, slots).clip(max=len(self._slots) - 1)
+        hit = inside & (self._slots[found] == slots)
+        result[hit] = self._ranks[found[hit]]
+        return result
+
+
+def _positions(values: pa.Array, value_set: pa.Array) -> np.ndarray:
+    """Each value's position in ``value_set``, -1 when it is not there or null."""
+    found = pc.index_in(values, value_set=value_set, memory_pool=ARROW_POOL)
+    return pc.fill_null(found, -1).to_numpy().astype(np.int64)
+
+
+def _pairs(
+    queries: np.ndarray, keys: np.ndarray, values: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every ``(query position, value)`` where ``keys`` at the value's position equals the
+    query: a join of integer keys."""
+    by_key = np.argsort(keys, kind="stable")
+    keys, values = keys[by_key], values[by_key]
+    starts = np.searchsorted(keys, queries, side="left")
+    counts = np.searchsorted(keys, queries, side="right") - starts
+    query = np.repeat(np.arange(len(queries)), counts)
+    # the position of each pair's value: its run's start, plus its place within the run
+    within = np.arange(len(query)) - np.repeat(np.cumsum(counts) - counts, counts)
+    return query, values[starts[query] + within]
 
 
 def differing(
@@ -161,7 +202,7 @@ def keep_latest_snapshots(
     type_: str,
     kept: Sections,
     kept_rows: np.ndarray,
-    kept_documents: Sequence[int],
+    kept_documents: np.ndarray,
     copies: ChunkTable,
     differs: np.ndarray,
     keys: SnapshotKeys,
@@ -177,45 +218,40 @@ def keep_latest_snapshots(
         keys: how late each copy came.
         problems: where the number of snapshots with differing copies is reported.
     """
-    ids = copies.ids().to_pylist()
-    documents = copies.documents().tolist()
-    differing_ids = {id_ for id_, flag in zip(ids, differs, strict=True) if flag}
-    if not differing_ids:
+    rows = np.unique(kept_rows[differs])  # the snapshots with a differing copy
+    if not len(rows):
         return kept
     problems.add(
         "differing_snapshots",
         type_,
-        len(differing_ids),
-        f"{len(differing_ids)} {type_} resource(s) arrived with differing attributes in "
+        len(rows),
+        f"{len(rows)} {type_} resource(s) arrived with differing attributes in "
         "different matches; each keeps the copy that came with its latest match (by match "
         "createdAt, then match id)",
     )
-    best: dict[int, tuple[MatchKey, int]] = {}  # table row -> (key, copy position or -1)
-    for position, (id_, row) in enumerate(zip(ids, kept_rows.tolist(), strict=True)):
-        if id_ not in differing_ids:
-            continue
-        if row not in best:
-            best[row] = (keys.key(id_, kept_documents[row]), -1)
-        key = keys.key(id_, documents[position])
-        if key > best[row][0]:  # ties: the copy seen first stays
-            best[row] = (key, position)
-    winners = {row: position for row, (_, position) in best.items() if position >= 0}
-    if not winners:
+    # Every copy of those snapshots competes, equal or not; the latest wins, and of copies
+    # equally late the one seen first: the kept row, then the earliest later copy.
+    positions = np.flatnonzero(np.isin(kept_rows, rows))
+    candidates = kept_rows[positions]
+    ranks = keys.ranks(candidates, copies.documents()[positions])
+    best = np.lexsort((positions, -ranks, candidates))
+    first = np.append(True, candidates[best][1:] != candidates[best][:-1])
+    best = best[first]  # one per row of ``rows``, in the same (ascending) order
+    later = ranks[best] > keys.ranks(rows, kept_documents[rows])
+    if not later.any():
         return kept
+    winners, chosen = rows[later], positions[best[later]]
     total = len(kept_documents)
     order = np.arange(total, dtype=np.int64)
-    chosen = np.fromiter(winners.values(), dtype=np.int64, count=len(winners))
-    order[np.fromiter(winners, dtype=np.int64, count=len(winners))] = total + np.arange(
-        len(winners), dtype=np.int64
-    )
+    order[winners] = total + np.arange(len(winners), dtype=np.int64)
     copied = copies.sections()
     result: Sections = {}
     for section in kept.keys() | copied.keys():
-        first, later = kept.get(section, {}), copied.get(section, {})
+        first_copies, later_copies = kept.get(section, {}), copied.get(section, {})
         result[section] = {}
-        for key in first.keys() | later.keys():
-            left = first[key] if key in first else nulls(total)
-            right = take(later[key], chosen) if key in later else nulls(len(winners))
+        for key in first_copies.keys() | later_copies.keys():
+            left = first_copies[key] if key in first_copies else nulls(total)
+            right = take(later_copies[key], chosen) if key in later_copies else nulls(len(winners))
             left, right = unify([left, right])
             result[section][key] = take(pa.concat_arrays([left, right], ARROW_POOL), order)
     return result

@@ -3,10 +3,14 @@ them (matchkit.normalize.walker)."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import orjson
 import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from matchkit.model.schema import RESOURCE_TABLES, SNAPSHOT_OWNERS
 from matchkit.normalize import walker as walker_module
@@ -15,6 +19,7 @@ from matchkit.normalize.general import GeneralReader
 from matchkit.normalize.pipeline import shape_decoder
 from matchkit.normalize.problems import Problems
 from matchkit.normalize.repeats import (
+    NO_TIME,
     Repeats,
     SnapshotKeys,
     differing,
@@ -26,18 +31,91 @@ from matchkit.normalize.walker import Walker
 from tests.builders.resources import arena, page
 
 
-def test_snapshot_keys_take_the_latest_match_of_the_document_that_refers_to_it() -> None:
-    keys = SnapshotKeys(
-        [(0, "m1"), (0, "m2"), (1, "m3"), (2, "m4")],
-        {"m1": 100, "m2": 300, "m3": 200, "m4": None},
-        [("p", "m1"), ("p", "m3"), ("p", "m4"), ("q", "m2")],
+def _text(values: list[str] | list[str | None]) -> pa.Array:
+    return pa.array(values, pa.string())
+
+
+def _keys(
+    snapshots: list[str],
+    created: dict[str, int | None],
+    walked: list[tuple[int, str]],
+    owners: list[tuple[str | None, str]],
+) -> SnapshotKeys:
+    return SnapshotKeys(
+        _text(snapshots),
+        _text(list(created)),
+        np.array([NO_TIME if t is None else t for t in created.values()], dtype=np.int64),
+        (_text([m for _, m in walked]), np.array([d for d, _ in walked], dtype=np.int64)),
+        (_text([s for s, _ in owners]), _text([m for _, m in owners])),
     )
-    assert keys.key("p", 0) == (1, 100, "m1")  # m2 is in the document but not p's match
-    assert keys.key("p", 1) == (1, 200, "m3")
-    assert keys.key("q", 0) == (1, 300, "m2")
-    assert keys.key("p", 2) < keys.key("p", 0)  # a missing createdAt counts as the earliest
-    assert keys.key("p", 9) == (0, 0, "")  # no match of that document refers to it
-    assert keys.key("nobody", 0) == (0, 0, "")
+
+
+def test_snapshot_keys_take_the_latest_match_of_the_document_that_refers_to_it() -> None:
+    keys = _keys(
+        ["p", "q"],
+        {"m1": 100, "m2": 300, "m3": 200, "m4": None, "m5": 200},
+        [(0, "m1"), (0, "m2"), (1, "m3"), (2, "m4"), (3, "m5"), (3, "m3"), (4, "m1")],
+        [("p", "m1"), ("p", "m3"), ("p", "m4"), ("q", "m2"), ("nobody", "m2"), (None, "m1")],
+    )
+    p, q = 0, 1
+
+    def rank(row: int, document: int) -> int:
+        return int(keys.ranks(np.array([row]), np.array([document]))[0])
+
+    assert rank(p, 0) == rank(p, 4)  # m2 is in document 0 but not p's match: m1 in both
+    assert rank(p, 0) < rank(p, 1) < rank(q, 0)  # by createdAt: m1 100, m3 200, m2 300
+    assert 0 < rank(p, 2) < rank(p, 0)  # a missing createdAt counts as the earliest
+    assert rank(p, 3) == rank(p, 1)  # m5 is not p's: m3, which came again in document 3
+    assert rank(p, 9) == 0  # no match of that document refers to it
+    assert rank(q, 1) == 0
+    both = keys.ranks(np.array([p, q, p]), np.array([1, 0, 9]))
+    assert both.tolist() == [rank(p, 1), rank(q, 0), 0]
+
+
+def test_snapshot_keys_order_matches_of_the_same_time_by_id() -> None:
+    keys = _keys(["p"], {"mb": 5, "ma": 5}, [(0, "mb"), (1, "ma")], [("p", "ma"), ("p", "mb")])
+    assert keys.ranks(np.array([0, 0]), np.array([0, 1])).tolist() == [2, 1]
+
+
+def test_snapshot_keys_of_no_matches_are_zero() -> None:
+    keys = _keys(["p"], {}, [], [])
+    assert keys.ranks(np.array([0]), np.array([0])).tolist() == [0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    created=st.lists(st.one_of(st.none(), st.integers(0, 3)), min_size=0, max_size=5),
+    walked=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 5)), max_size=8),
+    owners=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 5)), max_size=10),
+)
+def test_snapshot_keys_rank_copies_as_decision_17_reads(
+    created: list[int | None], walked: list[tuple[int, int]], owners: list[tuple[int, int]]
+) -> None:
+    """Ranks order every (snapshot, document) as the plain reading does: the latest
+    (createdAt, match id) among the matches of that document that refer to the snapshot."""
+    matches = {f"m{i}": time for i, time in enumerate(created)}
+    walked_ids = [(document, f"m{match}") for document, match in walked]
+    owner_ids = [(f"p{snapshot}", f"m{match}") for snapshot, match in owners]
+    keys = _keys([f"p{i}" for i in range(3)], matches, walked_ids, owner_ids)
+
+    def plain(snapshot: int, document: int) -> tuple[int, int, str]:
+        return max(
+            (
+                (1, NO_TIME if matches[match] is None else matches[match], match)
+                for owner, match in owner_ids
+                if owner == f"p{snapshot}" and match in matches
+                if (document, match) in walked_ids
+            ),
+            default=(0, 0, ""),
+        )
+
+    slots = [(snapshot, document) for snapshot in range(3) for document in range(5)]
+    ranks = keys.ranks(np.array([s for s, _ in slots]), np.array([d for _, d in slots]))
+    for (slot, rank), (other, other_rank) in itertools.product(
+        zip(slots, ranks, strict=True), repeat=2
+    ):
+        assert (rank < other_rank) == (plain(*slot) < plain(*other))
+        assert (rank == 0) == (plain(*slot) == (0, 0, ""))
 
 
 def _chunk(ids: list[str], documents: list[int], names: list[str | None]) -> Chunk:
@@ -68,18 +146,65 @@ def test_the_latest_copy_replaces_the_kept_row_and_the_count_is_reported() -> No
     kept = {"attributes": {"name": pa.array(["old", "same"])}}
     copies = ChunkTable("player")
     copies.append(_chunk(["p", "p", "q"], [1, 2, 1], ["newest", "middle", "same"]))
-    keys = SnapshotKeys(
-        [(0, "m0"), (1, "m9"), (2, "m5")],
+    keys = _keys(
+        ["p", "q"],
         {"m0": 0, "m9": 9, "m5": 5},
+        [(0, "m0"), (1, "m9"), (2, "m5")],
         [("p", m) for m in ("m0", "m9", "m5")],
     )
     flags = np.array([True, True, False])
     result = keep_latest_snapshots(
-        "player", kept, np.array([0, 0, 1]), [0, 0], copies, flags, keys, problems
+        "player", kept, np.array([0, 0, 1]), np.array([0, 0]), copies, flags, keys, problems
     )
     assert result["attributes"]["name"].to_pylist() == ["newest", "same"]
     [problem] = list(problems)
     assert (problem.kind, problem.subject, problem.count) == ("differing_snapshots", "player", 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    copies=st.lists(
+        st.tuples(st.integers(0, 2), st.integers(0, 4), st.booleans()), min_size=1, max_size=9
+    ),
+    created=st.lists(st.one_of(st.none(), st.integers(0, 2)), min_size=5, max_size=5),
+)
+def test_keep_latest_snapshots_picks_as_decision_17_reads(
+    copies: list[tuple[int, int, bool]], created: list[int | None]
+) -> None:
+    """Each snapshot with a differing copy keeps its latest copy; of copies equally late, the
+    one seen first (the kept row, then the earliest later copy)."""
+    # document d carries match m{d}; snapshot row r is kept from document r
+    matches = {f"m{d}": created[d] for d in range(5)}
+    owners = [(f"p{r}", f"m{d}") for r, d, _ in copies] + [(f"p{r}", f"m{r}") for r in range(3)]
+    keys = _keys(["p0", "p1", "p2"], matches, [(d, f"m{d}") for d in range(5)], owners)
+    table = ChunkTable("player")
+    names = [f"copy{i}" for i in range(len(copies))]
+    table.append(_chunk([f"p{r}" for r, _, _ in copies], [d for _, d, _ in copies], names))
+    problems = Problems()
+    result = keep_latest_snapshots(
+        "player",
+        {"attributes": {"name": pa.array(["kept0", "kept1", "kept2"])}},
+        np.array([r for r, _, _ in copies]),
+        np.array([0, 1, 2]),
+        table,
+        np.array([flag for _, _, flag in copies]),
+        keys,
+        problems,
+    )
+
+    def key(document: int) -> tuple[int, str]:
+        time = created[document]
+        return (NO_TIME if time is None else time, f"m{document}")
+
+    expected = ["kept0", "kept1", "kept2"]
+    differing_rows = {r for r, _, flag in copies if flag}
+    for row in differing_rows:
+        best = key(row)
+        for name, (r, document, _) in zip(names, copies, strict=True):
+            if r == row and key(document) > best:
+                best, expected[row] = key(document), name
+    assert result["attributes"]["name"].to_pylist() == expected
+    assert [p.count for p in problems] == ([len(differing_rows)] if differing_rows else [])
 
 
 def test_conflicts_count_ids_once() -> None:
