@@ -37,6 +37,7 @@ from matchkit.normalize.derive import (
 from matchkit.normalize.problems import Problems
 from matchkit.normalize.repeats import (
     SnapshotKeys,
+    common_types,
     differing,
     keep_latest_snapshots,
     report_conflicts,
@@ -93,6 +94,7 @@ class _Builder:
         copies = self.walker.repeats.read(type_)
         if copies is None:
             return sections
+        sections, copied = common_types(sections, copies)
         kept = pc.index_in(copies.ids(), value_set=self.ids[type_], memory_pool=ARROW_POOL)
         kept_rows = kept.to_numpy().astype(np.int64)
         differs = differing(
@@ -100,6 +102,7 @@ class _Builder:
             lambda name: self.table_links(type_, name),
             kept_rows,
             copies,
+            copied,
             RESOURCE_TABLES[type_][1],
         )
         if type_ not in SNAPSHOT_OWNERS:
@@ -111,6 +114,7 @@ class _Builder:
             kept_rows,
             table.documents(),
             copies,
+            copied,
             differs,
             self.snapshot_keys(type_),
             self.problems,

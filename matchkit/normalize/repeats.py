@@ -141,11 +141,25 @@ def _pairs(
     return query, values[starts[query] + within]
 
 
+def common_types(kept: Sections, copies: ChunkTable) -> tuple[Sections, Sections]:
+    """The table's columns and the later copies' columns, each column that both hold cast to
+    one type (:func:`~matchkit.normalize.columns.unify`): a column's type comes from every copy
+    read, whichever came first, so that the order of pages does not change it."""
+    copied = copies.sections()
+    kept = {section: dict(columns) for section, columns in kept.items()}
+    for section, later in copied.items():
+        first = kept.get(section, {})
+        for key in first.keys() & later.keys():
+            first[key], later[key] = unify([first[key], later[key]])
+    return kept, copied
+
+
 def differing(
     kept: Sections,
     kept_links: Callable[[str], Links],
     kept_rows: np.ndarray,
     copies: ChunkTable,
+    copied: Sections,
     link_names: Iterable[str],
 ) -> np.ndarray:
     """For each later copy, whether it differs from the kept row of its id.
@@ -154,12 +168,11 @@ def differing(
         kept: the table's columns (first copies).
         kept_links: the table's identifiers of a relationship the model reads.
         kept_rows: the row of each copy's id in the table.
-        copies: the later copies, read.
+        copies: the later copies, read; ``copied``: their columns.
         link_names: the relationships the model reads for this type.
     """
     count = copies.rows
     result = np.zeros(count, dtype=bool)
-    copied = copies.sections()
     for section in kept.keys() | copied.keys():
         first, later = kept.get(section, {}), copied.get(section, {})
         for key in first.keys() | later.keys():
@@ -204,6 +217,7 @@ def keep_latest_snapshots(
     kept_rows: np.ndarray,
     kept_documents: np.ndarray,
     copies: ChunkTable,
+    copied: Sections,
     differs: np.ndarray,
     keys: SnapshotKeys,
     problems: Problems,
@@ -214,7 +228,8 @@ def keep_latest_snapshots(
         type_: the snapshot type (player, team).
         kept: the table's columns (first copies); ``kept_rows`` and ``kept_documents`` give
             each copy's row in the table and each table row's document.
-        copies: the later copies, read; ``differs`` says which differ from the kept row.
+        copies: the later copies, read; ``copied``: their columns; ``differs`` says which
+            differ from the kept row.
         keys: how late each copy came.
         problems: where the number of snapshots with differing copies is reported.
     """
@@ -244,7 +259,6 @@ def keep_latest_snapshots(
     total = len(kept_documents)
     order = np.arange(total, dtype=np.int64)
     order[winners] = total + np.arange(len(winners), dtype=np.int64)
-    copied = copies.sections()
     result: Sections = {}
     for section in kept.keys() | copied.keys():
         first_copies, later_copies = kept.get(section, {}), copied.get(section, {})

@@ -22,6 +22,7 @@ from matchkit.normalize.repeats import (
     NO_TIME,
     Repeats,
     SnapshotKeys,
+    common_types,
     differing,
     keep_latest_snapshots,
     report_conflicts,
@@ -137,7 +138,8 @@ def test_differing_compares_every_column_and_identifier_with_the_kept_row() -> N
         )
     )
     kept_links = {"team": Links.of(np.array([0]), ["team"], ["t1"])}
-    flags = differing(kept, kept_links.__getitem__, np.array([0, 1, 2, 0]), copies, ["team"])
+    rows = np.array([0, 1, 2, 0])
+    flags = differing(kept, kept_links.__getitem__, rows, copies, copies.sections(), ["team"])
     assert flags.tolist() == [True, True, False, True]  # x: t1 missing; y: name; x again: t9
 
 
@@ -154,7 +156,15 @@ def test_the_latest_copy_replaces_the_kept_row_and_the_count_is_reported() -> No
     )
     flags = np.array([True, True, False])
     result = keep_latest_snapshots(
-        "player", kept, np.array([0, 0, 1]), np.array([0, 0]), copies, flags, keys, problems
+        "player",
+        kept,
+        np.array([0, 0, 1]),
+        np.array([0, 0]),
+        copies,
+        copies.sections(),
+        flags,
+        keys,
+        problems,
     )
     assert result["attributes"]["name"].to_pylist() == ["newest", "same"]
     [problem] = list(problems)
@@ -187,6 +197,7 @@ def test_keep_latest_snapshots_picks_as_decision_17_reads(
         np.array([r for r, _, _ in copies]),
         np.array([0, 1, 2]),
         table,
+        table.sections(),
         np.array([flag for _, _, flag in copies]),
         keys,
         problems,
@@ -205,6 +216,17 @@ def test_keep_latest_snapshots_picks_as_decision_17_reads(
                 best, expected[row] = key(document), name
     assert result["attributes"]["name"].to_pylist() == expected
     assert [p.count for p in problems] == ([len(differing_rows)] if differing_rows else [])
+
+
+def test_common_types_cast_a_column_to_what_kept_rows_and_copies_share() -> None:
+    kept = {"stats": {"wins": pa.array([3]), "level": pa.array([1])}}
+    copies = ChunkTable("player")
+    copies.append(Chunk.of("player", ["p"], [1], {"stats": {"wins": pa.array([True])}}))
+    shared, copied = common_types(kept, copies)
+    assert shared["stats"]["wins"].to_pylist() == ["3"]  # int and bool: text
+    assert copied["stats"]["wins"].to_pylist() == ["true"]
+    assert shared["stats"]["level"].type == pa.int64()  # the copies lack it: as it was
+    assert kept["stats"]["wins"].type == pa.int64()  # the table's columns are not changed
 
 
 def test_conflicts_count_ids_once() -> None:

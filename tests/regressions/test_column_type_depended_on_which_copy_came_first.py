@@ -1,0 +1,50 @@
+"""Found by reading decision 17's code (session 10): the type of a column depended on the order
+of pages when a player's snapshots held a member of different kinds.
+
+A player's stats ``wins`` was ``0.5`` in its latest match and ``true`` in an earlier one. Read
+latest first, the kept row stayed and the copy was only compared, so the column was float64;
+read earliest first, the latest copy replaced the kept row and the two kinds were joined, so
+the column was text. The same held for ``3`` and ``3.0`` (equal, so no copy differed): Int64 one
+way, float64 the other. Now a column's type comes from every copy read, whichever came first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pandas as pd
+import pytest
+
+from matchkit import to_frames
+from tests.builders.resources import arena, page
+
+
+def _player_in_two_matches(latest: Any, earlier: Any) -> tuple[dict, dict]:
+    """Two pages, each a match whose first player is the same; its stats ``wins`` is
+    ``latest`` in the later match and ``earlier`` in the other."""
+    pages = []
+    for match_id, created, value in (
+        ("m0", "2026-10-30T13:00:00Z", latest),
+        ("m1", "2026-10-30T12:00:00Z", earlier),
+    ):
+        document = page(arena(match_id, per_side=1, created_at=created))
+        player = next(r for r in document["included"] if r["type"] == "player")
+        player["attributes"]["stats"] = {"wins": value}
+        pages.append(document)
+    first, second = pages
+    second = orjson.loads(orjson.dumps(second).replace(b"m1-player10", b"m0-player10"))
+    return first, second
+
+
+@pytest.mark.parametrize(
+    ("latest", "earlier", "dtype", "value"),
+    [(0.5, True, "string", "0.5"), (3, 3.0, "float64", 3.0), (True, "yes", "string", "true")],
+)
+def test_the_column_type_is_the_same_in_either_order(latest, earlier, dtype, value):
+    first, second = _player_in_two_matches(latest, earlier)
+    forward = to_frames([first, second]).players.set_index("player_id")["wins"]
+    backward = to_frames([second, first]).players.set_index("player_id")["wins"]
+    pd.testing.assert_series_equal(forward.sort_index(), backward.sort_index())
+    assert forward.dtype == dtype
+    assert forward["m0-player10"] == value  # the latest match's copy
