@@ -94,7 +94,7 @@ class _Builder:
         copies = self.walker.repeats.read(type_)
         if copies is None:
             return sections
-        sections, copied = common_types(sections, copies)
+        sections, copied = common_types(sections, self.rows(type_), copies)
         kept = pc.index_in(copies.ids(), value_set=self.ids[type_], memory_pool=ARROW_POOL)
         kept_rows = kept.to_numpy().astype(np.int64)
         differs = differing(

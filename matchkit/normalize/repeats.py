@@ -141,16 +141,22 @@ def _pairs(
     return query, values[starts[query] + within]
 
 
-def common_types(kept: Sections, copies: ChunkTable) -> tuple[Sections, Sections]:
-    """The table's columns and the later copies' columns, each column that both hold cast to
-    one type (:func:`~matchkit.normalize.columns.unify`): a column's type comes from every copy
-    read, whichever came first, so that the order of pages does not change it."""
+def common_types(kept: Sections, rows: int, copies: ChunkTable) -> tuple[Sections, Sections]:
+    """The table's columns (``rows`` long) and the later copies' columns, with the columns and
+    types of both: a member that only copies hold is a column of nulls of its type in the
+    table, and each column both hold is cast to one type
+    (:func:`~matchkit.normalize.columns.unify`). What a
+    table holds comes from every copy read, whichever came first, so that the order of pages
+    does not change it."""
     copied = copies.sections()
     kept = {section: dict(columns) for section, columns in kept.items()}
     for section, later in copied.items():
-        first = kept.get(section, {})
-        for key in first.keys() & later.keys():
-            first[key], later[key] = unify([first[key], later[key]])
+        first = kept.setdefault(section, {})
+        for key, array in later.items():
+            if key in first:
+                first[key], later[key] = unify([first[key], array])
+            else:
+                first[key] = nulls(rows, array.type)
     return kept, copied
 
 

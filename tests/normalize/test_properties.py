@@ -137,3 +137,44 @@ def test_chunk_size_does_not_change_the_result(monkeypatch: pytest.MonkeyPatch, 
     chunked = to_frames(pages)
     for name, frame in reference.tables.items():
         pd.testing.assert_frame_equal(chunked.tables[name], frame)
+
+
+@st.composite
+def snapshot_pages(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """Pages of one match each, whose players come from a small pool, each copy of a player
+    with its own name and stats (decision 17's snapshots)."""
+    pool = [f"player{i}" for i in range(draw(st.integers(2, 3)))]
+    times = st.sampled_from(["2026-10-30T12:00:00Z", "2026-10-30T13:00:00Z", "not a time"])
+    pages = []
+    for number in range(draw(st.integers(1, 4))):
+        document = page(arena(f"m{number}", per_side=1, created_at=draw(times)))
+        chosen = draw(st.lists(st.sampled_from(pool), min_size=2, max_size=2, unique=True))
+        text = orjson.dumps(document)
+        for side, player_id in zip((1, 2), chosen, strict=True):
+            text = text.replace(f"m{number}-player{side}0".encode(), player_id.encode())
+        document = orjson.loads(text)
+        for resource in document["included"]:
+            if resource["type"] == "player":
+                resource["attributes"]["name"] = draw(st.sampled_from(["a", "b"]))
+                resource["attributes"]["stats"] = draw(
+                    st.dictionaries(st.sampled_from(["wins", "level"]), SCALARS, max_size=2)
+                )
+        pages.append(document)
+    return pages
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pages=snapshot_pages(), order=st.randoms(use_true_random=False))
+def test_the_order_of_pages_does_not_change_the_players(pages: list, order: Any) -> None:
+    """Decision 17: each player keeps its latest match's copy, whatever the order of pages,
+    and the players table (values and dtypes) and problems are the same in any order."""
+    shuffled = pages[:]
+    order.shuffle(shuffled)
+    reference, other = to_frames(pages), to_frames(shuffled)
+    assert not [p for p in reference.problems if "differing" not in p and "created_at" not in p]
+
+    def players(frames: Any) -> pd.DataFrame:
+        return frames.players.sort_values("player_id").reset_index(drop=True)
+
+    pd.testing.assert_frame_equal(players(reference), players(other))
+    assert reference.problems == other.problems

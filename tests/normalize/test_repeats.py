@@ -221,11 +221,15 @@ def test_keep_latest_snapshots_picks_as_decision_17_reads(
 def test_common_types_cast_a_column_to_what_kept_rows_and_copies_share() -> None:
     kept = {"stats": {"wins": pa.array([3]), "level": pa.array([1])}}
     copies = ChunkTable("player")
-    copies.append(Chunk.of("player", ["p"], [1], {"stats": {"wins": pa.array([True])}}))
-    shared, copied = common_types(kept, copies)
+    copies.append(
+        Chunk.of("player", ["p"], [1], {"stats": {"wins": pa.array([True]), "xp": pa.array([5])}})
+    )
+    shared, copied = common_types(kept, 1, copies)
     assert shared["stats"]["wins"].to_pylist() == ["3"]  # int and bool: text
     assert copied["stats"]["wins"].to_pylist() == ["true"]
     assert shared["stats"]["level"].type == pa.int64()  # the copies lack it: as it was
+    assert shared["stats"]["xp"].to_pylist() == [None]  # only the copies hold it
+    assert shared["stats"]["xp"].type == pa.int64()
     assert kept["stats"]["wins"].type == pa.int64()  # the table's columns are not changed
 
 
