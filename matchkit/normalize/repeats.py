@@ -10,6 +10,10 @@ resource) and compared with the first copy column by column:
   that arrived with differing attributes is reported.
 - a resource that belongs to one match (a roster, participant, round, ...) arriving again with
   different content is a conflict: the first copy stays, and the count is reported.
+
+Either way a table's columns and their types come from every copy read (:func:`common_types`),
+and the latest copy is found with integers: matches ranked once, a slot per (snapshot,
+document) (:class:`SnapshotKeys`).
 """
 
 from __future__ import annotations
@@ -143,11 +147,13 @@ def _pairs(
 
 def common_types(kept: Sections, rows: int, copies: ChunkTable) -> tuple[Sections, Sections]:
     """The table's columns (``rows`` long) and the later copies' columns, with the columns and
-    types of both: a member that only copies hold is a column of nulls of its type in the
-    table, and each column both hold is cast to one type
-    (:func:`~matchkit.normalize.columns.unify`). What a
+    types of both.
+
+    A member that only copies hold is a column of nulls of its type in the table, and each
+    column both hold is cast to one type (:func:`~matchkit.normalize.columns.unify`): what a
     table holds comes from every copy read, whichever came first, so that the order of pages
-    does not change it."""
+    does not change it.
+    """
     copied = copies.sections()
     kept = {section: dict(columns) for section, columns in kept.items()}
     for section, later in copied.items():
