@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from matchkit.errors import InvalidArgumentError
+from matchkit.model.combine import one_row_per_key, stack
 from matchkit.model.declared import DeclaredFrames
 from matchkit.model.schema import TABLE_NAMES, TABLES, coerce_frame
 
@@ -134,21 +135,24 @@ class MatchFrames(DeclaredFrames, schemas=TABLES, counted="matches"):
         """Combine frames from several fetches; rows repeated across them are kept once.
 
         A row is the same when its key is (``match_id`` for matches, ``(round_id,
-        participant_id)`` for round_participants, ...); the first one wins. Extra columns are
-        the union; dtypes of known columns are re-applied.
+        participant_id)`` for round_participants, ...). A player or team keeps its row from the
+        frame that holds its latest match, whatever the order of the frames (decision 17);
+        any other row, the first frame's. Keys whose rows differ are counted in ``problems``
+        (:mod:`matchkit.model.combine`). Extra columns are the union; dtypes of known columns
+        are re-applied.
         """
         frames = list(frames)
         if not frames:
             return cls.empty()
+        stacked = {name: stack([frame.tables[name] for frame in frames]) for name in TABLE_NAMES}
+        problems = dict.fromkeys(p for frame in frames for p in frame.problems)
         tables = {}
         for name in TABLE_NAMES:
-            schema = TABLES[name]
-            parts = [frame.tables[name] for frame in frames]
-            combined = _concat_aligned(parts)
-            combined = combined.drop_duplicates(subset=list(schema.key), keep="first")
-            tables[name] = coerce_frame(combined.reset_index(drop=True), schema)
-        problems = tuple(dict.fromkeys(p for frame in frames for p in frame.problems))
-        return cls(**tables, problems=problems)
+            rows, problem = one_row_per_key(name, stacked)
+            if problem is not None:
+                problems[problem] = None
+            tables[name] = coerce_frame(rows, TABLES[name])
+        return cls(**tables, problems=tuple(problems))
 
     def merge(self, other: MatchFrames) -> MatchFrames:
         """These frames and ``other`` combined, deduplicated (see :meth:`concat`)."""
@@ -218,31 +222,6 @@ def _take(series: pd.Series, positions: np.ndarray) -> pd.Series:
         return pd.Series([None] * len(positions), dtype=series.dtype)
     taken = series.take(np.where(found, positions, 0)).reset_index(drop=True)
     return taken.where(found)
-
-
-def _concat_aligned(parts: list[pd.DataFrame]) -> pd.DataFrame:
-    """Concatenate tables whose extra columns differ, giving absent columns the right dtype."""
-    dtypes: dict[str, Any] = {}
-    for part in parts:
-        for name, dtype in part.dtypes.items():
-            dtypes.setdefault(name, dtype)
-    aligned = []
-    for part in parts:
-        if len(part.columns) != len(dtypes) or list(part.columns) != list(dtypes):
-            part = part.copy()
-            for name, dtype in dtypes.items():
-                if name not in part:
-                    part[name] = pd.Series(None, index=part.index, dtype=_nullable(dtype))
-            part = part[list(dtypes)]
-        aligned.append(part)
-    return pd.concat(aligned, ignore_index=True)
-
-
-def _nullable(dtype: Any) -> Any:
-    """A dtype that can hold missing values (plain numpy ints and bools cannot)."""
-    if isinstance(dtype, np.dtype) and dtype.kind in "iub":
-        return "float64" if dtype.kind in "iu" else "boolean"
-    return dtype
 
 
 def _boolean_mask(mask: Any, matches: pd.DataFrame) -> np.ndarray:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import orjson
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from matchkit import to_frames
+from matchkit import MatchFrames, to_frames
 from tests.builders.resources import arena, asset, match, page, participant, player, roster, round_
 
 INT64 = st.integers(-(2**63), 2**63 - 1)
@@ -185,3 +186,30 @@ def test_the_order_of_pages_does_not_change_the_players(
 
     pd.testing.assert_frame_equal(players(reference), players(other))
     assert reference.problems == other.problems
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    pages=snapshot_pages(),
+    cuts=st.lists(st.integers(0, 4), max_size=2),
+    order=st.randoms(use_true_random=False),
+)
+def test_frames_combined_keep_the_players_normalizing_at_once_keeps(
+    pages: list, cuts: list[int], order: Any
+) -> None:
+    """MatchFrames.concat of pages normalized in pieces, in any order, keeps the same copy of
+    each player (decision 17) as to_frames of all the pages at once."""
+    for document in pages:  # name each copy after its match, to see which one is kept
+        match_id = document["data"][0]["id"]
+        for resource in document["included"]:
+            if resource["type"] == "player":
+                resource["attributes"]["name"] = match_id
+    bounds = sorted({0, len(pages), *(cut for cut in cuts if cut < len(pages))})
+    pieces = [to_frames(pages[a:b]) for a, b in pairwise(bounds)]
+    order.shuffle(pieces)
+    combined, at_once = MatchFrames.concat(pieces), to_frames(pages)
+
+    def kept(frames: Any) -> dict[str, str]:
+        return dict(zip(frames.players["player_id"], frames.players["name"], strict=True))
+
+    assert kept(combined) == kept(at_once)
