@@ -1,6 +1,6 @@
 """Combining the tables of several MatchFrames: one row per key, decision 17 across frames.
 
-:meth:`~matchkit.model.frames.MatchFrames.concat` joins the tables of frames from several
+:meth:`matchkit.model.frames.MatchFrames.concat` joins the tables of frames from several
 fetches (or data sets read back). A row whose key is in several frames is kept once, as the
 normalizer keeps a resource that came twice:
 
@@ -17,7 +17,8 @@ silence.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -27,10 +28,12 @@ from matchkit.model.schema import SNAPSHOT_OWNERS, TABLES
 __all__ = ["Stacked", "one_row_per_key", "stack"]
 
 
-class Stacked(NamedTuple):
+@dataclass(frozen=True)
+class Stacked:
     """One table of several frames, frame after frame."""
 
     rows: pd.DataFrame
+    """the rows of every frame"""
     frame: np.ndarray
     """each row's frame (its position among the frames)"""
 
@@ -55,7 +58,7 @@ def one_row_per_key(name: str, stacked: Mapping[str, Stacked]) -> tuple[pd.DataF
     """
     schema = TABLES[name]
     key = list(schema.key)
-    combined, frame_of_row = stacked[name]
+    combined, frame_of_row = stacked[name].rows, stacked[name].frame
     repeated = combined.duplicated(subset=key, keep=False).to_numpy()
     if not repeated.any():
         return combined, None
