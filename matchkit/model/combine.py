@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from matchkit.model.schema import SNAPSHOT_OWNERS, TABLES
+from matchkit.model.values import EXACT_IN_FLOAT, text_value
 
 __all__ = ["Stacked", "one_row_per_key", "stack"]
 
@@ -133,9 +134,11 @@ def _latest_rows(
 def _concat_aligned(parts: list[pd.DataFrame]) -> pd.DataFrame:
     """Concatenate tables whose extra columns differ, giving absent columns the right dtype."""
     dtypes: dict[str, Any] = {}
+    kinds: dict[str, set[str]] = {}
     for part in parts:
         for name, dtype in part.dtypes.items():
             dtypes.setdefault(name, dtype)
+            kinds.setdefault(name, set()).add(str(dtype))
     aligned = []
     for part in parts:
         if len(part.columns) != len(dtypes) or list(part.columns) != list(dtypes):
@@ -145,7 +148,34 @@ def _concat_aligned(parts: list[pd.DataFrame]) -> pd.DataFrame:
                     part[name] = pd.Series(None, index=part.index, dtype=_nullable(dtype))
             part = part[list(dtypes)]
         aligned.append(part)
-    return pd.concat(aligned, ignore_index=True)
+    combined = pd.concat(aligned, ignore_index=True)
+    for name in [name for name, seen in kinds.items() if len(seen) > 1]:
+        # a column the frames hold with different kinds (not only missing): one kind, as to_frames
+        held = {
+            str(part[name].dtype) for part in parts if name in part and part[name].notna().any()
+        }
+        if len(held) > 1:  # read from the parts: concat may already have rounded integers
+            values = [value for part in aligned for value in part[name].tolist()]
+            combined[name] = _one_kind(values, combined.index)
+    return combined
+
+
+def _one_kind(values: list[Any], index: pd.Index) -> pd.Series:
+    """Values of mixed kinds as the normalizer settles them: integers and decimals as decimals
+    (text when an integer is beyond :data:`~matchkit.model.values.EXACT_IN_FLOAT`), any other
+    mix as text (:func:`~matchkit.model.values.text_value`)."""
+    plain = [None if pd.isna(value) else _plain(value) for value in values]
+    numbers = [value for value in plain if value is not None]
+    if all(type(value) in (int, float) for value in numbers) and all(
+        type(value) is float or abs(value) <= EXACT_IN_FLOAT for value in numbers
+    ):
+        return pd.Series(plain, index=index, dtype="float64")
+    return pd.Series([text_value(value) for value in plain], index=index, dtype="string")
+
+
+def _plain(value: Any) -> Any:
+    """A numpy scalar as the Python value it holds."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _nullable(dtype: Any) -> Any:

@@ -13,17 +13,16 @@ other values as JSON text).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import orjson
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from matchkit.model.schema import DATETIME_DTYPE, Kind, category_dtype
+from matchkit.model.values import EXACT_IN_FLOAT, text_value
 from matchkit.normalize.arrow import (
     ARROW_POOL,
     compared,
@@ -37,21 +36,14 @@ from matchkit.normalize.problems import Problems
 
 __all__ = [
     "CONVERSION_ERRORS",
-    "EXACT_IN_FLOAT",
     "convert",
     "fast_arrow",
     "identifiers_text",
     "int_or_none",
     "integer_array",
-    "text_value",
     "to_arrow",
     "unify",
 ]
-
-EXACT_IN_FLOAT = 2**53
-"""Integers up to this size (either sign) are held exactly by a float64: a column of integers
-and decimals is ``float64`` when its integers are within it, and text (every value exact)
-when one is beyond."""
 
 CONVERSION_ERRORS = (
     pa.ArrowInvalid,
@@ -59,28 +51,6 @@ CONVERSION_ERRORS = (
     pa.ArrowNotImplementedError,
     OverflowError,
 )
-
-
-def text_value(value: Any) -> str | None:
-    """A value as text: strings as they are, anything else as compact JSON (sorted keys).
-
-    A decimal number is written in its shortest form, and one without a fraction as an integer
-    (``3.0`` as ``3``, up to :data:`EXACT_IN_FLOAT`), so that its text is the same whether or not
-    integers shared its chunk (where it and they became decimals) before the column turned out
-    to be text.
-    """
-    if value is None or type(value) is str:
-        return value
-    if type(value) is int:  # its JSON, at any size
-        return str(value)
-    if type(value) is float:
-        whole = value.is_integer() and abs(value) <= EXACT_IN_FLOAT
-        return str(int(value)) if whole else repr(value)
-    try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
-    except orjson.JSONEncodeError:
-        # Integers beyond 64 bits, or nesting deeper than orjson's 255 levels.
-        return _json_text(value)
 
 
 def identifiers_text(keys: Sequence[tuple[str, str]], *, single: bool) -> str:
@@ -92,45 +62,6 @@ def identifiers_text(keys: Sequence[tuple[str, str]], *, single: bool) -> str:
     """
     items = [{"id": id_, "type": type_} for type_, id_ in keys]
     return text_value(items[0] if single else items)
-
-
-def _json_text(value: Any) -> str:
-    """Compact JSON with sorted keys, written without recursion (any depth, any integer)."""
-    parts: list[str] = []
-    stack: list[Any] = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, _Literal):
-            parts.append(item.text)
-        elif isinstance(item, dict):
-            parts.append("{")
-            pending: list[Any] = []
-            for index, key in enumerate(sorted(item, key=str)):
-                pending += [
-                    _Literal(("," if index else "") + json.dumps(str(key)) + ":"),
-                    item[key],
-                ]
-            pending.append(_Literal("}"))
-            stack.extend(reversed(pending))
-        elif isinstance(item, list | tuple):
-            parts.append("[")
-            pending = []
-            for index, element in enumerate(item):
-                pending += ([_Literal(",")] if index else []) + [element]
-            pending.append(_Literal("]"))
-            stack.extend(reversed(pending))
-        else:
-            parts.append(json.dumps(item))
-    return "".join(parts)
-
-
-class _Literal:
-    """A piece of JSON text waiting on the stack of :func:`_json_text`."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
 
 
 _NONE = type(None)

@@ -28,9 +28,10 @@ import pyarrow.compute as pc
 
 from matchkit.errors import DocumentError
 from matchkit.model.schema import TableSchema, empty_frame
+from matchkit.model.values import text_value
 from matchkit.normalize.arrow import ARROW_POOL, nulls
 from matchkit.normalize.assemble import snake_case
-from matchkit.normalize.columns import convert, text_value, to_arrow
+from matchkit.normalize.columns import convert, to_arrow
 from matchkit.normalize.problems import Problems
 from matchkit.telemetry.columns import arrow_chunk, clock_array, joined, timestamps, utc_micros
 from matchkit.telemetry.parse import ParsedFile

@@ -16,8 +16,9 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from matchkit.model.values import text_value
 from matchkit.normalize.arrow import ARROW_POOL
-from matchkit.normalize.columns import convert, text_value, to_arrow, unify
+from matchkit.normalize.columns import convert, to_arrow, unify
 from matchkit.normalize.problems import Problems
 
 __all__ = ["arrow_chunk", "clock_array", "joined", "timestamps", "utc_micros"]
