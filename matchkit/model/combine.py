@@ -11,7 +11,8 @@ normalizer keeps a resource that came twice:
 - any other row belongs to one match: the first frame's row is kept.
 
 Either way, keys whose rows differ between frames are counted in a problem, never dropped in
-silence.
+silence. A column that the frames hold with different kinds (an integer in one, text in
+another) is settled as the normalizer settles it (:mod:`matchkit.model.values`).
 """
 
 from __future__ import annotations
