@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from matchkit.model.combine import stack
 from matchkit.model.declared import DeclaredFrames
 from matchkit.model.schema import coerce_frame
 from matchkit.telemetry.schema import TABLE_NAMES, TABLES
@@ -79,7 +80,9 @@ class TelemetryFrames(DeclaredFrames, schemas=TABLES, counted="files"):
     def concat(cls, frames: Iterable[TelemetryFrames]) -> TelemetryFrames:
         """Combine frames; a match present in several keeps its first telemetry.
 
-        Extra columns are the union; dtypes of known columns are re-applied.
+        Extra columns are the union; one that the frames hold with different kinds is settled
+        as the normalizer settles it (:func:`matchkit.model.combine.stack`); dtypes of known
+        columns are re-applied.
         """
         frames = list(frames)
         if not frames:
@@ -96,7 +99,8 @@ class TelemetryFrames(DeclaredFrames, schemas=TABLES, counted="files"):
         for name in TABLE_NAMES:
             parts = [frame.tables[name] for frame in kept]
             parts = [part for part in parts if len(part)] or parts[:1]
-            combined = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+            # stacked as MatchFrames.concat stacks: a column of different kinds settled
+            combined = stack(parts).rows if len(parts) > 1 else parts[0]
             tables[name] = coerce_table(combined.reset_index(drop=True), name)
         problems = tuple(dict.fromkeys(p for frame in frames for p in frame.problems))
         return cls(**tables, problems=problems)
