@@ -251,11 +251,19 @@ def asset(
 
 
 def arena(
-    match_id: str, *, per_side: int = 2, rounds: int = 3, created_at: str = "2026-10-30T12:00:00Z"
+    match_id: str,
+    *,
+    per_side: int = 2,
+    rounds: int = 3,
+    created_at: str = "2026-10-30T12:00:00Z",
+    player_ids: Sequence[str] = (),
+    player_stats: Sequence[Any] = (),
 ) -> tuple[Resource, list[Resource]]:
     """A complete arena match: 2 rosters of ``per_side`` registered participants, rounds, asset.
 
-    Roster 1 (side 1) wins.
+    Roster 1 (side 1) wins. The players are ``{match_id}-player{side}{number}``, side 1 first;
+    ``player_ids`` and ``player_stats`` give the first players other ids (the same player in
+    several matches) and their stats (the rest keep theirs, and no stats).
     """
     included: list[Resource] = []
     roster_ids = []
@@ -263,8 +271,11 @@ def arena(
     for side in (1, 2):
         members = []
         for number in range(per_side):
+            position = (side - 1) * per_side + number
             participant_id = f"{match_id}-p{side}{number}"
             player_id = f"{match_id}-player{side}{number}"
+            if position < len(player_ids):
+                player_id = player_ids[position]
             stats = {
                 "attachment": side * 100 + number,
                 "emote": 7,
@@ -277,7 +288,8 @@ def arena(
                 "userID": player_id,
             }
             included.append(participant(participant_id, player=player_id, stats=stats))
-            included.append(player(player_id))
+            stats_of_player = player_stats[position] if position < len(player_stats) else None
+            included.append(player(player_id, stats=stats_of_player))
             members.append(participant_id)
         roster_id = f"{match_id}-r{side}"
         included.append(

@@ -22,13 +22,10 @@ BIG = 2**53 + 1  # the nearest float is 2**53
 
 
 def _pages(*wins: Any) -> list[dict[str, Any]]:
-    pages = []
-    for number, value in enumerate(wins):
-        document = page(arena(f"m{number}"))
-        player = next(r for r in document["included"] if r["type"] == "player")
-        player["attributes"]["stats"] = {"wins": value}
-        pages.append(document)
-    return pages
+    return [
+        page(arena(f"m{number}", player_stats=[{"wins": value}]))
+        for number, value in enumerate(wins)
+    ]
 
 
 def _wins(pages: list[dict[str, Any]], rows: int, monkeypatch: pytest.MonkeyPatch) -> pd.Series:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 import pandas as pd
 import pytest
 
@@ -28,14 +27,10 @@ from tests.builders.resources import arena, page
 
 def _pages(*pages: tuple[Any, ...]) -> list[dict[str, Any]]:
     """A page per tuple, its players' ``wins`` the tuple's values."""
-    documents = []
-    for number, values in enumerate(pages):
-        document = page(arena(f"m{number}", per_side=1))
-        players = [r for r in document["included"] if r["type"] == "player"]
-        for player, value in zip(players, values, strict=True):
-            player["attributes"]["stats"] = {"wins": value}
-        documents.append(document)
-    return documents
+    return [
+        page(arena(f"m{number}", per_side=1, player_stats=[{"wins": v} for v in values]))
+        for number, values in enumerate(pages)
+    ]
 
 
 def _wins(documents: list[dict[str, Any]], rows: int, monkeypatch: pytest.MonkeyPatch) -> pd.Series:
@@ -59,13 +54,22 @@ def test_the_order_of_pages_does_not_round_an_integer(monkeypatch):
     first, the integer became the decimal 2**53 (float64); read earliest first, it stayed
     ``"9007199254740993"`` (text)."""
     big = 2**53 + 1
-    latest = page(arena("m0", per_side=1, created_at="2026-10-30T13:00:00Z"))
-    earlier = page(arena("m1", per_side=1))
-    for document, values in ((latest, (big, 0.0)), (earlier, (True, None))):
-        players = [r for r in document["included"] if r["type"] == "player"]
-        for player, value in zip(players, values, strict=True):
-            player["attributes"]["stats"] = {"wins": value}
-    earlier = orjson.loads(orjson.dumps(earlier).replace(b"m1-player1", b"m0-player1"))
+    latest = page(
+        arena(
+            "m0",
+            per_side=1,
+            created_at="2026-10-30T13:00:00Z",
+            player_stats=[{"wins": big}, {"wins": 0.0}],
+        )
+    )
+    earlier = page(
+        arena(
+            "m1",
+            per_side=1,
+            player_ids=["m0-player10"],
+            player_stats=[{"wins": True}, {"wins": None}],
+        )
+    )
     forward = _wins([latest, earlier], 4096, monkeypatch)
     backward = _wins([earlier, latest], 4096, monkeypatch)
     pd.testing.assert_series_equal(forward.sort_index(), backward.sort_index())

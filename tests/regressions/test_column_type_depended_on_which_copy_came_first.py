@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 import pandas as pd
 import pytest
 
@@ -33,12 +32,19 @@ def _player_in_two_matches(latest: Any, earlier: Any) -> tuple[dict, dict]:
         ("m0", "2026-10-30T13:00:00Z", latest),
         ("m1", "2026-10-30T12:00:00Z", earlier),
     ):
-        document = page(arena(match_id, per_side=1, created_at=created))
-        player = next(r for r in document["included"] if r["type"] == "player")
-        player["attributes"]["stats"] = {} if value is _NOTHING else {"wins": value}
-        pages.append(document)
+        stats = {} if value is _NOTHING else {"wins": value}
+        pages.append(
+            page(
+                arena(
+                    match_id,
+                    per_side=1,
+                    created_at=created,
+                    player_ids=["m0-player10"],
+                    player_stats=[stats],
+                )
+            )
+        )
     first, second = pages
-    second = orjson.loads(orjson.dumps(second).replace(b"m1-player10", b"m0-player10"))
     return first, second
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 import pandas as pd
 
 from matchkit import MatchFrames, to_frames
@@ -25,12 +24,15 @@ from tests.builders.resources import arena, page
 
 def _page(match_id: str, created_at: str, level: int) -> dict[str, Any]:
     """A match whose first player is ``shared`` at ``level``."""
-    document = page(arena(match_id, per_side=1, created_at=created_at))
-    text = orjson.dumps(document).replace(f"{match_id}-player10".encode(), b"shared")
-    document = orjson.loads(text)
-    player = next(r for r in document["included"] if r["id"] == "shared")
-    player["attributes"]["stats"] = {"level": level}
-    return document
+    return page(
+        arena(
+            match_id,
+            per_side=1,
+            created_at=created_at,
+            player_ids=["shared"],
+            player_stats=[{"level": level}],
+        )
+    )
 
 
 def _players(frames: MatchFrames) -> pd.DataFrame:

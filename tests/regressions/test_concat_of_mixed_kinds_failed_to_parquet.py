@@ -21,14 +21,10 @@ from tests.builders.resources import arena, page
 
 
 def _pages(first: Any, second: Any) -> list[dict[str, Any]]:
-    pages = []
-    for match_id, value in (("a", first), ("b", second)):
-        document = page(arena(match_id, per_side=1))
-        for resource in document["included"]:
-            if resource["type"] == "player":
-                resource["attributes"]["stats"] = {"wins": value}
-        pages.append(document)
-    return pages
+    return [
+        page(arena(match_id, per_side=1, player_stats=[{"wins": value}] * 2))
+        for match_id, value in (("a", first), ("b", second))
+    ]
 
 
 @pytest.mark.parametrize(
