@@ -4,6 +4,9 @@ A 120-day fetch of the sample set's global shard from the embedded service, cold
 cache), then warm (same client, and a fresh client on the same cache). The warm re-run must
 make zero network requests and cost at most 2x reading the same response bodies straight from
 disk and normalizing them (``to_frames`` over the files' bytes).
+
+Then matches by id, cached: ``get_matches`` of 300 ids (one normalization) against
+``get_match`` of each id and ``MatchFrames.concat`` (a normalization per match), side by side.
 """
 
 from __future__ import annotations
@@ -15,12 +18,14 @@ from datetime import timedelta
 from pathlib import Path
 
 from matchkit.client.client import Client
+from matchkit.model.frames import MatchFrames
 from matchkit.normalize.pipeline import to_frames
 from matchkit.service import running
 from matchkit.synth.dataset import open_dataset
 
 REPEATS = 5
 WARM_LIMIT = 2.0
+BY_ID = 300
 
 
 def _timed(run: Callable[[], object]) -> tuple[float, object]:
@@ -74,6 +79,13 @@ def main() -> None:
                         disk_times.append(seconds)
                     warm_requests = len(service.requests) - before
 
+                ids = cold.matches["match_id"].tolist()[:BY_ID]
+                client.get_matches(ids)  # fetched once, not timed
+                by_id_seconds, by_id = _timed(lambda: client.get_matches(ids))
+                one_by_one_seconds, one_by_one = _timed(
+                    lambda: MatchFrames.concat([client.get_match(i) for i in ids])
+                )
+
     warm_seconds, fresh_seconds, disk_seconds = min(warm_times), min(fresh_times), min(disk_times)
     assert len(cold) == len(warm) == len(fresh_frames) == len(from_disk)  # type: ignore[arg-type]
     per_page = cold_seconds / pages * 1e3
@@ -90,6 +102,11 @@ def main() -> None:
     print(f"bodies from disk + normalize: {disk_seconds:.2f} s ({len(files)} files)")
     print(f"warm / disk:                  {ratio:.2f}x same client, {fresh_ratio:.2f}x fresh")
     print(f"  (limit {WARM_LIMIT:.1f}x; warm and disk times are the best of {REPEATS})")
+    assert len(by_id) == len(one_by_one) == len(ids)  # type: ignore[arg-type]
+    print(
+        f"{len(ids)} matches by id, cached: get_matches {by_id_seconds:.2f} s; get_match each "
+        f"+ concat {one_by_one_seconds:.2f} s ({one_by_one_seconds / by_id_seconds:.0f}x)"
+    )
     verdict = warm_requests == 0 and max(ratio, fresh_ratio) <= WARM_LIMIT
     print("PASS" if verdict else "FAIL")
     if not verdict:

@@ -358,6 +358,24 @@ def test_client_get_match_argument(offline_client, match_id):
         assert raised.value.parameter == "match_id"
 
 
+@SETTINGS
+@given(match_ids=st.one_of(anything, st.lists(anything, max_size=3)))
+def test_client_get_matches_argument(offline_client, match_ids):
+    # Well-formed ids go to the (offline, empty) cache: a miss; no ids at all, no matches.
+    try:
+        empty = not isinstance(match_ids, str | bytes) and not list(match_ids)
+    except TypeError:  # not iterable
+        empty = False
+    if empty:
+        assert len(offline_client.get_matches(match_ids)) == 0
+        return
+    with pytest.raises((InvalidArgumentError, CacheMissError)) as raised:
+        offline_client.get_matches(match_ids)
+    if isinstance(raised.value, InvalidArgumentError):
+        assert raised.value.parameter in {"match_ids", "match_id"}
+    assert offline_client.transport.network_requests == 0
+
+
 # -- analysis --------------------------------------------------------------------------------
 
 

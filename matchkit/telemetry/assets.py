@@ -12,7 +12,9 @@ from contextlib import closing
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
+from matchkit.client.pager import in_given_order
 from matchkit.errors import DocumentError, InvalidArgumentError, MatchkitError
+from matchkit.normalize.pipeline import to_frames
 from matchkit.telemetry.build import build_tables
 from matchkit.telemetry.download import (
     OnError,
@@ -127,24 +129,18 @@ def _match_ids(matches: Any) -> list[str]:
 def _matches_by_id(
     client: Client, ids: list[str], *, on_error: OnError, problems: list[str]
 ) -> MatchFrames:
-    from matchkit.model.frames import MatchFrames
-
-    fetched = []
+    """The matches of ``ids``, fetched one by one and normalized together (as
+    :meth:`~matchkit.Client.get_matches`, but a match that cannot be fetched is skipped into
+    ``problems`` when ``on_error`` asks)."""
+    bodies = []
     for match_id in ids:
         try:
-            fetched.append(client.get_match(match_id))
+            bodies.append(client.get_match_body(match_id))
         except MatchkitError as error:
             if on_error == "raise":
                 raise
             problems.append(f"telemetry of match {match_id} skipped: {error}")
-    if not fetched:
-        return MatchFrames.empty()
-    frames = MatchFrames.concat(fetched)
-    order = {match_id: position for position, match_id in enumerate(ids)}
-    matches = frames.matches
-    positions = matches["match_id"].map(order).to_numpy()
-    ordered = matches.iloc[positions.argsort(kind="stable")].reset_index(drop=True)
-    return MatchFrames(**{**frames.tables, "matches": ordered}, problems=frames.problems)
+    return in_given_order(to_frames(bodies), ids)
 
 
 def _on_embedded(request: TelemetryRequest, base_url: str) -> TelemetryRequest:
