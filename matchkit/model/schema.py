@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 import pandas as pd
@@ -353,8 +354,27 @@ def category_dtype(categories: Iterable[str]) -> pd.CategoricalDtype:
     """An unordered categorical of text categories, always of pandas' ``str`` dtype.
 
     (Without an explicit dtype an empty category list would be ``object``, and categoricals
-    with equal categories of different dtypes do not compare equal.)
+    with equal categories of different dtypes do not compare equal.) A dtype of a few
+    categories is made once and shared (dtypes are immutable): pandas checks every new one,
+    which was a fifth of normalizing one page.
     """
+    categories = tuple(categories)
+    if len(categories) <= _SHARED_CATEGORIES and all(type(c) is str for c in categories):
+        return _shared_category_dtype(categories)
+    return _new_category_dtype(categories)
+
+
+_SHARED_CATEGORIES = 64
+"""Lists of text categories up to this long share their dtype (the usual ones: regions, server
+types, patches); longer ones, rare and possibly large, are made each time."""
+
+
+@lru_cache(maxsize=512)
+def _shared_category_dtype(categories: tuple[str, ...]) -> pd.CategoricalDtype:
+    return _new_category_dtype(categories)
+
+
+def _new_category_dtype(categories: tuple[str, ...]) -> pd.CategoricalDtype:
     return pd.CategoricalDtype(pd.Index(list(categories), dtype=str), ordered=False)
 
 
