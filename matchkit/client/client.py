@@ -23,6 +23,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Unpack
 
 import orjson
+from tqdm.auto import tqdm
 
 from matchkit.client.arguments import (
     checked_api_key,
@@ -381,7 +382,9 @@ class Client:
         for match_id in given:
             match_path_segment(match_id)  # every id checked before the first request
         ids = list(dict.fromkeys(given))
-        bodies = [self.get_match_body(match_id) for match_id in ids]
+        shown = tqdm(ids, desc=f"matchkit {self.shard}", unit="match", disable=not self.progress)
+        with shown:
+            bodies = [self.get_match_body(match_id) for match_id in shown]
         from matchkit.normalize.pipeline import to_frames
 
         return in_given_order(to_frames(bodies), ids)

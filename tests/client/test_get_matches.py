@@ -110,3 +110,20 @@ def test_get_matches_of_no_ids_is_empty(client: Client, service: RunningService)
     assert len(frames) == 0
     assert list(frames.matches.columns) == list(to_frames([]).matches.columns)
     assert len(service.requests) == before
+
+
+def test_get_matches_shows_its_progress_over_the_matches(
+    service: RunningService, tmp_path: Path, dataset_ids: list[str], capsys: pytest.CaptureFixture
+) -> None:
+    with Client(
+        service.base_url,
+        api_key=service.api_key,
+        cache_dir=tmp_path / "cache",
+        now=service.now,
+        rate_limit="off",
+    ) as client:
+        client.get_matches(dataset_ids[:7])
+    shown = capsys.readouterr().err
+    assert "matchkit global" in shown
+    assert "7/7" in shown
+    assert service.api_key not in shown
