@@ -1,6 +1,6 @@
 """Analysis of normalized matches: side win rates, durations, cosmetics.
 
-Pure pandas on :class:`~matchkit.model.frames.MatchFrames` (or their participant view); nothing here
+Pure pandas on :class:`matchkit.model.frames.MatchFrames` (or their participant view); nothing here
 touches HTTP. Every function returns a tidy DataFrame; what it left out, and why, is in the
 result's ``attrs["excluded"]``.
 

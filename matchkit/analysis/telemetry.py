@@ -1,11 +1,11 @@
 """Analyses of match telemetry: rates per minute, battlerite picks and wins, queue times, the
 round a match is decided in.
 
-Pure pandas on :class:`~matchkit.telemetry.TelemetryFrames`; nothing here touches HTTP. Every
+Pure pandas on :class:`matchkit.telemetry.TelemetryFrames`; nothing here touches HTTP. Every
 function returns a tidy DataFrame with counts (``n``, ``players``, ``matches``) beside each
 estimate and its interval; what was left out, and why, is in ``result.attrs["excluded"]``.
 Characters and battlerites are the wire's integer ids; ``character_name`` and
-``battlerite_name`` come from ``names=`` (:class:`~matchkit.names.Names`, e.g.
+``battlerite_name`` come from ``names=`` (:class:`matchkit.names.Names`, e.g.
 ``fetch_names(client.base_url)``, or a mapping of actor id -> name; default: the sample set's
 catalogue), and an id without a name is shown as the id.
 
@@ -62,7 +62,7 @@ def _catalogue(names: Names | Mapping[str, Any] | None) -> Names:
 def character_labels(
     characters: pd.Series, names: Names | Mapping[str, Any] | None = None
 ) -> pd.Series:
-    """Each character id's display name (``names``: :class:`~matchkit.names.Names` or actor id
+    """Each character id's display name (``names``: :class:`matchkit.names.Names` or actor id
     -> name; default: the sample set's catalogue); an id without a name is shown as the id."""
     return _catalogue(names).label("character", characters)
 
@@ -70,7 +70,7 @@ def character_labels(
 def battlerite_labels(
     battlerites: pd.Series, names: Names | Mapping[str, Any] | None = None
 ) -> pd.Series:
-    """Each battlerite id's display name (``names``: :class:`~matchkit.names.Names`, kind
+    """Each battlerite id's display name (``names``: :class:`matchkit.names.Names`, kind
     ``battlerite``; default: the sample set's catalogue); an id without a name stays the id."""
     return _catalogue(names).label("battlerite", battlerites)
 

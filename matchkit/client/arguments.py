@@ -2,7 +2,7 @@
 
 The query's arguments are checked by :class:`matchkit.rules.query.MatchQuery`; these are the
 client's: its constructor's (``base_url``, ``api_key``, ``timeout``), ``max_matches``, and the
-id of :meth:`~matchkit.client.Client.get_match`. No message ever shows an API key.
+id of :meth:`matchkit.client.Client.get_match`. No message ever shows an API key.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ cache key and redacts from the stored request (its ``ignored_parameters``); noth
 client sends holds it.
 
 The file itself (entries as checksummed JSON, owner-only permissions, damaged and locked files
-as :class:`~matchkit.errors.CacheError`) is :mod:`matchkit.client.cachefile`'s.
+as :class:`matchkit.errors.CacheError`) is :mod:`matchkit.client.cachefile`'s.
 """
 
 from __future__ import annotations
@@ -223,7 +223,7 @@ def create_session(
             written there.
 
     A damaged file or one of another format does not raise here: the session's every use of
-    the cache raises :class:`~matchkit.errors.CacheError`, and :func:`clear_cache` clears it.
+    the cache raises :class:`matchkit.errors.CacheError`, and :func:`clear_cache` clears it.
     """
     keys = keys or CacheKeys()
     prepare_folder(cache_dir)

@@ -11,7 +11,7 @@ What this module guarantees, whatever the file holds:
   write the file: they could store any JSON, but no code.
 - **Owner-only.** The file is created 0600 (SQLite gives its ``-wal`` and ``-shm`` files the
   same mode) and the folders matchkit creates for it 0700.
-- **Failures are** :class:`~matchkit.errors.CacheError` **naming the file and the way out.** A
+- **Failures are** :class:`matchkit.errors.CacheError` **naming the file and the way out.** A
   damaged file (garbage, truncated) or one of another format does not stop ``Client()``: every
   use then raises, and ``Client(...).clear_cache()`` (or deleting the file) clears it. A write
   lock held by another process is waited for ``lock_timeout`` seconds, then reported.

@@ -68,9 +68,9 @@ logger = logging.getLogger(__name__)
 
 
 class FetchOptions(MatchFilters, total=False):
-    """The keyword arguments of :meth:`Client.plan`, :meth:`~Client.iter_pages` and
-    :meth:`~Client.matches`, declared once: the query's filters and sort
-    (:class:`~matchkit.rules.query.MatchFilters`), and the fetch's own ``max_matches`` and
+    """The keyword arguments of :meth:`Client.plan`, :meth:`Client.iter_pages` and
+    :meth:`Client.matches`, declared once: the query's filters and sort
+    (:class:`matchkit.rules.query.MatchFilters`), and the fetch's own ``max_matches`` and
     ``page_limit``. :meth:`Client.matches` says what each does.
     """
 
@@ -97,7 +97,7 @@ class Client:
         shard: ``"global"`` or ``"na"`` (the older variant).
         cache_dir: folder of the HTTP cache; default ``MATCHKIT_CACHE_DIR``, else the platform's
             user cache folder.
-        offline: answer only from the cache; a miss raises :class:`~matchkit.errors.CacheMissError`.
+        offline: answer only from the cache; a miss raises :class:`matchkit.errors.CacheMissError`.
         rate_limit: ``None`` (10 a minute for a remote service, off for the embedded one),
             ``"off"``, ``"N/minute"`` or a number of requests a minute.
         now: the present moment for the time rules (datetime or ISO 8601); default: the embedded
@@ -302,7 +302,7 @@ class Client:
             **options: :class:`FetchOptions`. ``max_matches``: keep the first this many
                 matches (in sort order); a deliberate cap. ``page_limit``: matches per page;
                 default (and maximum) the shard's largest page. The filters
-                (:class:`~matchkit.rules.query.MatchFilters`): ``player_ids``,
+                (:class:`matchkit.rules.query.MatchFilters`): ``player_ids``,
                 ``patch_versions``, ``server_types``, ``ranking_type`` on ``global``;
                 ``player_ids``, ``player_names``, ``team_names``, ``game_modes`` on ``na``
                 (lists match any of their values; more than 6 ids or names are asked in
@@ -348,10 +348,10 @@ class Client:
     def get_matches(self, match_ids: Iterable[str]) -> MatchFrames:
         """Fetch several matches by id (each cached forever) and normalize them together.
 
-        One call to :func:`~matchkit.to_frames` over every match's document: much faster than
-        :meth:`get_match` for each id and :meth:`MatchFrames.concat
-        <matchkit.model.frames.MatchFrames.concat>` (a fixed cost per normalization), and the
-        same rules throughout (a player in several matches keeps its latest snapshot).
+        One call to :func:`matchkit.to_frames` over every match's document: much faster than
+        :meth:`get_match` for each id and :meth:`matchkit.MatchFrames.concat` (a fixed cost
+        per normalization), and the same rules throughout (a player in several matches keeps
+        its latest snapshot).
 
         Args:
             match_ids: the ids; each match once, in the order first given.
@@ -392,7 +392,7 @@ class Client:
     def get_match_body(self, match_id: str) -> bytes:
         """The raw JSON:API document of one match, as the service sent it (cached forever):
         what :meth:`get_match` and :meth:`get_matches` normalize; pass such bodies to
-        :func:`~matchkit.to_frames` together.
+        :func:`matchkit.to_frames` together.
 
         Raises:
             InvalidArgumentError, NotFoundError: as :meth:`get_match`.

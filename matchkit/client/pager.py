@@ -3,9 +3,9 @@
 :class:`Pager` pages each window (and each batch of a long id or name list) from offset 0,
 moving on by the matches received until an empty page or a page without ``next``
 (:func:`matchkit.rules.paging.next_offset`, decision 8); a 404 on a list is an empty window. It
-yields the pages as the service sent them (:class:`~matchkit.client.transport.Fetched`: the raw
+yields the pages as the service sent them (:class:`matchkit.client.transport.Fetched`: the raw
 body and its data and links), with a progress bar over the pages and matches that names the
-window and shows rate-limit waits (:class:`~matchkit.client.progress.FetchProgress`).
+window and shows rate-limit waits (:class:`matchkit.client.progress.FetchProgress`).
 
 With ``max_matches`` the pager is the one place that decides which matches a call keeps: the
 first ``max_matches`` distinct matches in sort order (:attr:`Pager.kept`). It stops fetching

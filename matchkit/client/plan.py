@@ -1,7 +1,7 @@
 """Planning a match-list fetch: time windows x pages, and what the pages cost under a rate limit.
 
 Pure: nothing here makes a request, reads the cache or knows the rate limiter. The client turns
-a :class:`~matchkit.rules.query.MatchQuery` into consecutive windows of at most 28 days
+a :class:`matchkit.rules.query.MatchQuery` into consecutive windows of at most 28 days
 (:func:`plan_windows`), each asked in batches the service takes (:meth:`MatchQuery.batches`),
 and pages each from offset 0 with the shard's largest page until an empty page or a page without
 ``next`` (:func:`matchkit.rules.paging.next_offset`).

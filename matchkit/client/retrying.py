@@ -8,7 +8,7 @@ matchkit follows, the service's (:mod:`matchkit.client.transport`) and the telem
   is a fault, retried with bounded exponential backoff and jitter
   (:meth:`RetryPolicy.backoff_seconds`); any other transport failure ends the request;
 - a 500, 502, 503 or 504 (:data:`RETRY_STATUSES`) is a fault too, and so is a 200 whose body
-  the caller's check refuses (:class:`~matchkit.client.answers.BadAnswerError`): retried like a
+  the caller's check refuses (:class:`matchkit.client.answers.BadAnswerError`): retried like a
   5xx, and never stored (the caller stores only what its check returned);
 - a 429 is a refusal: it waits what the answer asks (:func:`read_rate_limit_wait`:
   ``Retry-After`` first, ``X-RateLimit-Reset`` by plausibility, decision 14), logged at INFO
@@ -137,11 +137,11 @@ class Retrying:
         policy: how often and how long to retry.
         logger: the caller's logger: 429 waits at INFO, failures and backoffs at DEBUG.
         host: what messages call the other end (``"service"``, ``"host"``).
-        advice: what a :class:`~matchkit.errors.RateLimitError` tells the user to do.
+        advice: what a :class:`matchkit.errors.RateLimitError` tells the user to do.
         scrub: blanks the caller's secret out of every message and error object.
         on_wait: told of each 429 wait: the seconds, and ``"the <host>'s rate limit"``.
         bad_answer_error: the type raised for a 200 the check still refuses when the tries are
-            spent (a :class:`~matchkit.errors.ServiceError` is given the status, URL and errors).
+            spent (a :class:`matchkit.errors.ServiceError` is given the status, URL and errors).
     """
 
     policy: RetryPolicy
@@ -167,7 +167,7 @@ class Retrying:
                 any other error it raises (e.g. a cache miss) ends the request as it is.
             check: reads an answer that is neither a 429 nor in :data:`RETRY_STATUSES` into
                 the result, or raises the caller's typed error; a
-                :class:`~matchkit.client.answers.BadAnswerError` is retried like a 5xx.
+                :class:`matchkit.client.answers.BadAnswerError` is retried like a 5xx.
             url: the request URL, as messages show it (then the URL that answered).
             what: what the request fetches, named in messages after the URL.
 

@@ -4,21 +4,21 @@
 A GET takes these steps, each one method:
 
 1. :meth:`Transport.lookup`: the one cache lookup (a fresh entry; any entry when offline). A hit
-   is checked like a new answer; a miss offline is a :class:`~matchkit.errors.CacheMissError`.
+   is checked like a new answer; a miss offline is a :class:`matchkit.errors.CacheMissError`.
 2. :meth:`Transport.confirm_service`: before the first list request that reaches the network,
    ``GET /status`` once (decision 11), so that a wrong base URL is an error naming it, never
    "no matches"; only then does a list 404 count as an empty list.
 3. :meth:`Transport._fetch`: the request, with the headers of its kind (the key on match
    requests only), through the session without its own cache reading or writing, sent until
-   its answer is final by :class:`~matchkit.client.retrying.Retrying`, which owns the retry
+   its answer is final by :class:`matchkit.client.retrying.Retrying`, which owns the retry
    rules (5xx, bad 200s, dropped connections and timeouts backed off; a 429 waited out; the
    errors of spent tries).
-4. The answer: a 200 is checked (:func:`~matchkit.client.answers.check_body`) and only then
+4. The answer: a 200 is checked (:func:`matchkit.client.answers.check_body`) and only then
    stored (a bad one is retried); a list 404 is an empty list; the rest is mapped to a typed
    error (:meth:`Transport._error`) carrying the status, the URL and the JSON:API ``errors``.
 
 Never a partial result, and never the API key: it travels only in the ``Authorization`` header,
-and no error raised here holds it (its :class:`~matchkit.client.retrying.Scrubber` blanks it out
+and no error raised here holds it (its :class:`matchkit.client.retrying.Scrubber` blanks it out
 of messages and error objects; a failed request's exception, which holds the request, is
 replaced by a bare one of the same type).
 """

@@ -163,8 +163,8 @@ def _concat_aligned(parts: list[pd.DataFrame]) -> pd.DataFrame:
 
 def _one_kind(values: list[Any], index: pd.Index) -> pd.Series:
     """Values of mixed kinds as the normalizer settles them: integers and decimals as decimals
-    (text when an integer is beyond :data:`~matchkit.model.values.EXACT_IN_FLOAT`), any other
-    mix as text (:func:`~matchkit.model.values.text_value`)."""
+    (text when an integer is beyond :data:`matchkit.model.values.EXACT_IN_FLOAT`), any other
+    mix as text (:func:`matchkit.model.values.text_value`)."""
     plain = [None if pd.isna(value) else _plain(value) for value in values]
     numbers = [value for value in plain if value is not None]
     if all(type(value) in (int, float) for value in numbers) and all(

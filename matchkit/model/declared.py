@@ -1,7 +1,7 @@
 """DeclaredFrames: what every frozen container of declared tables shares.
 
-:class:`~matchkit.model.frames.MatchFrames` and
-:class:`~matchkit.telemetry.frames.TelemetryFrames` are frozen dataclasses with one DataFrame
+:class:`matchkit.model.frames.MatchFrames` and
+:class:`matchkit.telemetry.frames.TelemetryFrames` are frozen dataclasses with one DataFrame
 field per declared table and a ``problems`` tuple. This base gives them the table mapping, the
 empty frames, the repr, the summary's common lines and the field checks, once.
 """

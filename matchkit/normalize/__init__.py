@@ -1,4 +1,4 @@
-"""JSON:API documents -> :class:`~matchkit.model.frames.MatchFrames` (:func:`to_frames`)."""
+"""JSON:API documents -> :class:`matchkit.model.frames.MatchFrames` (:func:`to_frames`)."""
 
 from __future__ import annotations
 

@@ -246,7 +246,7 @@ class _Builder:
         sections: Sections | None = None,
         extras: Mapping[tuple[str, str], pa.Array] | None = None,
     ) -> pd.DataFrame:
-        """One table's DataFrame (:func:`~matchkit.normalize.assemble.assemble`)."""
+        """One table's DataFrame (:func:`matchkit.normalize.assemble.assemble`)."""
         return assemble(TABLES[name], rows, sections or {}, known, extras or {}, self.problems)
 
     def orphans(self, table: str, parent: str, parent_ids: pa.Array) -> None:

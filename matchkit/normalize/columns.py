@@ -3,7 +3,7 @@
 The readers turn a chunk of values per column into Arrow (:func:`fast_arrow`, :func:`to_arrow`),
 chunks of one column are cast to a common type (:func:`unify`), and :func:`convert` turns an
 Arrow array into the pandas array of a column kind and reports values that do not fit instead of
-failing. Arrow memory comes from :data:`~matchkit.normalize.arrow.ARROW_POOL`.
+failing. Arrow memory comes from :data:`matchkit.normalize.arrow.ARROW_POOL`.
 
 Value forms (see docs/model.md): a column whose values are all integers is ``Int64``, integers
 and floats ``float64``, booleans ``boolean``, strings ``string``; nested objects and lists become

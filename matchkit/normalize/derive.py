@@ -40,7 +40,7 @@ def sides_from_stats(
     """Integer sides and, when the wire sent text, the text labels.
 
     ``stats.side`` is an integer on the global shape and a text such as ``"left/blue"`` on the
-    older variant; text sides map through :data:`~matchkit.model.schema.SIDE_CODES` (numeric text is
+    older variant; text sides map through :data:`matchkit.model.schema.SIDE_CODES` (numeric text is
     read as the number). A text side that is neither is kept as its label, with side <NA>, and
     reported.
 

@@ -2,7 +2,7 @@
 
 It reads every shape the model allows (the global shape with any extra member, the older
 ``na`` variant with its text stats, data as an object or a list) and checks every part on the
-way, so that malformed input raises the precise :class:`~matchkit.errors.DocumentError`.
+way, so that malformed input raises the precise :class:`matchkit.errors.DocumentError`.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class GeneralReader:
         """The page's resources by type, each key checked (types outside the model included).
 
         Raises:
-            DocumentError: as :func:`~matchkit.rules.jsonapi.load_document`, or for a resource
+            DocumentError: as :func:`matchkit.rules.jsonapi.load_document`, or for a resource
                 without a non-empty string type and id.
         """
         document = load_document(document, document_index=index)

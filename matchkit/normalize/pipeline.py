@@ -1,4 +1,4 @@
-"""JSON:API match documents -> :class:`~matchkit.model.frames.MatchFrames`: the entry point.
+"""JSON:API match documents -> :class:`matchkit.model.frames.MatchFrames`: the entry point.
 
 The way through, one module each:
 
@@ -11,7 +11,7 @@ The way through, one module each:
 3. the builder (:mod:`matchkit.normalize.build`) makes each table from the chunks
    (:mod:`matchkit.normalize.assemble`, :mod:`matchkit.normalize.derive`,
    :mod:`matchkit.normalize.columns`), reporting into one
-   :class:`~matchkit.normalize.problems.Problems`.
+   :class:`matchkit.normalize.problems.Problems`.
 
 Example:
     >>> frames = to_frames({"data": [], "links": {}})

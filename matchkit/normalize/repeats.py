@@ -4,7 +4,7 @@ The walker keeps the first copy of every resource in its table and hands every l
 After the walk, the copies are read by the reader that split them (into chunks, like every other
 resource) and compared with the first copy column by column:
 
-- a player or team (:data:`~matchkit.model.schema.SNAPSHOT_OWNERS`) is a snapshot at each
+- a player or team (:data:`matchkit.model.schema.SNAPSHOT_OWNERS`) is a snapshot at each
   match's time, so its copies may differ. The copy that came with the latest match (by match
   ``createdAt``, then match id) is kept, whatever the order of pages; the number of resources
   that arrived with differing attributes is reported.
@@ -150,7 +150,7 @@ def common_types(kept: Sections, rows: int, copies: ChunkTable) -> tuple[Section
     types of both.
 
     A member that only copies hold is a column of nulls of its type in the table, and each
-    column both hold is cast to one type (:func:`~matchkit.normalize.columns.unify`): what a
+    column both hold is cast to one type (:func:`matchkit.normalize.columns.unify`): what a
     table holds comes from every copy read, whichever came first, so that the order of pages
     does not change it.
     """

@@ -1,6 +1,6 @@
 """The typed reader: raw pages of the known global shape -> Structs -> :class:`Chunk`.
 
-A page is decoded by :class:`~matchkit.normalize.wire.ShapeDecoder` (checked there, down to
+A page is decoded by :class:`matchkit.normalize.wire.ShapeDecoder` (checked there, down to
 every member's wire type); a batch of resources of one type is then read a Struct level at a
 time, with one :func:`msgspec.structs.astuple` per row and the transposition done in C.
 """

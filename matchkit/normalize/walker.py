@@ -3,8 +3,8 @@
 Each page is split by a reader into groups of resources by type: by the typed reader when it
 is raw JSON of the known global shape, else by the general reader. The walker is the one place
 that deduplicates: the first copy of each ``(type, id)`` joins the batch of the page's reader,
-and every later copy goes to :class:`~matchkit.normalize.repeats.Repeats` (decision 17). A batch
-is read into chunks (:class:`~matchkit.normalize.chunks.Chunk`) every :data:`FLUSH_ROWS`
+and every later copy goes to :class:`matchkit.normalize.repeats.Repeats` (decision 17). A batch
+is read into chunks (:class:`matchkit.normalize.chunks.Chunk`) every :data:`FLUSH_ROWS`
 resources, while they are still in the CPU caches, and whenever the next page comes from the
 other reader, so that rows keep the order first seen.
 """

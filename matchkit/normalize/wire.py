@@ -2,7 +2,7 @@
 
 Most pages a user normalizes have the global shape of the service's interface. Decoding such a
 page straight into msgspec Structs declared from the model (:data:`matchkit.model.schema.TABLES`,
-plus :data:`~matchkit.model.schema.GLOBAL_SHAPE_EXTRAS`) skips building a dict per JSON object;
+plus :data:`matchkit.model.schema.GLOBAL_SHAPE_EXTRAS`) skips building a dict per JSON object;
 the typed reader (:mod:`matchkit.normalize.typed`) then reads a batch of rows a Struct level at a
 time, transposed in C.
 
@@ -81,7 +81,7 @@ class Relationship(Struct, frozen=True, **_UNREAD_SKIPPED):
 
     A list is decoded as a tuple: a tuple of untracked Structs is untracked by the garbage
     collector at its first young collection, where a list stays tracked. The relationships of
-    a batch's resources wait for it (:data:`~matchkit.normalize.walker.FLUSH_ROWS`), so as
+    a batch's resources wait for it (:data:`matchkit.normalize.walker.FLUSH_ROWS`), so as
     lists they outlived young collections, were promoted batch after batch and set off full
     collections: 389 young, 35 middle and 3 full ones (0.19-0.28 s) in ``to_frames`` of the
     benchmark's 20,000 matches, against 21, 1 and none as tuples (0.04-0.05 s)."""
@@ -141,8 +141,8 @@ class ShapeDecoder:
     """Decodes pages of the known shape into Structs; ``None`` for any other page.
 
     The declaration covers every resource type of the model
-    (:data:`~matchkit.model.schema.RESOURCE_TABLES`) with the members of its table plus the known
-    extras (:data:`~matchkit.model.schema.GLOBAL_SHAPE_EXTRAS`).
+    (:data:`matchkit.model.schema.RESOURCE_TABLES`) with the members of its table plus the known
+    extras (:data:`matchkit.model.schema.GLOBAL_SHAPE_EXTRAS`).
     """
 
     def __init__(self) -> None:

@@ -89,7 +89,7 @@ def plot_cosmetic_usage(
     wide enough.
 
     Args:
-        data: the normalized matches, or a :func:`~matchkit.analysis.cosmetic_usage` table
+        data: the normalized matches, or a :func:`matchkit.analysis.cosmetic_usage` table
             grouped by ``actor``.
         ax: the Axes to draw on; a new Figure's Axes when None.
         kind: the cosmetic kind (attachment, emote, mount, outfit).
@@ -167,7 +167,7 @@ def plot_cosmetic_heatmap(
     is mostly empty, and :func:`plot_cosmetic_summary_heatmap` compares characters instead.
 
     Args:
-        data: the normalized matches, or a :func:`~matchkit.analysis.cosmetic_usage` table
+        data: the normalized matches, or a :func:`matchkit.analysis.cosmetic_usage` table
             grouped by ``actor``.
         ax: the Axes to draw on; a new Figure's Axes when None.
         kind: the cosmetic kind.
@@ -234,7 +234,7 @@ def plot_cosmetic_summary_heatmap(
 
     Args:
         data: the normalized matches, their participant view, or a
-            :func:`~matchkit.analysis.cosmetic_summary` table grouped by ``actor`` over several
+            :func:`matchkit.analysis.cosmetic_summary` table grouped by ``actor`` over several
             kinds.
         ax: the Axes to draw on; a new Figure's Axes when None.
         metric: ``"non_default_share"``, ``"default_share"`` or ``"diversity"``.

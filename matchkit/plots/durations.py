@@ -113,7 +113,7 @@ def plot_duration_trend(
 
     Args:
         data: the normalized matches, their ``matches`` table, or a
-            :func:`~matchkit.analysis.duration_summary` computed with ``by=[over, by]``.
+            :func:`matchkit.analysis.duration_summary` computed with ``by=[over, by]``.
         ax: the Axes to draw on; a new Figure's Axes when None.
         over: the x axis: ``"week"``, ``"date"``, ``"month"`` or ``"patch_version"`` (any
             column of the matches table works; patch versions are ordered numerically).

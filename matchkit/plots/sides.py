@@ -48,7 +48,7 @@ def plot_side_win_rates(
     types take the server-type colours; other groups are coloured by side.
 
     Args:
-        data: the normalized matches, or a :func:`~matchkit.analysis.side_win_rates` table.
+        data: the normalized matches, or a :func:`matchkit.analysis.side_win_rates` table.
         ax: the Axes to draw on; a new Figure's Axes when None.
         by: grouping keys when ``data`` is MatchFrames (ignored for a table, which carries its
             own groups: every column before ``side``).

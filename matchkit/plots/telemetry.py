@@ -53,11 +53,11 @@ def plot_battlerite_win_rates(
     those who did not (square), with 95% Wilson intervals, and the 50% line.
 
     Args:
-        data: TelemetryFrames or a :func:`~matchkit.analysis.telemetry.battlerite_win_rates`
+        data: TelemetryFrames or a :func:`matchkit.analysis.telemetry.battlerite_win_rates`
             table.
         character: the character's name or actor id.
         ax: the Axes to draw on.
-        names: :class:`~matchkit.names.Names` or actor id -> name (when ``data`` is
+        names: :class:`matchkit.names.Names` or actor id -> name (when ``data`` is
             TelemetryFrames; default: the sample set's catalogue).
         **style: passed to each errorbar.
 

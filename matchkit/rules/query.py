@@ -3,7 +3,7 @@
 One implementation of each rule, used by both halves: the client builds a :class:`MatchQuery`
 from keyword arguments (:meth:`MatchQuery.create`) and sends :meth:`MatchQuery.to_params`; the
 service reads the wire parameters back with :meth:`MatchQuery.from_params`. Both raise
-:class:`~matchkit.errors.InvalidArgumentError` naming the argument (client) or the wire
+:class:`matchkit.errors.InvalidArgumentError` naming the argument (client) or the wire
 parameter (service) at fault.
 
 The filters are declared once, in :class:`MatchFilters` (a ``TypedDict``): the client's calls take

@@ -101,7 +101,7 @@ def _resolve_now(now: str | datetime | None, store: MatchStore) -> datetime | No
 
 class DataOptions(TypedDict, total=False):
     """What the service serves and how (the options of :func:`create_app` that
-    :func:`~matchkit.service.server.serve` passes on as they are)."""
+    :func:`matchkit.service.server.serve` passes on as they are)."""
 
     data: str | Path | None
     now: str | datetime | None
@@ -131,7 +131,7 @@ def create_app(
             set's as_of, so the sample is always fresh).
         rate_limit: ``"off"`` or ``"N/minute"`` per key (default ``"10/minute"``, decision 14).
         faults: fault injection into the match endpoints: a spec string such as
-            ``"500=0.05,drop=0.02,slow=0.01,seed=7"`` or a :class:`~matchkit.service.faults.Faults`
+            ``"500=0.05,drop=0.02,slow=0.01,seed=7"`` or a :class:`matchkit.service.faults.Faults`
             (see :mod:`matchkit.service.faults`); ``None`` or ``"off"`` for none. The injector
             (its counts of injected faults) is ``app.state.fault_injector``.
         store_dir: where the SQLite store is built (default: the user cache folder).

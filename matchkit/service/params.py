@@ -2,10 +2,10 @@
 
 The rules of a match query live in :mod:`matchkit.rules.query` and are shared with the client;
 this module does what only the service needs before handing the wire parameters to
-:meth:`~matchkit.rules.query.MatchQuery.from_params`: it refuses repeated parameters, bounds
+:meth:`matchkit.rules.query.MatchQuery.from_params`: it refuses repeated parameters, bounds
 ``page[limit]`` and ``page[offset]`` to what the store can hold, and enforces decision 3's limit of
 six values per player or team filter and its acceptance of well-formed server types the
-interface does not list. Every refusal is an :class:`~matchkit.errors.InvalidArgumentError`
+interface does not list. Every refusal is an :class:`matchkit.errors.InvalidArgumentError`
 naming the wire parameter, which the app answers as a JSON:API 400.
 
 Example:

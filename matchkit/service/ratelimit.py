@@ -1,6 +1,6 @@
 """Rate limiting of the service: a token bucket per API key (decision 14), clock injected.
 
-The rate itself is the one :class:`~matchkit.rules.ratelimit.RateLimit` of
+The rate itself is the one :class:`matchkit.rules.ratelimit.RateLimit` of
 :mod:`matchkit.rules.ratelimit` (the grammar the client reads too); a bucket holds
 ``limit.capacity`` tokens and earns one back every ``limit.refill_seconds``.
 

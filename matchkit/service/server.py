@@ -53,7 +53,7 @@ def serve(
     access log (standard output); it never reaches a log. ``options`` (``data``,
     ``now``, ``rate_limit``, ``faults``, ``store_dir``) go to :func:`matchkit.service.create_app`
     as they are; ``limits`` bounds connections (see
-    :class:`~matchkit.service.protocol.ConnectionLimits`); ``port=0`` picks a free port.
+    :class:`matchkit.service.protocol.ConnectionLimits`); ``port=0`` picks a free port.
     ``announce`` receives the other lines (default: standard output).
 
     Raises:
@@ -161,7 +161,7 @@ def running(
     """Serve in a background thread on a free loopback port (or ``port``) while in the block.
 
     The embedded test double: rate limiting is off unless ``rate_limit="N/minute"`` is given.
-    ``limits`` bounds connections (see :class:`~matchkit.service.protocol.ConnectionLimits`).
+    ``limits`` bounds connections (see :class:`matchkit.service.protocol.ConnectionLimits`).
     Other options as for :func:`matchkit.service.create_app` (``data``, ``api_keys``, ``now``,
     ``store_dir``, ``clock``, ...); ``MATCHKIT_API_KEY`` is not read: the key is generated
     unless ``api_keys`` is given.

@@ -1,6 +1,6 @@
 """The game's vocabulary: characters, cosmetic catalogues, maps, game modes, patches, heroes.
 
-Built from :data:`~matchkit.synth.parameters.CATALOGUE_SEED`, not from a data set's seed: two
+Built from :data:`matchkit.synth.parameters.CATALOGUE_SEED`, not from a data set's seed: two
 data sets of different seeds describe the same game.
 """
 

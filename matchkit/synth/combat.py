@@ -56,7 +56,7 @@ class ArenaRound:
     """One round: its 0-based ordinal, duration in seconds and the side that won it.
 
     The generator plays rounds as these, and the telemetry generator reads them back from a
-    match document (:class:`~matchkit.synth.telemetry_match.MatchView`).
+    match document (:class:`matchkit.synth.telemetry_match.MatchView`).
     """
 
     ordinal: int

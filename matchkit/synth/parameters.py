@@ -9,7 +9,7 @@ The telemetry model's parameters (per-round events, battlerites, queue times, pi
 :mod:`matchkit.synth.telemetry_parameters`: telemetry is generated on request, never written
 into the data set, so its numbers stay out of the manifest.
 
-Probabilities are written as decimal strings and read as exact :class:`~fractions.Fraction`
+Probabilities are written as decimal strings and read as exact :class:`fractions.Fraction`
 values: the implied match-level win probabilities are then exact, and no float rounding of the
 parameters can differ between platforms.
 """

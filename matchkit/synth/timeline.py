@@ -29,7 +29,7 @@ def draw_match_starts(draw: Draw, count: int, *, as_of: datetime, days: int) -> 
     """``count`` start times in ``[as_of - days, as_of - END_MARGIN)``, whole seconds.
 
     A day is drawn uniformly among the UTC dates the window touches, an hour from
-    :data:`~matchkit.synth.parameters.HOURLY_ACTIVITY`, a second uniformly within the hour;
+    :data:`matchkit.synth.parameters.HOURLY_ACTIVITY`, a second uniformly within the hour;
     a time outside the window is drawn again. Not sorted.
     """
     start = as_of - timedelta(days=days)

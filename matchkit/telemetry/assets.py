@@ -2,7 +2,7 @@
 
 :func:`fetch_telemetry` is what :meth:`matchkit.Client.telemetry` runs: it takes match ids (each
 match is fetched first, cached forever) or MatchFrames, finds each match's telemetry asset and
-downloads the files with :class:`~matchkit.telemetry.download.TelemetryDownloader`.
+downloads the files with :class:`matchkit.telemetry.download.TelemetryDownloader`.
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ def _matches_by_id(
     client: Client, ids: list[str], *, on_error: OnError, problems: list[str]
 ) -> MatchFrames:
     """The matches of ``ids``, fetched one by one and normalized together (as
-    :meth:`~matchkit.Client.get_matches`, but a match that cannot be fetched is skipped into
+    :meth:`matchkit.Client.get_matches`, but a match that cannot be fetched is skipped into
     ``problems`` when ``on_error`` asks)."""
     bodies = []
     for match_id in ids:

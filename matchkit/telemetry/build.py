@@ -7,7 +7,7 @@ column and batch. Events decoded by the typed fast path (:mod:`matchkit.telemetr
 transposed field by field in C, their integer and text members converted without a type scan;
 dict events (the general path) are read member by member. No Python list holds a value per row
 for longer than a batch: every full collection of the garbage collector would walk it. At the
-end the chunks of each column are cast to one type (:func:`~matchkit.normalize.columns.unify`,
+end the chunks of each column are cast to one type (:func:`matchkit.normalize.columns.unify`,
 which does not depend on where chunks were cut) and converted once by the normalizer's column
 conversion, so both paths, and any batch size, give identical tables. Values that do not fit
 their column become missing and are reported in ``problems``, as in MatchFrames.

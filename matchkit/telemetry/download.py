@@ -7,8 +7,8 @@ cache with ``NEVER_EXPIRE`` (a telemetry file never changes). A 200 is stored on
 JSON array of ``{cursor, type, dataObject}`` events with unique cursors (requests-cache's
 ``filter_fn`` decides before anything is written); anything else is retried like a 5xx, then
 refused. Retries, 429 waits and the errors of spent tries are the client's own
-(:class:`~matchkit.client.retrying.Retrying`, under the client's
-:class:`~matchkit.client.retrying.RetryPolicy`).
+(:class:`matchkit.client.retrying.Retrying`, under the client's
+:class:`matchkit.client.retrying.RetryPolicy`).
 
 Nothing is partial: a missing or broken file is an error naming the match, unless the caller
 passes ``on_error="skip"``, in which case the match is left out and listed in ``problems``.

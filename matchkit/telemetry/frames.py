@@ -25,7 +25,7 @@ __all__ = ["TelemetryFrames", "coerce_table"]
 class TelemetryFrames(DeclaredFrames, schemas=TABLES, counted="files"):
     """The tables of a set of telemetry files, keyed by ``match_id``.
 
-    Rows link to :class:`~matchkit.model.frames.MatchFrames` by match (``match_id``), player
+    Rows link to :class:`matchkit.model.frames.MatchFrames` by match (``match_id``), player
     (``user_id`` = ``participants.player_id``), round (``round`` = ``rounds.ordinal``), side
     (``team``, ``team_side``, ``winning_team`` = ``rosters.side``) and character (``character``
     = ``participants.actor``, here an integer).

@@ -3,7 +3,7 @@
 A telemetry file is a JSON array of ``{"cursor": int, "type": str, "dataObject": object}``
 (``../shared/spec/telemetry.md``). Anything else (not JSON, another top-level shape, an event
 with a missing or extra member or a member of the wrong type, two events with one cursor, events
-of another match) is a :class:`~matchkit.errors.DocumentError` naming the match: a broken file
+of another match) is a :class:`matchkit.errors.DocumentError` naming the match: a broken file
 is never read in part.
 """
 

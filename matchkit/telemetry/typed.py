@@ -166,7 +166,7 @@ _ARROW_ERRORS = (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError)
 def arrays_of(items: Sequence[Struct]) -> dict[str, pa.Array] | None:
     """Field name -> an Arrow array of its values, for Structs of one type whose every member
     is an int or str: read by Arrow in one pass, as the rows of a struct array (a field of only
-    ``None`` gets Arrow's null type, as :func:`~matchkit.normalize.columns.to_arrow` gives it).
+    ``None`` gets Arrow's null type, as :func:`matchkit.normalize.columns.to_arrow` gives it).
     ``None`` for other Structs, or when a value does not fit (an integer beyond 64 bits)."""
     row_type = _ROW_TYPES.get(type(items[0]))
     if row_type is None:
