@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from itertools import groupby
 from operator import attrgetter, itemgetter, ne
 from typing import Any
 
@@ -61,7 +60,6 @@ _NESTED = {  # event type -> (table, member holding the list, what numbers its r
 _DERIVED_WIRES = {"match_id": str, "cursor": int}  # always text / integers (checked on input)
 _CURSOR = attrgetter("cursor")
 _DATA = attrgetter("dataObject")
-_TYPE = attrgetter("type")
 
 
 class _Waiting:
@@ -187,8 +185,13 @@ class TableBuilder:
                 events[-1].cursor if events else None,
             )
         )
-        # A stable sort by type keeps each type's events in cursor order.
-        by_type = {kind: list(group) for kind, group in groupby(sorted(events, key=_TYPE), _TYPE)}
+        by_type: dict[str, list[Any]] = {}  # each type's events in cursor order
+        for event in events:
+            group = by_type.get(event.type)
+            if group is None:
+                by_type[event.type] = [event]
+            else:
+                group.append(event)
         for kind, group in by_type.items():
             into = self._waiting if kind in _KNOWN_TYPES else self._others
             waiting = into.get(kind)
