@@ -30,16 +30,21 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService
         yield handle
 
 
-@pytest.fixture
-def client(service: RunningService, tmp_path: Path) -> Iterator[Client]:
-    with Client(
+def _client(service: RunningService, folder: Path, **options: Any) -> Client:
+    options.setdefault("progress", False)
+    return Client(
         service.base_url,
         api_key=service.api_key,
-        cache_dir=tmp_path / "cache",
+        cache_dir=folder / "cache",
         now=service.now,
-        progress=False,
         rate_limit="off",
-    ) as client:
+        **options,
+    )
+
+
+@pytest.fixture
+def client(service: RunningService, tmp_path: Path) -> Iterator[Client]:
+    with _client(service, tmp_path) as client:
         yield client
 
 
@@ -48,12 +53,17 @@ def _id(document: dict[str, Any]) -> str:
     return (data[0] if isinstance(data, list) else data)["id"]
 
 
+@pytest.fixture
+def ids(documents: list[dict[str, Any]]) -> list[str]:
+    return [_id(document) for document in documents]
+
+
 def test_get_matches_normalizes_the_matches_together_in_the_order_given(
-    client: Client, documents: list[dict[str, Any]]
+    client: Client, documents: list[dict[str, Any]], ids: list[str]
 ) -> None:
-    ids = [_id(document) for document in reversed(documents)]
-    frames = client.get_matches([*ids, ids[3]])  # an id given twice: its match once
-    assert frames.matches["match_id"].tolist() == ids
+    asked = ids[::-1]
+    frames = client.get_matches([*asked, asked[3]])  # an id given twice: its match once
+    assert frames.matches["match_id"].tolist() == asked
     # One normalization of every document: a player in several of these matches keeps its
     # latest snapshot, and the problems say how many differ, as to_frames says.
     expected = to_frames(documents)
@@ -93,15 +103,10 @@ def test_get_matches_refuses_bad_ids_before_any_request(
 
 
 def test_get_matches_raises_for_a_missing_match_rather_than_leave_it_out(
-    client: Client, dataset_ids: list[str]
+    client: Client, ids: list[str]
 ) -> None:
     with pytest.raises(NotFoundError):
-        client.get_matches([dataset_ids[0], "NO-SUCH-MATCH", dataset_ids[1]])
-
-
-@pytest.fixture
-def dataset_ids(documents: list[dict[str, Any]]) -> list[str]:
-    return [_id(document) for document in documents]
+        client.get_matches([ids[0], "NO-SUCH-MATCH", ids[1]])
 
 
 def test_get_matches_of_no_ids_is_empty(client: Client, service: RunningService) -> None:
@@ -113,16 +118,10 @@ def test_get_matches_of_no_ids_is_empty(client: Client, service: RunningService)
 
 
 def test_get_matches_shows_its_progress_over_the_matches(
-    service: RunningService, tmp_path: Path, dataset_ids: list[str], capsys: pytest.CaptureFixture
+    service: RunningService, tmp_path: Path, ids: list[str], capsys: pytest.CaptureFixture
 ) -> None:
-    with Client(
-        service.base_url,
-        api_key=service.api_key,
-        cache_dir=tmp_path / "cache",
-        now=service.now,
-        rate_limit="off",
-    ) as client:
-        client.get_matches(dataset_ids[:7])
+    with _client(service, tmp_path, progress=True) as client:
+        client.get_matches(ids[:7])
     shown = capsys.readouterr().err
     assert "matchkit global" in shown
     assert "7/7" in shown
