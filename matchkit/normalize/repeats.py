@@ -1,8 +1,9 @@
 """The same resource twice (decision 17): snapshots keep the latest match's, conflicts are reported.
 
 The walker keeps the first copy of every resource in its table and hands every later copy here.
-After the walk, the copies are read by the reader that split them (into chunks, like every other
-resource) and compared with the first copy column by column:
+The copies are read by the reader that split them (into chunks, like every other resource,
+whenever the walker reads its batch) and, after the walk, compared with the first copy column by
+column:
 
 - a player or team (:data:`matchkit.model.schema.SNAPSHOT_OWNERS`) is a snapshot at each
   match's time, so its copies may differ. The copy that came with the latest match (by match
@@ -37,28 +38,37 @@ NO_TIME = np.iinfo(np.int64).min
 
 
 class Repeats:
-    """Later copies of resources already seen: batches in the order they came, a new one
-    whenever the reader changes."""
+    """Later copies of resources already seen, read into chunk tables by their readers as they
+    come: a batch waits only until the walker's next flush (or a change of reader), so the
+    copies' decoded resources are let go as the first copies' are, not held to the end."""
 
     def __init__(self) -> None:
-        self._batches: list[Batch] = []
+        self._tables: dict[str, ChunkTable] = {}
+        self._batch: Batch | None = None
 
     def extend(
         self, type_: str, resources: list[Any], ids: list[str], document: int, reader: Reader
     ) -> None:
         """Keep later copies of resources of one type that came in one document."""
-        if not self._batches or self._batches[-1].reader is not reader:
-            self._batches.append(Batch(reader))
-        self._batches[-1].extend(type_, resources, ids, document)
+        if self._batch is None or self._batch.reader is not reader:
+            self.flush()
+            self._batch = Batch(reader)
+        self._batch.extend(type_, resources, ids, document)
 
-    def read(self, type_: str) -> ChunkTable | None:
-        """The later copies of one type, read by their readers (None when there are none)."""
-        table = ChunkTable(type_)
-        for batch in self._batches:
+    def flush(self) -> None:
+        """Read the waiting copies into chunks, in the order they came."""
+        batch, self._batch = self._batch, None
+        if batch is None:
+            return
+        for type_ in batch.types:
             chunk = batch.read(type_)
             if chunk is not None:
-                table.append(chunk)
-        return table if table.chunks else None
+                self._tables.setdefault(type_, ChunkTable(type_)).append(chunk)
+
+    def read(self, type_: str) -> ChunkTable | None:
+        """The later copies of one type, handed over once (None when there are none)."""
+        self.flush()
+        return self._tables.pop(type_, None)
 
 
 class SnapshotKeys:

@@ -6,7 +6,8 @@ that deduplicates: the first copy of each ``(type, id)`` joins the batch of the 
 and every later copy goes to :class:`matchkit.normalize.repeats.Repeats` (decision 17). A batch
 is read into chunks (:class:`matchkit.normalize.chunks.Chunk`) every :data:`FLUSH_ROWS`
 resources, while they are still in the CPU caches, and whenever the next page comes from the
-other reader, so that rows keep the order first seen.
+other reader, so that rows keep the order first seen; the later copies waiting are read then
+too, so that no decoded resource is held to the end of the walk.
 """
 
 from __future__ import annotations
@@ -114,10 +115,11 @@ class Walker:
             self.repeats.extend(type_, later[0], later[1], index, reader)
 
     def flush(self) -> None:
-        """Read the batch into chunks."""
+        """Read the batch, and the later copies waiting, into chunks."""
         batch = self._batch
         for type_ in batch.types:
             chunk = batch.read(type_)
             if chunk is not None:
                 self.tables[type_].append(chunk)
         self._batch = Batch(batch.reader)
+        self.repeats.flush()

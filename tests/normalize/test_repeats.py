@@ -266,6 +266,43 @@ def test_repeats_are_read_by_the_reader_that_split_them_in_runs() -> None:
     assert repeats.read("player") is None  # read once
 
 
+def test_copies_are_read_at_each_flush_not_held_to_the_end() -> None:
+    read: list[list[str]] = []
+
+    class Recording:
+        def read(self, type_, resources, ids, documents):
+            read.append(ids)
+            return Chunk.of(type_, ids, documents)
+
+    reader = Recording()
+    repeats = Repeats()
+    repeats.extend("player", [{}], ["a"], 0, reader)
+    assert read == []  # waits for the walker's flush
+    repeats.flush()
+    assert read == [["a"]]  # read then: the decoded copies are let go
+    repeats.flush()
+    assert read == [["a"]]
+    repeats.extend("player", [{}], ["b"], 1, reader)
+    table = repeats.read("player")
+    assert table is not None
+    assert table.ids().to_pylist() == ["a", "b"]
+    assert table.documents().tolist() == [0, 1]
+
+
+def test_the_walkers_flush_reads_the_copies_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
+    document = orjson.dumps(page(arena("m1")))
+    walker = walked([document])
+    walker.add(document, 1)  # every resource again: later copies, waiting
+    flushed = []
+    read = walker.repeats.flush
+    monkeypatch.setattr(walker.repeats, "flush", lambda: flushed.append(read()))
+    walker.flush()
+    assert flushed == [None]
+    copies = walker.repeats.read("participant")
+    assert copies is not None
+    assert copies.documents().tolist() == [1] * copies.rows
+
+
 def walked(pages: list) -> Walker:
     walker = Walker(TypedReader(shape_decoder()), GeneralReader())
     for index, document in enumerate(pages):
