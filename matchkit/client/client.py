@@ -43,7 +43,7 @@ from matchkit.client.cache import (
     resolve_cache_dir,
 )
 from matchkit.client.notices import RangeClampedWarning, UnlistedValueWarning, clamp_notice
-from matchkit.client.pager import Pager, in_given_order, ordered_frames
+from matchkit.client.pager import Pager, ordered_frames
 from matchkit.client.plan import FetchPlan, list_path, make_plan
 from matchkit.client.session import parse_rate_limit
 from matchkit.client.status import ServiceStatus, read_status
@@ -379,15 +379,19 @@ class Client:
                 f"match_ids must be an iterable of match ids, not {type(match_ids).__name__}",
                 parameter="match_ids",
             ) from None
-        for match_id in given:
-            match_path_segment(match_id)  # every id checked before the first request
-        ids = list(dict.fromkeys(given))
-        shown = tqdm(ids, desc=f"matchkit {self.shard}", unit="match", disable=not self.progress)
+        # Every id checked before the first request; each once, in the order first given.
+        segments = {match_id: match_path_segment(match_id) for match_id in given}
+        shown = tqdm(
+            segments.values(),
+            desc=f"matchkit {self.shard}",
+            unit="match",
+            disable=not self.progress,
+        )
         with shown:
-            bodies = [self.get_match_body(match_id) for match_id in shown]
+            bodies = [self._match_body(segment) for segment in shown]
         from matchkit.normalize.pipeline import to_frames
 
-        return in_given_order(to_frames(bodies), ids)
+        return to_frames(bodies)  # matches in the order their documents came
 
     def get_match_body(self, match_id: str) -> bytes:
         """The raw JSON:API document of one match, as the service sent it (cached forever):
@@ -397,7 +401,9 @@ class Client:
         Raises:
             InvalidArgumentError, NotFoundError: as :meth:`get_match`.
         """
-        segment = match_path_segment(match_id)
+        return self._match_body(match_path_segment(match_id))
+
+    def _match_body(self, segment: str) -> bytes:
         fetched = self.transport.get(
             f"{list_path(self.shard)}/{segment}", kind="match", expire_after=MATCH_EXPIRY
         )

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +34,7 @@ from matchkit.rules.windows import TimeWindow
 if TYPE_CHECKING:
     from matchkit.model.frames import MatchFrames
 
-__all__ = ["Pager", "in_given_order", "ordered_frames"]
+__all__ = ["Pager", "ordered_frames"]
 
 logger = logging.getLogger(__name__)
 
@@ -172,17 +172,6 @@ def _created_at(resource: dict[str, Any]) -> str:
     attributes = resource.get("attributes")
     created = attributes.get("createdAt") if isinstance(attributes, dict) else None
     return str(created or "")
-
-
-def in_given_order(frames: MatchFrames, match_ids: Sequence[str]) -> MatchFrames:
-    """Matches in the order of ``match_ids`` (any match not named there last, as it was)."""
-    table = frames.matches
-    rank = {match_id: position for position, match_id in enumerate(match_ids)}
-    positions = [rank.get(match_id, len(rank)) for match_id in table["match_id"].tolist()]
-    order = sorted(range(len(positions)), key=positions.__getitem__)  # stable
-    if order == list(range(len(order))):
-        return frames
-    return replace(frames, matches=table.iloc[order].reset_index(drop=True))
 
 
 def ordered_frames(frames: MatchFrames, *, descending: bool) -> MatchFrames:

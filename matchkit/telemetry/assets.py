@@ -12,7 +12,6 @@ from contextlib import closing
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
-from matchkit.client.pager import in_given_order
 from matchkit.errors import DocumentError, InvalidArgumentError, MatchkitError
 from matchkit.normalize.pipeline import to_frames
 from matchkit.telemetry.build import build_tables
@@ -140,7 +139,7 @@ def _matches_by_id(
             if on_error == "raise":
                 raise
             problems.append(f"telemetry of match {match_id} skipped: {error}")
-    return in_given_order(to_frames(bodies), ids)
+    return to_frames(bodies)  # matches in the order of ids
 
 
 def _on_embedded(request: TelemetryRequest, base_url: str) -> TelemetryRequest:
