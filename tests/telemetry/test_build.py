@@ -1,9 +1,9 @@
 """The tables are built a batch of events at a time: where batches are cut changes nothing.
 
-The builder turns waiting events into Arrow chunks every ``BATCH_EVENTS`` events (so that no
-Python list holds a value per row for long); the chunks of a column are unified and converted
-once at the end. These tests cut the same input into batches of very different sizes, typed and
-general files mixed, and compare every table, the problems and the errors.
+Once ``BATCH_EVENTS`` events wait, the builder turns the most numerous types' into Arrow chunks
+(so that no Python list holds a value per row for long); the chunks of a column are unified and
+converted once at the end. These tests cut the same input into batches of very different sizes,
+typed and general files mixed, and compare every table, the problems and the errors.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import orjson
 import pytest
 
 from matchkit.errors import DocumentError
+from matchkit.rules.events import SHUTDOWN
 from matchkit.telemetry import build, to_telemetry_frames
 from matchkit.telemetry.build import TableBuilder
 from matchkit.telemetry.parse import iter_sources
@@ -63,6 +64,32 @@ def test_no_more_than_a_batch_of_events_waits(
     tables, _ = builder.finish()
     assert builder.waiting == 0
     assert sum(map(len, tables.values())) > seen  # every event is in a table (and more rows)
+
+
+def test_a_rare_type_waits_for_a_batch_of_its_own(
+    generated: dict[str, bytes],  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One ServerShutdown per file is converted once, not with every batch of the others."""
+    converted: list[str] = []
+    convert_type = TableBuilder._convert_type
+
+    def counted(builder: TableBuilder, kind: str, waiting: Any) -> None:
+        converted.append(kind)
+        convert_type(builder, kind, waiting)
+
+    monkeypatch.setattr(TableBuilder, "_convert_type", counted)
+    builder = TableBuilder(batch_events=500)
+    batches = 0
+    for file in iter_sources(dict(itertools.islice(generated.items(), 20)), match_ids=None):
+        before = builder.waiting
+        builder.add(file)
+        batches += builder.waiting < before + len(file.events)
+    tables, _ = builder.finish()
+    assert batches >= 4
+    assert len(tables["shutdowns"]) == 20
+    assert converted.count(SHUTDOWN) == 1
+    assert max(map(converted.count, set(converted))) > batches / 2  # the numerous ones, often
 
 
 def _offending(match_id: str, *, other: str) -> bytes:
