@@ -2,12 +2,14 @@
 
 The query's arguments are checked by :class:`matchkit.rules.query.MatchQuery`; these are the
 client's: its constructor's (``base_url``, ``api_key``, ``timeout``), ``max_matches``, and the
-id of :meth:`matchkit.client.Client.get_match`. No message ever shows an API key.
+match ids of :meth:`matchkit.client.Client.get_match` and its kin. No message ever shows an API
+key.
 """
 
 from __future__ import annotations
 
 import urllib.parse
+from typing import Any
 
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.checks import checked_positive_number, checked_whole_number
@@ -15,6 +17,7 @@ from matchkit.rules.checks import checked_positive_number, checked_whole_number
 __all__ = [
     "checked_api_key",
     "checked_base_url",
+    "checked_match_ids",
     "checked_max_matches",
     "checked_timeout",
     "match_path_segment",
@@ -91,3 +94,28 @@ def match_path_segment(match_id: object) -> str:
             parameter="match_id",
         )
     return urllib.parse.quote(match_id, safe="")
+
+
+def checked_match_ids(
+    match_ids: Any, *, parameter: str = "match_ids", expected: str = "a list of match ids"
+) -> dict[str, str]:
+    """Each id of ``match_ids`` once, in the order first given -> its path segment
+    (:func:`match_path_segment`): every id checked, so that a bad one fails before any request.
+
+    Raises:
+        InvalidArgumentError: ``match_ids`` is one string or not iterable (the message says it
+            must be ``expected``), or an id cannot be a path segment.
+    """
+    if isinstance(match_ids, str | bytes):
+        raise InvalidArgumentError(
+            f"{parameter}={match_ids!r} must be {expected}, not one string",
+            parameter=parameter,
+        )
+    try:
+        given = list(match_ids)
+    except TypeError:
+        raise InvalidArgumentError(
+            f"{parameter} must be {expected}, not {type(match_ids).__name__}",
+            parameter=parameter,
+        ) from None
+    return {match_id: match_path_segment(match_id) for match_id in given}

@@ -28,6 +28,7 @@ from tqdm.auto import tqdm
 from matchkit.client.arguments import (
     checked_api_key,
     checked_base_url,
+    checked_match_ids,
     checked_max_matches,
     checked_timeout,
     match_path_segment,
@@ -366,21 +367,9 @@ class Client:
             NotFoundError: the service has no match of one of the ids; no partial result is
                 returned.
         """
-        if isinstance(match_ids, str | bytes):
-            raise InvalidArgumentError(
-                f"match_ids={match_ids!r} must be a list of match ids, not one string; use "
-                "get_match for one match",
-                parameter="match_ids",
-            )
-        try:
-            given = list(match_ids)
-        except TypeError:
-            raise InvalidArgumentError(
-                f"match_ids must be an iterable of match ids, not {type(match_ids).__name__}",
-                parameter="match_ids",
-            ) from None
-        # Every id checked before the first request; each once, in the order first given.
-        segments = {match_id: match_path_segment(match_id) for match_id in given}
+        segments = checked_match_ids(
+            match_ids, expected="a list of match ids (get_match takes one)"
+        )
         shown = tqdm(
             segments.values(),
             desc=f"matchkit {self.shard}",
@@ -486,6 +475,10 @@ class Client:
 
         The files are fetched without the API key (the asset host is not the API), cached
         forever and checked before they are stored. See :mod:`matchkit.telemetry`.
+
+        Raises:
+            InvalidArgumentError: an argument is invalid, a match id too (every one is checked
+                before any request, whatever ``on_error``).
         """
         from matchkit.telemetry.assets import fetch_telemetry
 

@@ -12,7 +12,8 @@ from contextlib import closing
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
-from matchkit.errors import DocumentError, InvalidArgumentError, MatchkitError
+from matchkit.client.arguments import checked_match_ids
+from matchkit.errors import DocumentError, MatchkitError
 from matchkit.normalize.pipeline import to_frames
 from matchkit.telemetry.build import build_tables
 from matchkit.telemetry.download import (
@@ -110,19 +111,14 @@ def fetch_telemetry(
 
 
 def _match_ids(matches: Any) -> list[str]:
-    ids = [matches] if isinstance(matches, str) else None
-    if ids is None:
-        try:
-            ids = list(matches)
-        except TypeError:
-            ids = None
-    if ids is None or not all(isinstance(i, str) and i.strip() for i in ids):
-        raise InvalidArgumentError(
-            "matches must be MatchFrames (from Client.matches) or match ids (strings), not "
-            f"{type(matches).__name__}",
-            parameter="matches",
-        )
-    return list(dict.fromkeys(ids))
+    """The ids of ``matches`` (one id, or several), each once in the order given, every one
+    checked before any request."""
+    ids = checked_match_ids(
+        [matches] if isinstance(matches, str) else matches,
+        parameter="matches",
+        expected="MatchFrames (from Client.matches) or match ids",
+    )
+    return list(ids)
 
 
 def _matches_by_id(
