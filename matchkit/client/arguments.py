@@ -1,7 +1,8 @@
 """The checks of the client's own arguments, made before any request; errors name the argument.
 
-The query's arguments are checked by :class:`matchkit.rules.query.MatchQuery`; these are the
-client's: its constructor's (``base_url``, ``api_key``, ``timeout``), ``max_matches``, and the
+A fetch's keyword arguments are declared once (:class:`FetchOptions`) and its query is checked
+by :class:`matchkit.rules.query.MatchQuery` (:func:`checked_query`); the rest are the
+client's own: its constructor's (``base_url``, ``api_key``, ``timeout``), ``max_matches``, and the
 match ids of :meth:`matchkit.client.Client.get_match` and its kin. No message ever shows an API
 key.
 """
@@ -9,19 +10,60 @@ key.
 from __future__ import annotations
 
 import urllib.parse
+from datetime import date
 from typing import Any
 
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.checks import checked_positive_number, checked_whole_number
+from matchkit.rules.query import MatchFilters, MatchQuery
 
 __all__ = [
+    "FetchOptions",
     "checked_api_key",
     "checked_base_url",
     "checked_match_ids",
     "checked_max_matches",
+    "checked_query",
     "checked_timeout",
     "match_path_segment",
 ]
+
+
+class FetchOptions(MatchFilters, total=False):
+    """The keyword arguments of :meth:`matchkit.Client.plan`, :meth:`matchkit.Client.iter_pages`
+    and :meth:`matchkit.Client.matches`, declared once: the query's filters and sort
+    (:class:`matchkit.rules.query.MatchFilters`), and the fetch's own ``max_matches`` and
+    ``page_limit``. :meth:`matchkit.Client.matches` says what each does.
+    """
+
+    max_matches: int | None
+    page_limit: int | None
+
+
+_FETCH_ONLY = FetchOptions.__optional_keys__ - MatchFilters.__optional_keys__
+"""The fetch's own options: the rest of :class:`FetchOptions` are the query's filters."""
+
+
+def checked_query(
+    shard: str, start: str | date | None, end: str | date | None, options: FetchOptions
+) -> MatchQuery:
+    """The query of a fetch's arguments on ``shard``, checked (``page_limit`` is its limit)."""
+    # Filters left out or given as None are not filters, so that a shard's unknown filter is
+    # only an error when it is used. Anything else, a misspelt filter too, goes to the query,
+    # which names it.
+    given = {
+        name: value
+        for name, value in options.items()
+        if value is not None and name not in _FETCH_ONLY
+    }
+    try:
+        return MatchQuery.create(
+            shard, start=start, end=end, limit=options.get("page_limit"), **given
+        )
+    except InvalidArgumentError as error:
+        if error.parameter != "limit":
+            raise
+        raise InvalidArgumentError(f"page_{error}", parameter="page_limit") from None
 
 
 def checked_timeout(timeout: object) -> float:

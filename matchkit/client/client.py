@@ -14,22 +14,21 @@ Example:
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import logging
 import os
 import warnings
 from collections.abc import Iterable, Iterator
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Unpack
 
-import orjson
 from tqdm.auto import tqdm
 
 from matchkit.client.arguments import (
+    FetchOptions,
     checked_api_key,
     checked_base_url,
     checked_match_ids,
     checked_max_matches,
+    checked_query,
     checked_timeout,
     match_path_segment,
 )
@@ -43,6 +42,7 @@ from matchkit.client.cache import (
     create_session,
     resolve_cache_dir,
 )
+from matchkit.client.embedded import start_embedded
 from matchkit.client.notices import RangeClampedWarning, UnlistedValueWarning, clamp_notice
 from matchkit.client.pager import Pager, ordered_frames
 from matchkit.client.plan import FetchPlan, list_path, make_plan
@@ -52,39 +52,17 @@ from matchkit.client.transport import RetryPolicy, Transport
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.query import (
     SERVER_TYPES,
-    MatchFilters,
     MatchQuery,
     get_shard,
     unlisted_server_types,
 )
-from matchkit.rules.windows import TimeWindow, format_time, parse_time
+from matchkit.rules.windows import TimeWindow, parse_time
 
 if TYPE_CHECKING:
     from matchkit.model.frames import MatchFrames
     from matchkit.telemetry.frames import TelemetryFrames
 
 __all__ = ["Client", "FetchOptions", "RangeClampedWarning", "ServiceStatus", "UnlistedValueWarning"]
-
-logger = logging.getLogger(__name__)
-
-
-class FetchOptions(MatchFilters, total=False):
-    """The keyword arguments of :meth:`Client.plan`, :meth:`Client.iter_pages` and
-    :meth:`Client.matches`, declared once: the query's filters and sort
-    (:class:`matchkit.rules.query.MatchFilters`), and the fetch's own ``max_matches`` and
-    ``page_limit``. :meth:`Client.matches` says what each does.
-    """
-
-    max_matches: int | None
-    page_limit: int | None
-
-
-_FETCH_ONLY = FetchOptions.__optional_keys__ - MatchFilters.__optional_keys__
-"""The fetch's own options: the rest of :class:`FetchOptions` are the query's filters."""
-
-# The embedded service listens on a new port each run; an offline client never starts it and
-# addresses it by this placeholder (its cache keys name the data set, not the address).
-_EMBEDDED_PLACEHOLDER = "http://embedded.matchkit.invalid"
 
 
 class Client:
@@ -140,7 +118,12 @@ class Client:
         cache_origin = None
         try:
             if self.embedded:
-                base_url, api_key, fixed_now, cache_origin = self._embedded(api_key, fixed_now)
+                embedded = start_embedded(
+                    self._resources, offline=self.offline, api_key=api_key, fixed_now=fixed_now
+                )
+                self.service = embedded.service
+                base_url, api_key = embedded.base_url, embedded.api_key
+                fixed_now, cache_origin = embedded.now, embedded.cache_origin
             self._keys = CacheKeys(origin=cache_origin)
             try:
                 self._session = create_session(
@@ -174,29 +157,6 @@ class Client:
             offline=self.offline,
             keys=self._keys,
         )
-
-    def _embedded(
-        self, api_key: str | None, fixed_now: datetime | None
-    ) -> tuple[str, str | None, datetime | None, str]:
-        from matchkit.synth.dataset import open_dataset
-
-        dataset = open_dataset()
-        manifest = orjson.dumps(dataset.manifest, option=orjson.OPT_SORT_KEYS)
-        origin = f"http://embedded-{hashlib.sha256(manifest).hexdigest()[:16]}"
-        if self.offline:
-            return _EMBEDDED_PLACEHOLDER, api_key, fixed_now or dataset.as_of, origin
-        from matchkit.service import running
-
-        options: dict[str, Any] = {} if fixed_now is None else {"now": fixed_now}
-        self.service = self._resources.enter_context(running(**options))
-        service_now = self.service.now  # None when the service follows the wall clock
-        logger.info(
-            "no base URL configured (MATCHKIT_BASE_URL): serving the sample data set from an "
-            "embedded reference service at %s, now = %s",
-            self.service.base_url,
-            "the clock" if service_now is None else format_time(service_now),
-        )
-        return self.service.base_url, self.service.api_key, fixed_now or service_now, origin
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -423,21 +383,7 @@ class Client:
         self, start: str | date | None, end: str | date | None, options: FetchOptions
     ) -> MatchQuery:
         """Check a call's arguments (before any request) and warn once about unlisted values."""
-        # Filters left out or given as None are not filters, so that a shard's unknown filter
-        # is only an error when it is used. Anything else, a misspelt filter too, goes to the
-        # query, which names it.
-        given = {
-            name: value
-            for name, value in options.items()
-            if value is not None and name not in _FETCH_ONLY
-        }
-        limit = options.get("page_limit")
-        try:
-            query = MatchQuery.create(self.shard, start=start, end=end, limit=limit, **given)
-        except InvalidArgumentError as error:
-            if error.parameter != "limit":
-                raise
-            raise InvalidArgumentError(f"page_{error}", parameter="page_limit") from None
+        query = checked_query(self.shard, start, end, options)
         unlisted = [value for value in unlisted_server_types(query) if value not in self._warned]
         if unlisted:
             self._warned.update(unlisted)

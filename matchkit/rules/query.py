@@ -7,7 +7,7 @@ service reads the wire parameters back with :meth:`MatchQuery.from_params`. Both
 parameter (service) at fault.
 
 The filters are declared once, in :class:`MatchFilters` (a ``TypedDict``): the client's calls take
-them within ``**options: Unpack[FetchOptions]`` (:class:`matchkit.client.client.FetchOptions`
+them within ``**options: Unpack[FetchOptions]`` (:class:`matchkit.client.arguments.FetchOptions`
 adds ``max_matches`` and ``page_limit``) and hand them on as they are.
 
 Decision 3: a well-formed ``serverType`` the interface does not list (letters, digits, ``_``, as

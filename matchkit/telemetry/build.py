@@ -23,10 +23,8 @@ from collections.abc import Iterable, Sequence
 from operator import attrgetter, itemgetter, ne
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from matchkit.errors import DocumentError
 from matchkit.model.schema import TableSchema, empty_frame
@@ -35,7 +33,8 @@ from matchkit.normalize.arrow import ARROW_POOL, nulls
 from matchkit.normalize.assemble import snake_case
 from matchkit.normalize.columns import convert, to_arrow
 from matchkit.normalize.problems import Problems
-from matchkit.telemetry.columns import arrow_chunk, clock_array, joined, timestamps, utc_micros
+from matchkit.telemetry.columns import arrow_chunk, clock_array, joined, timestamps
+from matchkit.telemetry.files import FileCounts, files_table
 from matchkit.telemetry.parse import ParsedFile
 from matchkit.telemetry.schema import (
     DEATH,
@@ -177,7 +176,7 @@ class TableBuilder:
         self._count = 0
         self._chunks = {name: _Chunks(TABLES[name]) for name in TABLES}
         self._others: dict[str, _Waiting] = {}
-        self._files: list[tuple[str, int, int | None, int | None]] = []
+        self._files: list[FileCounts] = []
         self._errors: dict[str, DocumentError] = {}
 
     @property
@@ -244,7 +243,7 @@ class TableBuilder:
         for name, *_ in _NESTED.values():
             tables[name] = self._chunks[name].frame(problems)
         tables["other_events"] = _other_events(self._others, problems)
-        tables["files"] = _files_table(self._files, tables)
+        tables["files"] = files_table(self._files, tables)
         return {name: tables[name] for name in TABLES}, list(problems.texts())
 
     def _convert(self) -> None:
@@ -388,46 +387,6 @@ def _members(items: list[Any]) -> tuple[dict[str, Sequence[Any]], dict[str, type
         except KeyError:
             members[name] = [item.get(name) for item in items]
     return members, None
-
-
-def _files_table(
-    files: list[tuple[str, int, int | None, int | None]], tables: dict[str, pd.DataFrame]
-) -> pd.DataFrame:
-    """One row per file: its events, cursor span and time span (from the event tables).
-
-    The time spans are taken a table at a time: its rows' files found in Arrow, the earliest
-    and latest time per file kept in numpy (no table of every row is built)."""
-    ids = [file[0] for file in files]
-    where = {match_id: place for place, match_id in enumerate(dict.fromkeys(ids))}
-    known = pa.array(list(where), pa.string(), memory_pool=ARROW_POOL)
-    first = np.full(len(known), _NO_TIME, dtype=np.int64)
-    last = np.full(len(known), -_NO_TIME, dtype=np.int64)
-    for table in tables.values():
-        if not len(table) or "time" not in table:
-            continue
-        times = table["time"].array  # microseconds, as the schema declares
-        present = ~np.asarray(times.isna())
-        match_ids = pa.array(table["match_id"].array)  # pandas' Arrow text, not copied
-        rows = pc.index_in(match_ids, value_set=known, memory_pool=ARROW_POOL)
-        positions = rows.to_numpy()[present].astype(np.int64)  # every row's file is known
-        values = times.asi8[present]
-        np.minimum.at(first, positions, values)
-        np.maximum.at(last, positions, values)
-    order = [where[match_id] for match_id in ids]
-    return pd.DataFrame(
-        {
-            "match_id": pd.array(ids, dtype="string"),
-            "events": pd.array([file[1] for file in files], dtype="Int64"),
-            "first_cursor": pd.array([file[2] for file in files], dtype="Int64"),
-            "last_cursor": pd.array([file[3] for file in files], dtype="Int64"),
-            "started_at": utc_micros(first[order], missing=first[order] == _NO_TIME),
-            "ended_at": utc_micros(last[order], missing=last[order] == -_NO_TIME),
-        }
-    )
-
-
-_NO_TIME = np.iinfo(np.int64).max
-"""No time seen (yet) for a file: above every microsecond time."""
 
 
 def _other_events(others: dict[str, _Waiting], problems: Problems) -> pd.DataFrame:
