@@ -55,6 +55,7 @@ from matchkit.model.storage import (
     dtype_spec,
     file_digest,
     move_into_place,
+    read_as_described,
     read_manifest,
     restored,
 )
@@ -72,9 +73,6 @@ MANIFEST = "_matchkit.json"
 PARTITION = "date"
 NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__"
 PART_FILE = "part-0.parquet"
-
-# Errors of Arrow, the file system and malformed manifests, reported as MatchkitErrors.
-_READ_ERRORS = (pa.ArrowException, OSError, KeyError, TypeError, ValueError, AttributeError)
 
 
 def write_frames(
@@ -170,17 +168,14 @@ def read_frames(path: str | os.PathLike[str]) -> MatchFrames:
         if spec is None:
             tables[name] = empty_frame(TABLES[name])
             continue
-        try:
-            tables[name] = _read_table(
-                folder / name, spec, checked=manifest["format"] == FORMAT or "sha256" in spec
-            )
-        except MatchkitError:
-            raise
-        except _READ_ERRORS as error:
-            raise MatchkitError(
-                f"{folder / name} cannot be read as the manifest describes it "
-                f"({type(error).__name__}: {error}); write the data set again"
-            ) from error
+        tables[name] = read_as_described(
+            _read_table,
+            folder / name,
+            spec,
+            checked=manifest["format"] == FORMAT or "sha256" in spec,
+            error=MatchkitError,
+            again="write the data set again",
+        )
     return MatchFrames(**tables, problems=tuple(manifest.get("problems", ())))
 
 

@@ -12,8 +12,9 @@ import hashlib
 import os
 import shutil
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 import pandas as pd
@@ -30,6 +31,7 @@ __all__ = [
     "dtype_spec",
     "file_digest",
     "move_into_place",
+    "read_as_described",
     "read_manifest",
     "restored",
 ]
@@ -189,3 +191,31 @@ def read_manifest(
     if not isinstance(tables, dict) or not all(isinstance(s, dict) for s in tables.values()):
         raise MatchkitError(f"{where} has no readable 'tables'; {again}")
     return manifest
+
+
+_READ_ERRORS = (pa.ArrowException, OSError, KeyError, TypeError, ValueError, AttributeError)
+"""What reading a table can raise from Arrow, the file system or a malformed manifest."""
+
+_Read = TypeVar("_Read")
+
+
+def read_as_described(
+    read: Callable[..., _Read],
+    path: Path,
+    *args: Any,
+    error: type[MatchkitError],
+    again: str,
+    **options: Any,
+) -> _Read:
+    """``read(path, *args, **options)``: a table, read as its manifest describes it. matchkit's
+    own errors pass as they are; any other failure is ``error``, naming the file and saying
+    ``again`` ("write the data set again")."""
+    try:
+        return read(path, *args, **options)
+    except MatchkitError:
+        raise
+    except _READ_ERRORS as failure:
+        raise error(
+            f"{path} cannot be read as the manifest describes it "
+            f"({type(failure).__name__}: {failure}); {again}"
+        ) from failure

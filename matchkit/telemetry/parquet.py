@@ -110,20 +110,10 @@ def read_telemetry(path: str | os.PathLike[str]) -> TelemetryFrames:
             raise DocumentError(f"{file} is missing; the telemetry frames are incomplete")
         if checked or "sha256" in spec:
             storage.check_digest(file, spec.get("sha256"), error=DocumentError)
-        try:
-            tables[name] = _read_table(file, spec)
-        except DocumentError:
-            raise
-        except _READ_ERRORS as error:
-            raise DocumentError(
-                f"{file} cannot be read as the manifest describes it ({type(error).__name__}: "
-                f"{error}); write the telemetry frames again"
-            ) from error
+        tables[name] = storage.read_as_described(
+            _read_table, file, spec, error=DocumentError, again="write the telemetry frames again"
+        )
     return TelemetryFrames(**tables, problems=tuple(manifest.get("problems", ())))
-
-
-# Errors of Arrow, the file system and malformed manifests, reported as DocumentErrors.
-_READ_ERRORS = (pa.ArrowException, OSError, KeyError, TypeError, ValueError, AttributeError)
 
 
 def _read_table(file: Path, spec: dict) -> pd.DataFrame:
