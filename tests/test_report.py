@@ -75,6 +75,9 @@ def test_report_pages_and_index(small_report) -> None:
     assert '<a href="b.html">Beta &amp; widgets</a>' in html
     assert '<a href="api/matchkit.html">API reference</a>' in html
     assert "42" in (out / "a.html").read_text()
+    # Each page's <title> is its heading (nbconvert's default was "Notebook" for every page).
+    assert "<title>Alpha</title>" in (out / "a.html").read_text()
+    assert "<title>Beta &amp; widgets</title>" in (out / "b.html").read_text()
     assert sorted(p.name for p in out.iterdir()) == [
         MARKER,
         "_static",

@@ -153,12 +153,13 @@ def build_report(
         for executed in execute_all(paths, env, jobs=jobs):
             started = time.perf_counter()
             notebook = stable_widget_ids(executed.notebook)
-            body, _ = exporter.from_notebook_node(notebook)
+            title = _title(notebook, executed.path)
+            # The page's <title> (the browser tab, bookmarks, history): its heading.
+            body, _ = exporter.from_notebook_node(notebook, resources={"metadata": {"name": title}})
             body = _stable_element_ids(body)
             target = folder.staging / f"{executed.path.stem}.html"
             target.write_text(body, encoding="utf-8")
             seconds = executed.seconds + time.perf_counter() - started
-            title = _title(notebook, executed.path)
             page = ReportPage(title, folder.target / target.name, seconds)
             pages.append(page)
             if on_page is not None:
