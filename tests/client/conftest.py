@@ -16,6 +16,7 @@ from werkzeug import Request, Response
 from matchkit.client.client import Client
 from matchkit.client.transport import RetryPolicy
 from matchkit.model.frames import MatchFrames
+from matchkit.service import RunningService
 from matchkit.synth.telemetry import ASSET_URL_PREFIX
 
 NOW = "2026-10-31T00:00:00Z"
@@ -169,3 +170,15 @@ def make_client(
     yield build
     for client in clients:
         client.close()
+
+
+def service_client(service: RunningService, cache_dir: Path, **options: Any) -> Client:
+    """A client of the reference service ``service`` (its key and ``now``), with no rate limit
+    and no progress bar unless ``options`` say otherwise."""
+    defaults = {
+        "api_key": service.api_key,
+        "now": service.now,
+        "rate_limit": "off",
+        "progress": False,
+    }
+    return Client(service.base_url, cache_dir=cache_dir, **(defaults | options))

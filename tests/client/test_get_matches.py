@@ -14,7 +14,7 @@ from matchkit.errors import InvalidArgumentError, NotFoundError
 from matchkit.normalize.pipeline import to_frames
 from matchkit.service import RunningService, running
 from matchkit.synth.dataset import open_dataset
-from tests.client.conftest import assert_same_frames
+from tests.client.conftest import assert_same_frames, service_client
 
 MATCHES = 40
 
@@ -30,21 +30,9 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService
         yield handle
 
 
-def _client(service: RunningService, folder: Path, **options: Any) -> Client:
-    options.setdefault("progress", False)
-    return Client(
-        service.base_url,
-        api_key=service.api_key,
-        cache_dir=folder / "cache",
-        now=service.now,
-        rate_limit="off",
-        **options,
-    )
-
-
 @pytest.fixture
 def client(service: RunningService, tmp_path: Path) -> Iterator[Client]:
-    with _client(service, tmp_path) as client:
+    with service_client(service, tmp_path / "cache") as client:
         yield client
 
 
@@ -120,7 +108,7 @@ def test_get_matches_of_no_ids_is_empty(client: Client, service: RunningService)
 def test_get_matches_shows_its_progress_over_the_matches(
     service: RunningService, tmp_path: Path, ids: list[str], capsys: pytest.CaptureFixture
 ) -> None:
-    with _client(service, tmp_path, progress=True) as client:
+    with service_client(service, tmp_path / "cache", progress=True) as client:
         client.get_matches(ids[:7])
     shown = capsys.readouterr().err
     assert "matchkit global" in shown

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from matchkit.client.cache import create_session
-from matchkit.client.client import Client
 from matchkit.client.pager import Pager
 from matchkit.client.plan import make_plan
 from matchkit.client.progress import FetchProgress, describe_range
@@ -24,7 +23,7 @@ from matchkit.client.transport import RetryPolicy, Transport
 from matchkit.rules.query import MatchQuery
 from matchkit.rules.windows import TimeWindow, parse_time
 from matchkit.service import RunningService, running
-from tests.client.conftest import FakeClock
+from tests.client.conftest import FakeClock, service_client
 
 START, END = "2026-07-03T00:00:00Z", "2026-10-31T00:00:00Z"
 LIST = "/shards/global/matches"
@@ -34,13 +33,6 @@ LIST = "/shards/global/matches"
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
     with running(store_dir=tmp_path_factory.mktemp("store")) as handle:
         yield handle
-
-
-def _client(service: RunningService, cache_dir: Path, **options: object) -> Client:
-    options.setdefault("rate_limit", "off")
-    return Client(
-        service.base_url, api_key=service.api_key, cache_dir=cache_dir, now=END, **options
-    )
 
 
 def test_describe_range_shows_days_and_times_only_when_needed() -> None:
@@ -56,7 +48,7 @@ def test_the_bar_counts_pages_and_matches_and_keeps_the_final_counts(
     service: RunningService, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     before = service.requests.count(path_prefix=LIST)
-    with _client(service, tmp_path, progress=True) as client:
+    with service_client(service, tmp_path, now=END, progress=True) as client:
         frames = client.matches("2026-09-01", "2026-10-20")  # 2 windows
     pages = service.requests.count(path_prefix=LIST) - before
     shown = capsys.readouterr().err
@@ -90,7 +82,10 @@ def test_a_wait_for_the_services_rate_limit_is_shown(
 ) -> None:
     clock = FakeClock()
     faults = "429=0.3,retry_after=12,seed=4"
-    with running(faults=faults) as limited, _client(limited, tmp_path, progress=True) as client:
+    with (
+        running(faults=faults) as limited,
+        service_client(limited, tmp_path, now=END, progress=True) as client,
+    ):
         client.retry_policy = RetryPolicy(rate_limit_attempts=20, sleep=clock.sleep)
         frames = client.matches("2026-10-20", END)
     shown = capsys.readouterr().err
@@ -129,7 +124,10 @@ def test_progress_false_shows_nothing_even_while_waiting(
 ) -> None:
     clock = FakeClock()
     faults = "429=0.3,retry_after=12,seed=4"
-    with running(faults=faults) as limited, _client(limited, tmp_path, progress=False) as client:
+    with (
+        running(faults=faults) as limited,
+        service_client(limited, tmp_path, now=END, progress=False) as client,
+    ):
         client.retry_policy = RetryPolicy(rate_limit_attempts=20, sleep=clock.sleep)
         frames = client.matches("2026-10-20", END)
     assert 12 in clock.sleeps

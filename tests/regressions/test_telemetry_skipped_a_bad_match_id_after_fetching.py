@@ -20,6 +20,7 @@ from matchkit.client.client import Client
 from matchkit.errors import InvalidArgumentError
 from matchkit.service import RunningService, running
 from matchkit.synth.dataset import open_dataset
+from tests.client.conftest import service_client
 
 
 @pytest.fixture(scope="module")
@@ -39,14 +40,7 @@ def test_a_bad_match_id_is_refused_before_any_request(
         document["data"]["id"] if isinstance(document["data"], dict) else document["data"][0]["id"]
     )
     before = len(service.requests)
-    with Client(
-        service.base_url,
-        api_key=service.api_key,
-        cache_dir=tmp_path,
-        now=service.now,
-        rate_limit="off",
-        progress=False,
-    ) as client:
+    with service_client(service, tmp_path) as client:
         for on_error in ("skip", "raise"):
             with pytest.raises(InvalidArgumentError) as raised:
                 client.telemetry([good, bad], on_error=on_error)
