@@ -16,7 +16,7 @@ from werkzeug import Request, Response
 from matchkit.client.client import Client
 from matchkit.client.transport import RetryPolicy
 from matchkit.model.frames import MatchFrames
-from matchkit.service import RunningService
+from matchkit.service import RunningService, running
 from matchkit.synth.telemetry import ASSET_URL_PREFIX
 
 NOW = "2026-10-31T00:00:00Z"
@@ -170,6 +170,13 @@ def make_client(
     yield build
     for client in clients:
         client.close()
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
+    """The sample set served on loopback by the reference service, for one test module."""
+    with running(store_dir=tmp_path_factory.mktemp("store")) as handle:
+        yield handle
 
 
 def service_client(service: RunningService, cache_dir: Path, **options: Any) -> Client:

@@ -12,14 +12,8 @@ from matchkit.cli import main
 from matchkit.cli.parser import build_parser
 from matchkit.client.client import Client
 from matchkit.model.frames import MatchFrames
-from matchkit.service import RunningService, running
+from matchkit.service import RunningService
 from tests.client.conftest import assert_same_frames
-
-
-@pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
-    with running(store_dir=tmp_path_factory.mktemp("store")) as handle:
-        yield handle
 
 
 def test_fetch_writes_parquet_and_prints_a_summary(

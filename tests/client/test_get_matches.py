@@ -12,7 +12,7 @@ import pytest
 from matchkit.client.client import Client
 from matchkit.errors import InvalidArgumentError, NotFoundError
 from matchkit.normalize.pipeline import to_frames
-from matchkit.service import RunningService, running
+from matchkit.service import RunningService
 from matchkit.synth.dataset import open_dataset
 from tests.client.conftest import assert_same_frames, service_client
 
@@ -22,12 +22,6 @@ MATCHES = 40
 @pytest.fixture(scope="module")
 def documents() -> list[dict[str, Any]]:
     return list(itertools.islice(open_dataset().iter_documents("global"), MATCHES))
-
-
-@pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
-    with running(store_dir=tmp_path_factory.mktemp("store")) as handle:
-        yield handle
 
 
 @pytest.fixture

@@ -21,17 +21,11 @@ from matchkit.client.notices import clamp_notice
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.query import MatchQuery
 from matchkit.rules.windows import TimeWindow, parse_time
-from matchkit.service import RunningService, running
+from matchkit.service import RunningService
 from tests.client.conftest import assert_same_frames
 
 START, END = "2026-07-03T00:00:00Z", "2026-10-31T00:00:00Z"  # the sample set's 120 days
 LIST = "/shards/global/matches"
-
-
-@pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
-    with running(store_dir=tmp_path_factory.mktemp("store")) as handle:
-        yield handle
 
 
 @pytest.fixture

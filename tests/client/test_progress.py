@@ -9,7 +9,6 @@ limit (the client's own or the service's 429), keeps the final counts, and shows
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,12 +26,6 @@ from tests.client.conftest import FakeClock, service_client
 
 START, END = "2026-07-03T00:00:00Z", "2026-10-31T00:00:00Z"
 LIST = "/shards/global/matches"
-
-
-@pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
-    with running(store_dir=tmp_path_factory.mktemp("store")) as handle:
-        yield handle
 
 
 def test_describe_range_shows_days_and_times_only_when_needed() -> None:

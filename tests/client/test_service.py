@@ -28,12 +28,6 @@ def dataset() -> Dataset:
     return open_dataset()
 
 
-@pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
-    with running(store_dir=tmp_path_factory.mktemp("store")) as handle:
-        yield handle
-
-
 @pytest.fixture
 def connect(service: RunningService, tmp_path: Path) -> Iterator[Callable[..., Client]]:
     clients: list[Client] = []

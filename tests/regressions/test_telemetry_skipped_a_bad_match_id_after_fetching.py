@@ -11,41 +11,34 @@ string is named as such rather than as the whole list's type.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from matchkit.client.client import Client
 from matchkit.errors import InvalidArgumentError
-from matchkit.service import RunningService, running
+from matchkit.service import RunningService
 from matchkit.synth.dataset import open_dataset
 from tests.client.conftest import service_client
-
-
-@pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
-    with running(store_dir=tmp_path_factory.mktemp("store")) as handle:
-        yield handle
 
 
 @pytest.mark.parametrize(
     ("bad", "named"), [("a/b", "match_id='a/b'"), ("..", "match_id='..'"), (5, "match_id=5")]
 )
 def test_a_bad_match_id_is_refused_before_any_request(
-    service: RunningService, tmp_path: Path, bad: object, named: str
+    sample_service: RunningService, tmp_path: Path, bad: object, named: str
 ) -> None:
     document = next(itertools.islice(open_dataset().iter_documents("global"), 1))
     good = (
         document["data"]["id"] if isinstance(document["data"], dict) else document["data"][0]["id"]
     )
-    before = len(service.requests)
-    with service_client(service, tmp_path) as client:
+    before = len(sample_service.requests)
+    with service_client(sample_service, tmp_path) as client:
         for on_error in ("skip", "raise"):
             with pytest.raises(InvalidArgumentError) as raised:
                 client.telemetry([good, bad], on_error=on_error)
             assert named in str(raised.value)
-    assert len(service.requests) == before
+    assert len(sample_service.requests) == before
 
 
 def test_one_id_alone_is_checked_and_a_non_iterable_is_named(tmp_path: Path) -> None:
