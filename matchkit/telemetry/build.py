@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from operator import attrgetter, itemgetter, ne
+from operator import attrgetter, itemgetter
 from typing import Any
 
 import pandas as pd
@@ -118,7 +118,7 @@ class _Chunks:
                 wire = wires.get(column.key) if wires else None
             if (self.schema.name, column.name) in CLOCK_COLUMNS:
                 self.clocks.setdefault(column.name, []).extend(values)
-            elif isinstance(values, pa.Array):  # read by Arrow already (typed.arrays_of)
+            elif isinstance(values, pa.Array):  # read by Arrow already (the match ids)
                 self.arrays[column.name].append(values)
             else:
                 self.arrays[column.name].append(arrow_chunk(values, wire=wire))
@@ -270,8 +270,8 @@ class TableBuilder:
         cursors = list(map(_CURSOR, waiting.events))
         data = list(map(_DATA, waiting.events))
         members, wires = _members(data)
+        self._check_match_ids(schema.name, members, waiting.match_ids, cursors)
         ids = pa.array(waiting.match_ids, pa.string(), memory_pool=ARROW_POOL)
-        self._check_match_ids(schema.name, members, ids, cursors)
         derived = {"match_id": ids, "cursor": cursors, "round": waiting.rounds}
         consumed = set(MATCH_ID_KEYS)
         if kind in _NESTED:
@@ -282,7 +282,7 @@ class TableBuilder:
         self._chunks[schema.name].add(derived, members, wires, consumed)
 
     def _check_match_ids(
-        self, table: str, members: dict[str, Any], ids: pa.Array, cursors: list[int]
+        self, table: str, members: dict[str, Any], match_ids: list[str], cursors: list[int]
     ) -> None:
         """Every event names its file's match (or none); the first that does not is kept."""
         if table in self._errors:
@@ -290,12 +290,7 @@ class TableBuilder:
         for key in MATCH_ID_KEYS:
             values = members.get(key)
             # The usual case first: every event carries its file's match id (compared in C).
-            if values is None or (isinstance(values, pa.Array) and values.equals(ids)):
-                continue
-            if isinstance(values, pa.Array):
-                values = values.to_pylist()
-            match_ids = ids.to_pylist()
-            if not any(map(ne, values, match_ids)):
+            if values is None or values == match_ids:
                 continue
             for position, (value, match_id) in enumerate(zip(values, match_ids, strict=True)):
                 if value != match_id and value not in (None, ""):

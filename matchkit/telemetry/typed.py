@@ -3,7 +3,8 @@
 A file whose events all have a declared type, with only declared members of their declared wire
 types, decodes straight into one msgspec Struct per event (a tagged union on ``type``, each with
 a Struct for its ``dataObject``), skipping a dict per event; the tables are then read a Struct
-field at a time (:func:`members_of`), transposed in C.
+field at a time (:func:`members_of`), transposed in C, and each column converted by
+:func:`matchkit.telemetry.columns.arrow_chunk` knowing its wire type.
 
 The declaration is strict: a file with anything it does not cover (an unknown event type, an
 unknown member, a value of another JSON type) fails to decode here, and :func:`decode_typed`
@@ -21,10 +22,8 @@ from collections.abc import Sequence
 from typing import Any, Union
 
 import msgspec
-import pyarrow as pa
 from msgspec import Struct
 
-from matchkit.normalize.arrow import ARROW_POOL, nulls
 from matchkit.telemetry.schema import (
     EVENT_TABLES,
     MATCH_ID_KEYS,
@@ -34,14 +33,12 @@ from matchkit.telemetry.schema import (
 )
 
 __all__ = [
-    "arrays_of",
     "as_builtins",
     "columns_of",
     "decode_typed",
     "is_typed",
     "member",
     "members_of",
-    "typed_members",
 ]
 
 _OPTIONS = {"forbid_unknown_fields": True, "gc": False}
@@ -74,22 +71,14 @@ _WIRES: dict[type[Struct], dict[str, type]] = {}
 """Struct -> its members declared of one wire type (int or str, or None)."""
 
 
-_ROW_TYPES: dict[type[Struct], pa.StructType] = {}
-"""Struct -> the Arrow type of its rows, for Structs whose every member is an int or str."""
-
-
 def _declare(name: str, fields: list[tuple[str, Any, Any]]) -> type[Struct]:
     struct = msgspec.defstruct(name, fields, **_OPTIONS)
-    wires = _WIRES[struct] = {
+    _WIRES[struct] = {
         key: wire
         for key, annotation, _ in fields
         for wire in (int, str)
         if annotation == (wire | None)
     }
-    if len(wires) == len(fields):
-        _ROW_TYPES[struct] = pa.struct(
-            [(key, pa.int64() if wire is int else pa.string()) for key, wire in wires.items()]
-        )
     return struct
 
 
@@ -148,46 +137,22 @@ def member(data: Any, key: str) -> Any:
 
 def members_of(
     items: Sequence[Any],
-) -> tuple[dict[str, Any], dict[str, type]] | None:
-    """Member name -> its value in each item (a list, or an Arrow array: :func:`arrays_of`),
-    when every item is a Struct of one type (else ``None``), and the members of one declared
-    wire type (int or str, with ``None``).
+) -> tuple[dict[str, list[Any]], dict[str, type]] | None:
+    """Member name -> its value in each item, when every item is a Struct of one type (else
+    ``None``; :func:`columns_of`), and the members of one declared wire type (int or str, with
+    ``None``).
 
     A match id member missing from every item is left out, as a dict that never carries it
     would (for every other member a column of ``None`` reads the same)."""
     if not items or len(set(map(type, items))) != 1 or not is_typed(items[0]):
         return None
-    return typed_members(arrays_of(items) or columns_of(items), type(items[0]))
-
-
-_ARROW_ERRORS = (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError)
-
-
-def arrays_of(items: Sequence[Struct]) -> dict[str, pa.Array] | None:
-    """Field name -> an Arrow array of its values, for Structs of one type whose every member
-    is an int or str: read by Arrow in one pass, as the rows of a struct array (a field of only
-    ``None`` gets Arrow's null type, as :func:`matchkit.normalize.columns.to_arrow` gives it).
-    ``None`` for other Structs, or when a value does not fit (an integer beyond 64 bits)."""
-    row_type = _ROW_TYPES.get(type(items[0]))
-    if row_type is None:
-        return None
-    astuple = msgspec.structs.astuple
-    try:
-        chunks = [
-            pa.array(
-                list(map(astuple, items[start : start + _ROWS_AT_ONCE])),
-                row_type,
-                memory_pool=ARROW_POOL,
-            )
-            for start in range(0, len(items), _ROWS_AT_ONCE)
-        ]
-    except _ARROW_ERRORS:
-        return None
-    whole = pa.concat_arrays(chunks, ARROW_POOL) if len(chunks) > 1 else chunks[0]
-    return {
-        field.name: nulls(len(whole)) if array.null_count == len(whole) else array
-        for field, array in zip(row_type, whole.flatten(ARROW_POOL), strict=True)
+    struct = type(items[0])
+    found = {
+        name: values
+        for name, values in columns_of(items).items()
+        if name not in MATCH_ID_KEYS or values.count(None) != len(values)
     }
+    return found, _WIRES[struct]
 
 
 _ROWS_AT_ONCE = 256
@@ -206,20 +171,6 @@ def columns_of(items: Sequence[Struct]) -> dict[str, list[Any]]:
         for column, values in zip(columns, zip(*rows, strict=True), strict=True):
             column += values
     return dict(zip(names, columns, strict=True))
-
-
-def typed_members(
-    columns: dict[str, Any], struct: type[Struct]
-) -> tuple[dict[str, Any], dict[str, type]]:
-    """:func:`members_of` for columns already read (:func:`columns_of`) from ``struct``s."""
-    found = {
-        name: values
-        for name, values in columns.items()
-        if name not in MATCH_ID_KEYS
-        or (values.null_count if isinstance(values, pa.Array) else values.count(None))
-        != len(values)
-    }
-    return found, _WIRES[struct]
 
 
 def as_builtins(items: Sequence[Any]) -> list[Any]:
