@@ -9,7 +9,6 @@ is never read in part.
 
 from __future__ import annotations
 
-import itertools
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 import msgspec
+import numpy as np
 
 from matchkit.errors import DocumentError, InvalidArgumentError
 from matchkit.telemetry.schema import MATCH_ID_KEYS, MATCH_START
@@ -121,15 +121,24 @@ def check_events(
         ) from None
     except RecursionError:
         raise DocumentError(f"{where} is nested too deeply to read", document_index=index) from None
-    events.sort(key=_BY_CURSOR)
-    cursors = list(map(_BY_CURSOR, events))
-    if len(set(cursors)) != len(cursors):
-        repeated = next(a for a, b in itertools.pairwise(cursors) if a == b)
+    cursors = _cursor_array(list(map(_BY_CURSOR, events)))
+    order = cursors.argsort(kind="stable")
+    ordered = cursors[order]
+    repeated = np.flatnonzero(ordered[1:] == ordered[:-1])
+    if len(repeated):
         raise DocumentError(
-            f"{where} has two events with cursor {repeated}; cursors must be unique",
+            f"{where} has two events with cursor {ordered[repeated[0]]}; cursors must be unique",
             document_index=index,
         )
-    return events
+    return list(map(events.__getitem__, order.tolist()))
+
+
+def _cursor_array(cursors: list[int]) -> np.ndarray:
+    """The cursors as a numpy array, sorted in C: int64, or Python ints beyond 64 bits."""
+    try:
+        return np.array(cursors, dtype=np.int64)
+    except OverflowError:
+        return np.array(cursors, dtype=object)
 
 
 def read_sources(
