@@ -2,9 +2,9 @@
 
 A telemetry file is a JSON array of ``{"cursor": int, "type": str, "dataObject": object}``
 (``../shared/spec/telemetry.md``). Anything else (not JSON, another top-level shape, an event
-with a missing or extra member or a member of the wrong type, two events with one cursor, events
-of another match) is a :class:`matchkit.errors.DocumentError` naming the match: a broken file
-is never read in part.
+with a missing or extra member or a member of the wrong type, two events with one cursor, a
+cursor beyond 64-bit integers, events of another match) is a
+:class:`matchkit.errors.DocumentError` naming the match: a broken file is never read in part.
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ def check_events(
 
     Raises:
         DocumentError: not a JSON array of ``{cursor, type, dataObject}`` events with unique
-            cursors.
+            cursors of 64 bits.
     """
     try:
         if isinstance(raw, list):
@@ -121,7 +121,7 @@ def check_events(
         ) from None
     except RecursionError:
         raise DocumentError(f"{where} is nested too deeply to read", document_index=index) from None
-    cursors = _cursor_array(list(map(_BY_CURSOR, events)))
+    cursors = _cursor_array(events, where=where, index=index)
     order = cursors.argsort(kind="stable")
     ordered = cursors[order]
     repeated = np.flatnonzero(ordered[1:] == ordered[:-1])
@@ -133,12 +133,22 @@ def check_events(
     return list(map(events.__getitem__, order.tolist()))
 
 
-def _cursor_array(cursors: list[int]) -> np.ndarray:
-    """The cursors as a numpy array, sorted in C: int64, or Python ints beyond 64 bits."""
+def _cursor_array(events: list[Event], *, where: str, index: int) -> np.ndarray:
+    """The events' cursors as int64 (sorted in C; the tables keep them as Int64).
+
+    Raises:
+        DocumentError: a cursor is beyond 64-bit integers.
+    """
+    cursors = list(map(_BY_CURSOR, events))
     try:
         return np.array(cursors, dtype=np.int64)
     except OverflowError:
-        return np.array(cursors, dtype=object)
+        beyond = next(cursor for cursor in cursors if not -(2**63) <= cursor < 2**63)
+        raise DocumentError(
+            f"{where} has an event with cursor {beyond}, beyond 64-bit integers; a cursor "
+            "must fit one",
+            document_index=index,
+        ) from None
 
 
 def read_sources(
