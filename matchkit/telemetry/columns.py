@@ -8,7 +8,6 @@ normalizer's column conversion; times and integer clocks have their own rules he
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Sequence
 from typing import Any
 
@@ -40,8 +39,8 @@ def arrow_chunk(values: Sequence[Any], *, wire: type | None = None) -> pa.Array:
     else (no wire type, ``None`` among integers, integers beyond 64 bits, only ``None``) as
     there."""
     if wire is int:
-        try:  # checked ints (msgspec), read in C without a type scan (numpy's is slow on big ones)
-            return pa.array(np.frombuffer(array("q", values), dtype=np.int64))
+        try:  # checked ints (msgspec), read in C without a type scan
+            return pa.array(np.fromiter(values, np.int64, len(values)))
         except (TypeError, OverflowError):
             pass
     elif wire is str:
