@@ -138,21 +138,20 @@ def member(data: Any, key: str) -> Any:
 def members_of(
     items: Sequence[Any],
 ) -> tuple[dict[str, list[Any]], dict[str, type]] | None:
-    """Member name -> its value in each item, when every item is a Struct of one type (else
-    ``None``; :func:`columns_of`), and the members of one declared wire type (int or str, with
-    ``None``).
+    """Member name -> its value in each item (:func:`columns_of`), when every item is a Struct
+    of one type (else ``None``), and the members of one declared wire type (int or str, with
+    ``None``), which :func:`matchkit.telemetry.columns.arrow_chunk` reads without a type scan.
 
     A match id member missing from every item is left out, as a dict that never carries it
     would (for every other member a column of ``None`` reads the same)."""
     if not items or len(set(map(type, items))) != 1 or not is_typed(items[0]):
         return None
-    struct = type(items[0])
     found = {
         name: values
         for name, values in columns_of(items).items()
         if name not in MATCH_ID_KEYS or values.count(None) != len(values)
     }
-    return found, _WIRES[struct]
+    return found, _WIRES[type(items[0])]
 
 
 _ROWS_AT_ONCE = 256
