@@ -8,18 +8,21 @@ Input: the telemetry files of the sample set's first 1,000 ``global`` matches (g
 - Peak memory of (b) beyond the raw bytes (RSS, sampled in a fresh process).
 - A cold download of the same 1,000 files from the embedded reference service through
   ``Client.telemetry`` (an empty cache; the match pages fetched first, not timed), against
-  ``to_telemetry_frames`` of the same files read from disk; then a warm re-run.
+  ``to_telemetry_frames`` of the same files read from disk; then a warm re-run, and the peak
+  memory of another in a fresh process.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import subprocess
 import sys
 import tempfile
 import time
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -73,21 +76,29 @@ def measure_memory(folder: Path) -> tuple[int, int]:
     return raw, peak_rss_beyond(lambda: to_telemetry_frames(files))
 
 
-def download(folder: Path, documents: list[dict], cache: Path) -> None:
+def selection(documents: list[dict]) -> dict[str, Any]:
+    """The bench's matches: their ids, and the time range that holds them."""
+    from matchkit.rules.windows import parse_time
+
+    resources = [d["data"][0] if isinstance(d["data"], list) else d["data"] for d in documents]
+    created = [resource["attributes"]["createdAt"] for resource in resources]
+    end = parse_time(max(created)) + timedelta(seconds=1)
+    return {"ids": [r["id"] for r in resources], "start": min(created), "end": end.isoformat()}
+
+
+def bench_matches(client: Any, chosen: dict[str, Any]) -> Any:
+    """The MatchFrames of the bench's matches, through ``client``."""
+    frames = client.matches(chosen["start"], chosen["end"], max_matches=FILES)
+    return frames.filter(frames.matches["match_id"].isin(set(chosen["ids"])))
+
+
+def download(folder: Path, chosen: dict[str, Any], cache: Path) -> None:
     """Cold and warm Client.telemetry from the embedded service, against reading from disk."""
     from matchkit import Client
-    from matchkit.rules.windows import parse_time
     from matchkit.telemetry import to_telemetry_frames
 
-    ids = [(d["data"][0] if isinstance(d["data"], list) else d["data"])["id"] for d in documents]
-    created = [
-        (d["data"][0] if isinstance(d["data"], list) else d["data"])["attributes"]["createdAt"]
-        for d in documents
-    ]
     with Client(cache_dir=cache, progress=False) as client:
-        end = parse_time(max(created)) + timedelta(seconds=1)
-        frames = client.matches(created[0], end, max_matches=FILES)
-        frames = frames.filter(frames.matches["match_id"].isin(set(ids)))
+        frames = bench_matches(client, chosen)
         started = time.perf_counter()
         cold = client.telemetry(frames)
         cold_seconds = time.perf_counter() - started
@@ -106,6 +117,30 @@ def download(folder: Path, documents: list[dict], cache: Path) -> None:
         f"the same files from disk {disk_seconds:.2f} s; cold/disk = "
         f"{cold_seconds / disk_seconds:.2f}x, warm/disk = {warm_seconds / disk_seconds:.2f}x"
     )
+
+
+def measure_warm_memory(cache: Path, chosen_file: Path) -> int:
+    """In this (fresh) process: the peak RSS beyond the start of a warm Client.telemetry of
+    the bench's matches (the cache filled by :func:`download`)."""
+    from matchkit import Client
+
+    with Client(cache_dir=cache, progress=False) as client:
+        frames = bench_matches(client, json.loads(chosen_file.read_text()))
+        return peak_rss_beyond(lambda: client.telemetry(frames))
+
+
+def _in_fresh_process(call: str, *args: str) -> str:
+    """What ``print(call)`` prints in a fresh Python process (``sys.argv[1:]``: ``args``)."""
+    imports = "import sys; from pathlib import Path; from benchmarks import bench_telemetry as b"
+    code = f"{imports}; print({call})"
+    result = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    return result.stdout
 
 
 def main() -> None:
@@ -130,23 +165,25 @@ def main() -> None:
         folder.mkdir()
         for match_id, content in files.items():
             (folder / f"{match_id}.json").write_bytes(content)
-        result = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                "import sys; from pathlib import Path; "
-                "from benchmarks.bench_telemetry import measure_memory; "
-                "print(*measure_memory(Path(sys.argv[1])))",
-                str(folder),
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=Path(__file__).resolve().parents[1],
-        )
-        measured_raw, extra = map(int, result.stdout.split())
+        output = _in_fresh_process("*b.measure_memory(Path(sys.argv[1]))", str(folder))
+        measured_raw, extra = map(int, output.split())
         print(
             f"peak memory of (b) beyond the raw bytes (RSS): {extra / 1e6:.0f} MB = "
             f"{extra / measured_raw:.2f}x the {measured_raw / 1e6:.0f} MB of files"
         )
-        download(folder, documents, Path(temporary) / "cache")
+        chosen = selection(documents)
+        chosen_file = Path(temporary) / "selection.json"
+        chosen_file.write_text(json.dumps(chosen))
+        cache = Path(temporary) / "cache"
+        download(folder, chosen, cache)
+        warm = int(
+            _in_fresh_process(
+                "b.measure_warm_memory(Path(sys.argv[1]), Path(sys.argv[2]))",
+                str(cache),
+                str(chosen_file),
+            )
+        )
+        print(
+            f"peak memory of a warm re-run in a fresh process (RSS): {warm / 1e6:.0f} MB = "
+            f"{warm / raw:.2f}x the files (each file becomes tables as it comes)"
+        )

@@ -101,13 +101,13 @@ def fetch_telemetry(
         retry=client.retry_policy,
         trust_env=not client.embedded,
     )
-    with closing(downloader):
-        files, failed = downloader.download(
-            requests_, max_workers=workers, progress=show, on_error=on_error
+    failed: list[str] = []
+    with closing(downloader):  # each file becomes tables as it comes
+        files = downloader.download(
+            requests_, max_workers=workers, progress=show, on_error=on_error, problems=failed
         )
-    problems += failed
-    tables, table_problems = build_tables(files)
-    return TelemetryFrames(**tables, problems=tuple(problems + table_problems))
+        tables, table_problems = build_tables(files)
+    return TelemetryFrames(**tables, problems=tuple(problems + failed + table_problems))
 
 
 def _match_ids(matches: Any) -> list[str]:

@@ -16,9 +16,11 @@ passes ``on_error="skip"``, in which case the match is left out and listed in ``
 
 from __future__ import annotations
 
+import itertools
 import logging
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -41,6 +43,7 @@ from matchkit.rules.checks import checked_choice, checked_whole_number
 from matchkit.telemetry.parse import ParsedFile, check_events, parse_file
 
 __all__ = [
+    "AHEAD",
     "DEFAULT_MAX_WORKERS",
     "OnError",
     "TelemetryDownloader",
@@ -53,6 +56,9 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_WORKERS = 4
 """Downloads at once by default: polite to a CDN, and enough to hide the latency."""
+
+AHEAD = 2
+"""Files fetched (and decoded) ahead of the caller, per worker."""
 
 OnError = Literal["raise", "skip"]
 
@@ -144,37 +150,51 @@ class TelemetryDownloader:
         max_workers: int = DEFAULT_MAX_WORKERS,
         progress: bool = True,
         on_error: OnError = "raise",
-    ) -> tuple[list[ParsedFile], list[str]]:
-        """Fetch and check every file, ``max_workers`` at once, in input order.
+        problems: list[str],
+    ) -> Iterator[ParsedFile]:
+        """Fetch and check every file, ``max_workers`` at once, and yield them in input order.
 
-        Returns:
-            The checked files, and the problems (matches skipped with ``on_error="skip"``).
+        At most :data:`AHEAD` files per worker are fetched ahead of the one the caller takes, so
+        that a caller who turns each file into tables as it comes (``build_tables``) holds a few
+        decoded files at a time, not all of them.
+
+        Args:
+            problems: where a match skipped with ``on_error="skip"`` is listed.
 
         Raises:
             MatchkitError: with ``on_error="raise"``, the first failure in input order
                 (NotFoundError, DocumentError, ServiceError, CacheMissError, ...), naming the
-                match. The other downloads are cancelled or finish; nothing is returned.
+                match. The downloads not started are cancelled, those running finish.
         """
         check_on_error(on_error)
-        files: list[ParsedFile] = []
-        problems: list[str] = []
+        waiting = iter(requests_)
+        running: deque[tuple[TelemetryRequest, Future[ParsedFile]]] = deque()
         bar = tqdm(total=len(requests_), desc="telemetry", unit="file", disable=not progress)
         with bar, ThreadPoolExecutor(max_workers=max_workers) as pool:
-            futures = [pool.submit(self.fetch, request) for request in requests_]
+
+            def start(count: int) -> None:
+                for request in itertools.islice(waiting, count):
+                    running.append((request, pool.submit(self.fetch, request)))
+
+            start(AHEAD * max_workers)
             try:
-                for request, future in zip(requests_, futures, strict=True):
+                while running:
+                    request, future = running.popleft()
+                    start(1)
                     try:
-                        files.append(future.result())
+                        file = future.result()
                     except MatchkitError as error:
                         if on_error == "raise":
                             raise
                         problems.append(f"telemetry of match {request.match_id} skipped: {error}")
-                    bar.update()
-            except BaseException:
-                for future in futures:
+                        continue
+                    finally:
+                        bar.update()
+                    del future
+                    yield file
+            finally:
+                for _, future in running:
                     future.cancel()
-                raise
-        return files, problems
 
     def fetch(self, request: TelemetryRequest) -> ParsedFile:
         """Fetch and check one file.

@@ -223,15 +223,13 @@ def test_arguments_are_checked(make_client: Callable[..., Client]) -> None:
         client.telemetry(42)  # type: ignore[arg-type]
 
 
-def test_several_downloads_at_once_keep_input_order(
-    httpserver: HTTPServer,
-    make_client: Callable[..., Client],
-    match_document: dict[str, Any],
-    telemetry_bytes: bytes,
-) -> None:
+def served_copies(
+    httpserver: HTTPServer, match_document: dict[str, Any], telemetry_bytes: bytes, count: int
+) -> MatchFrames:
+    """``count`` matches M00, M01, ..., each with its own copy of the recorded telemetry."""
     events = orjson.loads(telemetry_bytes)
     parts = []
-    for number in range(12):
+    for number in range(count):
         match_id = f"M{number:02d}"
         copied = orjson.loads(orjson.dumps(events))
         for event in copied:
@@ -241,7 +239,16 @@ def test_several_downloads_at_once_keep_input_order(
         path = f"/cdn/{match_id}.json"
         httpserver.expect_request(path).respond_with_data(orjson.dumps(copied))
         parts.append(frames_with_url(match_document, httpserver.url_for(path), match_id))
-    frames = MatchFrames.concat(parts)
+    return MatchFrames.concat(parts)
+
+
+def test_several_downloads_at_once_keep_input_order(
+    httpserver: HTTPServer,
+    make_client: Callable[..., Client],
+    match_document: dict[str, Any],
+    telemetry_bytes: bytes,
+) -> None:
+    frames = served_copies(httpserver, match_document, telemetry_bytes, 12)
     telemetry = make_client().telemetry(frames, max_workers=3)
     assert telemetry.match_ids == [f"M{number:02d}" for number in range(12)]
     assert len(telemetry.user_round_spells) == 12 * 129
@@ -274,3 +281,39 @@ def test_a_new_file_is_decoded_once(
     assert checks == [len(telemetry_bytes)]
     assert len(telemetry.round_player_stats) > 0
     assert telemetry.files["events"].tolist() == [285]
+
+
+@pytest.mark.parametrize("workers", [1, 3])
+def test_files_become_tables_as_they_come_not_all_at_once(
+    httpserver: HTTPServer,
+    make_client: Callable[..., Client],
+    match_document: dict[str, Any],
+    telemetry_bytes: bytes,
+    monkeypatch: pytest.MonkeyPatch,
+    workers: int,
+) -> None:
+    """The builder takes each file as it is fetched; at most ``AHEAD`` files per worker wait
+    decoded beyond it, so memory does not grow with the number of matches."""
+    from matchkit.telemetry import assets, download
+
+    frames = served_copies(httpserver, match_document, telemetry_bytes, 12)
+    fetched_when_taken: list[int] = []
+    build = assets.build_tables
+
+    def counted(files: Any) -> Any:
+        def taken() -> Iterator[Any]:
+            for file in files:
+                fetched_when_taken.append(
+                    sum(request.path.startswith("/cdn/") for request, _ in httpserver.log)
+                )
+                yield file
+
+        return build(taken())
+
+    monkeypatch.setattr(assets, "build_tables", counted)
+    telemetry = make_client().telemetry(frames, max_workers=workers)
+    assert telemetry.match_ids == [f"M{number:02d}" for number in range(12)]
+    assert len(fetched_when_taken) == 12
+    assert fetched_when_taken[0] < 12  # before: every file was fetched before the first was read
+    for taken, fetched in enumerate(fetched_when_taken, start=1):
+        assert fetched <= taken + download.AHEAD * workers
