@@ -223,32 +223,35 @@ def test_arguments_are_checked(make_client: Callable[..., Client]) -> None:
         client.telemetry(42)  # type: ignore[arg-type]
 
 
-def served_copies(
-    httpserver: HTTPServer, match_document: dict[str, Any], telemetry_bytes: bytes, count: int
-) -> MatchFrames:
-    """``count`` matches M00, M01, ..., each with its own copy of the recorded telemetry."""
-    events = orjson.loads(telemetry_bytes)
-    parts = []
-    for number in range(count):
-        match_id = f"M{number:02d}"
-        copied = orjson.loads(orjson.dumps(events))
-        for event in copied:
-            for key in ("matchID", "matchId"):
-                if key in event["dataObject"]:
-                    event["dataObject"][key] = match_id
-        path = f"/cdn/{match_id}.json"
-        httpserver.expect_request(path).respond_with_data(orjson.dumps(copied))
-        parts.append(frames_with_url(match_document, httpserver.url_for(path), match_id))
-    return MatchFrames.concat(parts)
+@pytest.fixture
+def serve_copies(
+    httpserver: HTTPServer, match_document: dict[str, Any], telemetry_bytes: bytes
+) -> Callable[[int], MatchFrames]:
+    """Serves ``count`` matches M00, M01, ..., each with its own copy of the recorded telemetry,
+    and gives their MatchFrames."""
+
+    def serve(count: int) -> MatchFrames:
+        events = orjson.loads(telemetry_bytes)
+        parts = []
+        for number in range(count):
+            match_id = f"M{number:02d}"
+            copied = orjson.loads(orjson.dumps(events))
+            for event in copied:
+                for key in ("matchID", "matchId"):
+                    if key in event["dataObject"]:
+                        event["dataObject"][key] = match_id
+            path = f"/cdn/{match_id}.json"
+            httpserver.expect_request(path).respond_with_data(orjson.dumps(copied))
+            parts.append(frames_with_url(match_document, httpserver.url_for(path), match_id))
+        return MatchFrames.concat(parts)
+
+    return serve
 
 
 def test_several_downloads_at_once_keep_input_order(
-    httpserver: HTTPServer,
-    make_client: Callable[..., Client],
-    match_document: dict[str, Any],
-    telemetry_bytes: bytes,
+    serve_copies: Callable[[int], MatchFrames], make_client: Callable[..., Client]
 ) -> None:
-    frames = served_copies(httpserver, match_document, telemetry_bytes, 12)
+    frames = serve_copies(12)
     telemetry = make_client().telemetry(frames, max_workers=3)
     assert telemetry.match_ids == [f"M{number:02d}" for number in range(12)]
     assert len(telemetry.user_round_spells) == 12 * 129
@@ -285,10 +288,9 @@ def test_a_new_file_is_decoded_once(
 
 @pytest.mark.parametrize("workers", [1, 3])
 def test_files_become_tables_as_they_come_not_all_at_once(
-    httpserver: HTTPServer,
+    serve_copies: Callable[[int], MatchFrames],
     make_client: Callable[..., Client],
-    match_document: dict[str, Any],
-    telemetry_bytes: bytes,
+    httpserver: HTTPServer,
     monkeypatch: pytest.MonkeyPatch,
     workers: int,
 ) -> None:
@@ -296,7 +298,7 @@ def test_files_become_tables_as_they_come_not_all_at_once(
     decoded beyond it, so memory does not grow with the number of matches."""
     from matchkit.telemetry import assets, download
 
-    frames = served_copies(httpserver, match_document, telemetry_bytes, 12)
+    frames = serve_copies(12)
     fetched_when_taken: list[int] = []
     build = assets.build_tables
 
@@ -320,17 +322,15 @@ def test_files_become_tables_as_they_come_not_all_at_once(
 
 
 def test_cached_files_are_read_where_they_are_taken_not_in_threads(
-    httpserver: HTTPServer,
+    serve_copies: Callable[[int], MatchFrames],
     make_client: Callable[..., Client],
-    match_document: dict[str, Any],
-    telemetry_bytes: bytes,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Reading a stored file holds the GIL: the pool only downloads. A warm re-run of the
     bench's 1,000 files took 0.76-0.83 s through the pool, 0.63-0.66 s this way."""
     from concurrent.futures import ThreadPoolExecutor
 
-    frames = served_copies(httpserver, match_document, telemetry_bytes, 6)
+    frames = serve_copies(6)
     cold = make_client().telemetry(frames, max_workers=3)
     submitted: list[Any] = []
     submit = ThreadPoolExecutor.submit
