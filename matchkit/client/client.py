@@ -420,7 +420,8 @@ class Client:
                 missing or broken and list it in ``problems``.
 
         The files are fetched without the API key (the asset host is not the API), cached
-        forever and checked before they are stored. See :mod:`matchkit.telemetry`.
+        forever and checked before they are stored. Each file becomes tables as it comes, so
+        memory does not grow with the number of matches. See :mod:`matchkit.telemetry`.
 
         Raises:
             InvalidArgumentError: an argument is invalid, a match id too (every one is checked
