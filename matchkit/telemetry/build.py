@@ -29,7 +29,7 @@ import pyarrow as pa
 from matchkit.errors import DocumentError
 from matchkit.model.schema import TableSchema, empty_frame
 from matchkit.model.values import text_value
-from matchkit.normalize.arrow import ARROW_POOL, nulls
+from matchkit.normalize.arrow import nulls
 from matchkit.normalize.assemble import snake_case
 from matchkit.normalize.columns import convert, to_arrow
 from matchkit.normalize.problems import Problems
@@ -118,8 +118,6 @@ class _Chunks:
                 wire = wires.get(column.key) if wires else None
             if (self.schema.name, column.name) in CLOCK_COLUMNS:
                 self.clocks.setdefault(column.name, []).extend(values)
-            elif isinstance(values, pa.Array):  # read by Arrow already (the match ids)
-                self.arrays[column.name].append(values)
             else:
                 self.arrays[column.name].append(arrow_chunk(values, wire=wire))
         for key in members.keys() - taken:
@@ -271,14 +269,12 @@ class TableBuilder:
         data = list(map(_DATA, waiting.events))
         members, wires = _members(data)
         self._check_match_ids(schema.name, members, waiting.match_ids, cursors)
-        ids = pa.array(waiting.match_ids, pa.string(), memory_pool=ARROW_POOL)
-        derived = {"match_id": ids, "cursor": cursors, "round": waiting.rounds}
+        derived = {"match_id": waiting.match_ids, "cursor": cursors, "round": waiting.rounds}
         consumed = set(MATCH_ID_KEYS)
         if kind in _NESTED:
             name, key, counter = _NESTED[kind]
             consumed.add(key)
-            events = {"match_id": waiting.match_ids, "cursor": cursors}
-            self._convert_nested(name, key, counter, events, members, typed=wires is not None)
+            self._convert_nested(name, key, counter, derived, members, typed=wires is not None)
         self._chunks[schema.name].add(derived, members, wires, consumed)
 
     def _check_match_ids(
