@@ -13,7 +13,7 @@ from matchkit.cli.parser import build_parser
 from matchkit.client.client import Client
 from matchkit.model.frames import MatchFrames
 from matchkit.service import RunningService
-from tests.client.conftest import assert_same_frames
+from tests.client.conftest import assert_same_frames, service_client
 
 
 def test_fetch_writes_parquet_and_prints_a_summary(
@@ -48,14 +48,7 @@ def test_fetch_writes_parquet_and_prints_a_summary(
     printed = capsys.readouterr().out
     assert f"wrote {out}" in printed
     written = MatchFrames.read_parquet(out)
-    with Client(
-        service.base_url,
-        api_key=service.api_key,
-        cache_dir=tmp_path / "other-cache",
-        now="2026-10-31T00:00:00Z",
-        rate_limit="off",
-        progress=False,
-    ) as client:
+    with service_client(service, tmp_path / "other-cache", now="2026-10-31T00:00:00Z") as client:
         expected = client.matches(span[1], span[3], server_types=["QUICK2V2", "QUICK3V3"])
     assert len(written) == len(expected) > 0
     assert f"{len(expected):>9,} rows" in printed

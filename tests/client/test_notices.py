@@ -22,7 +22,7 @@ from matchkit.errors import InvalidArgumentError
 from matchkit.rules.query import MatchQuery
 from matchkit.rules.windows import TimeWindow, parse_time
 from matchkit.service import RunningService
-from tests.client.conftest import assert_same_frames
+from tests.client.conftest import assert_same_frames, service_client
 
 START, END = "2026-07-03T00:00:00Z", "2026-10-31T00:00:00Z"  # the sample set's 120 days
 LIST = "/shards/global/matches"
@@ -30,14 +30,7 @@ LIST = "/shards/global/matches"
 
 @pytest.fixture
 def client(service: RunningService, tmp_path: Path) -> Iterator[Client]:
-    with Client(
-        service.base_url,
-        api_key=service.api_key,
-        cache_dir=tmp_path,
-        now=END,
-        rate_limit="off",
-        progress=False,
-    ) as built:
+    with service_client(service, tmp_path, now=END) as built:
         yield built
 
 

@@ -20,7 +20,7 @@ from matchkit.normalize.pipeline import to_frames
 from matchkit.rules.windows import TimeWindow, parse_time, split_window
 from matchkit.service import RunningService, running
 from matchkit.synth.dataset import Dataset, open_dataset
-from tests.client.conftest import FakeClock, assert_same_frames
+from tests.client.conftest import FakeClock, assert_same_frames, service_client
 
 
 @pytest.fixture(scope="module")
@@ -33,12 +33,7 @@ def connect(service: RunningService, tmp_path: Path) -> Iterator[Callable[..., C
     clients: list[Client] = []
 
     def build(**options: Any) -> Client:
-        options.setdefault("api_key", service.api_key)
-        options.setdefault("cache_dir", tmp_path / "cache")
-        options.setdefault("now", service.now)
-        options.setdefault("progress", False)
-        options.setdefault("rate_limit", "off")
-        client = Client(service.base_url, **options)
+        client = service_client(service, options.pop("cache_dir", tmp_path / "cache"), **options)
         clients.append(client)
         return client
 
@@ -68,14 +63,7 @@ def full_fetch(
 ) -> dict[str, Any]:
     """One 120-day fetch of the global shard, then the same call again."""
     cache_dir = tmp_path_factory.mktemp("full-cache")
-    with Client(
-        service.base_url,
-        api_key=service.api_key,
-        cache_dir=cache_dir,
-        now=service.now,
-        rate_limit="off",
-        progress=False,
-    ) as client:
+    with service_client(service, cache_dir) as client:
         start = dataset.as_of - timedelta(days=120)
         before = len(service.requests)
         first = client.matches(start=start)
@@ -296,14 +284,8 @@ def test_plan_marks_cached_windows_and_prices_pages(
 def test_429_from_the_services_limiter_is_waited_out(dataset: Dataset, tmp_path: Path) -> None:
     clock = FakeClock()
     with running(rate_limit="3/minute", clock=clock, store_dir=tmp_path / "store") as limited:
-        client = Client(
-            limited.base_url,
-            api_key=limited.api_key,
-            cache_dir=tmp_path / "cache",
-            now=limited.now,
-            rate_limit="off",  # let the service refuse, to exercise the 429 path
-            progress=False,
-        )
+        # No client-side rate limit: let the service refuse, to exercise the 429 path.
+        client = service_client(limited, tmp_path / "cache")
         client.retry_policy = type(client.retry_policy)(sleep=clock.sleep, random=lambda: 0.5)
         window = TimeWindow(parse_time("2026-10-20T00:00:00Z"), parse_time("2026-10-22T00:00:00Z"))
         frames = client.matches(start=window.start, end=window.end)
