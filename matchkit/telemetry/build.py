@@ -161,11 +161,12 @@ class _Chunks:
 
 
 class TableBuilder:
-    """Builds the tables of TelemetryFrames from checked files, added one at a time.
+    """Builds the tables of TelemetryFrames from checked files, added one at a time (each file
+    already checked against its match: :func:`matchkit.telemetry.parse.check_against_match`).
 
-    Errors an added file causes (an event of another match, a ``playerStats`` that is not a list
-    of objects) are raised by :meth:`finish`, table by table in the order of the tables and file
-    by file within one, whatever the batches.
+    Errors an added file causes (a ``playerStats`` that is not a list of objects) are raised by
+    :meth:`finish`, table by table in the order of the tables and file by file within one,
+    whatever the batches.
     """
 
     def __init__(self, *, batch_events: int | None = None) -> None:
@@ -226,9 +227,8 @@ class TableBuilder:
         """Every table, and the problems found.
 
         Raises:
-            DocumentError: an event names another match than its file's, or a
-                RoundFinishedEvent's ``playerStats`` or a QueueEvent's ``regionSamples`` is not
-                a list of objects (naming the match).
+            DocumentError: a RoundFinishedEvent's ``playerStats`` or a QueueEvent's
+                ``regionSamples`` is not a list of objects (naming the match).
         """
         self._convert()
         for name in TABLES:
@@ -268,7 +268,6 @@ class TableBuilder:
         cursors = list(map(_CURSOR, waiting.events))
         data = list(map(_DATA, waiting.events))
         members, wires = _members(data)
-        self._check_match_ids(schema.name, members, waiting.match_ids, cursors)
         derived = {"match_id": waiting.match_ids, "cursor": cursors, "round": waiting.rounds}
         consumed = set(MATCH_ID_KEYS)
         if kind in _NESTED:
@@ -276,26 +275,6 @@ class TableBuilder:
             consumed.add(key)
             self._convert_nested(name, key, counter, derived, members, typed=wires is not None)
         self._chunks[schema.name].add(derived, members, wires, consumed)
-
-    def _check_match_ids(
-        self, table: str, members: dict[str, Any], match_ids: list[str], cursors: list[int]
-    ) -> None:
-        """Every event names its file's match (or none); the first that does not is kept."""
-        if table in self._errors:
-            return
-        for key in MATCH_ID_KEYS:
-            values = members.get(key)
-            # The usual case first: every event carries its file's match id (compared in C).
-            if values is None or values == match_ids:
-                continue
-            for position, (value, match_id) in enumerate(zip(values, match_ids, strict=True)):
-                if value != match_id and value not in (None, ""):
-                    self._errors[table] = DocumentError(
-                        f"telemetry of match {match_id} holds an event of match {value!r} "
-                        f"(cursor {cursors[position]}, {table}); the file belongs to another "
-                        "match"
-                    )
-                    return
 
     def _convert_nested(
         self,

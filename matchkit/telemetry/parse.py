@@ -3,8 +3,12 @@
 A telemetry file is a JSON array of ``{"cursor": int, "type": str, "dataObject": object}``
 (``../shared/spec/telemetry.md``). Anything else (not JSON, another top-level shape, an event
 with a missing or extra member or a member of the wrong type, two events with one cursor, a
-cursor beyond 64-bit integers, events of another match) is a
-:class:`matchkit.errors.DocumentError` naming the match: a broken file is never read in part.
+cursor beyond 64-bit integers) is a :class:`matchkit.errors.DocumentError` naming the match: a
+broken file is never read in part.
+
+A file is then checked against the match it was asked for (:func:`check_against_match`): a
+match's telemetry is never empty (every real file opens with the match's QueueEvents and
+MatchStart), and no event, of any type, names another match.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ __all__ = [
     "Event",
     "ParsedFile",
     "TelemetrySource",
+    "check_against_match",
     "check_events",
     "iter_sources",
     "parse_file",
@@ -96,7 +101,61 @@ def parse_file(source: TelemetrySource, *, match_id: str | None, index: int = 0)
             )
         match_id = found
         where = f"telemetry of match {match_id}" + (f" ({label})" if label else "")
+    check_against_match(events, match_id=match_id, where=where, index=index)
     return ParsedFile(match_id, events, size)
+
+
+def check_against_match(
+    events: Sequence[Any], *, match_id: str, where: str = "", index: int = 0
+) -> None:
+    """Check a decoded telemetry file (:func:`check_events`) against the match it was asked for.
+
+    A real file holds at least its match's MatchStart, and each event that names a match
+    (``matchID`` or ``matchId``) names its own: an empty file, or an event (of any type, known or
+    not) naming another match, is a file that does not belong to ``match_id``.
+
+    Args:
+        events: the file's events, as :func:`check_events` gives them.
+        match_id: the match whose telemetry was asked for.
+        where: how errors name the file (default: "telemetry of match <match_id>").
+        index: its position in the caller's input (named in errors).
+
+    Raises:
+        DocumentError: the file is empty or holds an event of another match.
+    """
+    where = where or f"telemetry of match {match_id}"
+    if not events:
+        raise DocumentError(
+            f"{where} holds no events ([]); a match's telemetry holds at least its MatchStart, "
+            "so this is not the file of the match",
+            document_index=index,
+        )
+    allowed: set[Any] = {match_id, None, ""}
+    for key in MATCH_ID_KEYS:
+        values = _match_ids(events, key)
+        try:
+            foreign = bool(set(values) - allowed)
+        except TypeError:  # an unhashable value (a list, an object): not this match's id
+            foreign = True
+        if not foreign:
+            continue
+        for event, value in zip(events, values, strict=True):
+            if not (value is None or value == "" or value == match_id):
+                raise DocumentError(
+                    f"{where} holds an event of match {value!r} (cursor {event.cursor}, "
+                    f"{event.type}, {key}); the file belongs to another match",
+                    document_index=index,
+                )
+
+
+def _match_ids(events: Sequence[Any], key: str) -> list[Any]:
+    """Each event's ``key`` member (``None`` when absent), read in C for typed events."""
+    if type(events[0].dataObject) is dict:
+        return [event.dataObject.get(key) for event in events]
+    try:  # typed events all declare both match id members (matchkit.telemetry.typed)
+        return list(map(attrgetter(f"dataObject.{key}"), events))
+    except AttributeError:
+        return [member(event.dataObject, key) for event in events]
 
 
 def check_events(

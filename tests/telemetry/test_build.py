@@ -113,8 +113,8 @@ def test_the_first_offending_file_is_named_whatever_the_batches(
                 to_telemetry_frames(files)
 
 
-def test_an_event_table_error_comes_before_a_nested_one() -> None:
-    """As when every file was read first: event tables are checked before nested lists."""
+def test_a_file_of_another_match_is_refused_before_a_table_error() -> None:
+    """A file is checked against its match as it is read, before any table is built."""
     broken = small_file("early")
     broken[0]["dataObject"]["playerStats"] = [1]
     files: dict[str, Any] = {
@@ -129,7 +129,9 @@ def test_an_event_table_error_comes_before_a_nested_one() -> None:
 
 
 def test_a_broken_file_is_refused_before_any_table_error() -> None:
-    files = {"late": _offending("late", other="elsewhere"), "broken": b"[1, 2]"}
+    late = small_file("late")
+    late[0]["dataObject"]["playerStats"] = [1]
+    files = {"late": orjson.dumps(late), "broken": b"[1, 2]"}
     with pytest.raises(DocumentError, match="telemetry of match broken is not a JSON array"):
         to_telemetry_frames(files)
 
