@@ -109,7 +109,17 @@ class Names:
         return pd.Series(named[codes], index=values.index, dtype="string")
 
     def merge(self, other: Names) -> Names:
-        """These names with ``other``'s added (``other`` wins on a clash)."""
+        """These names with ``other``'s added (``other`` wins on a clash).
+
+        Raises:
+            InvalidArgumentError: ``other`` is not Names (load one with :func:`load_names`).
+        """
+        if not isinstance(other, Names):
+            raise InvalidArgumentError(
+                f"merge: other must be Names (from load_names, sample_names or fetch_names), "
+                f"not {type(other).__name__}",
+                parameter="other",
+            )
         kinds = {kind: dict(mapping) for kind, mapping in self.names.items()}
         for kind, mapping in other.names.items():
             kinds.setdefault(kind, {}).update(mapping)

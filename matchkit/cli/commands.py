@@ -11,11 +11,10 @@ import logging
 import sys
 import warnings
 from collections.abc import Callable, Sequence
-from datetime import timedelta
 from pathlib import Path
 
 from matchkit.cli.parser import build_parser
-from matchkit.errors import InvalidArgumentError, MatchkitError
+from matchkit.errors import MatchkitError
 
 __all__ = ["main"]
 
@@ -181,14 +180,7 @@ def _report(args: argparse.Namespace) -> int:
 def _cache(args: argparse.Namespace) -> int:
     from matchkit.client.client import Client
 
-    older_than = None
-    if args.action == "clear" and args.older_than is not None:
-        if not args.older_than >= 0:
-            raise InvalidArgumentError(
-                f"--older-than {args.older_than} must be a number of days >= 0",
-                parameter="older_than",
-            )
-        older_than = timedelta(days=args.older_than)
+    older_than = args.older_than if args.action == "clear" else None  # checked by the parser
     with Client(cache_dir=args.cache_dir, offline=True, progress=False) as client:
         if args.action == "info":
             print(client.cache_info())

@@ -8,12 +8,14 @@ Descriptions and epilogs are kept as written (examples line up), so they are wra
 from __future__ import annotations
 
 import argparse
+import math
 import textwrap
+from datetime import timedelta
 from pathlib import Path
 
 from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT
 
-__all__ = ["build_parser"]
+__all__ = ["build_parser", "days_ago"]
 
 _WIDTH = 96
 
@@ -39,6 +41,27 @@ embedded sample service)"
 
 _CACHE_DIR_HELP = "folder of the HTTP cache (default: $MATCHKIT_CACHE_DIR, else the user cache \
 folder, e.g. ~/.cache/matchkit)"
+
+
+def days_ago(text: str) -> timedelta:
+    """An argparse ``type``: a number of days >= 0 (``30``, ``0.5``) as a timedelta.
+
+    Every number option that is not a whole number goes through a converter like this one, so
+    that a value Python reads but cannot hold (``inf``, ``1e400``, ``nan``, ``-1``, more days
+    than a timedelta holds) is an argument error (exit 2, with the usage), never a traceback.
+
+    Raises:
+        argparse.ArgumentTypeError: ``text`` is not such a number.
+    """
+    try:
+        days = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of days") from None
+    if not math.isfinite(days) or not 0 <= days <= timedelta.max.days:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} must be a finite number of days from 0 to {timedelta.max.days:,}"
+        )
+    return timedelta(days=days)
 
 
 def _command(commands, name: str, *, help: str, description: str, epilog: str):
@@ -378,7 +401,7 @@ examples:
         )
     clear.add_argument(
         "--older-than",
-        type=float,
+        type=days_ago,
         default=None,
         metavar="DAYS",
         help="only responses stored more than DAYS days ago, e.g. 30 or 0.5 (default: all)",

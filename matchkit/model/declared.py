@@ -3,11 +3,13 @@
 :class:`matchkit.model.frames.MatchFrames` and
 :class:`matchkit.telemetry.frames.TelemetryFrames` are frozen dataclasses with one DataFrame
 field per declared table and a ``problems`` tuple. This base gives them the table mapping, the
-empty frames, the repr, the summary's common lines and the field checks, once.
+empty frames, the repr, the summary's common lines, the field checks and the checks of the
+frames a combining method is given (:meth:`DeclaredFrames.checked_all`), once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import fields
 from typing import Any, ClassVar
 
@@ -40,6 +42,52 @@ class DeclaredFrames:
         super().__init_subclass__(**kwargs)
         cls._SCHEMAS = schemas
         cls._COUNTED = counted
+
+    @classmethod
+    def checked(cls, value: object, *, parameter: str, where: str) -> Any:
+        """``value`` itself when it is frames of this class.
+
+        Raises:
+            InvalidArgumentError: it is not, naming what was given and ``where`` (the method).
+        """
+        if not isinstance(value, cls):
+            raise InvalidArgumentError(
+                f"{where}: {parameter} must be {cls.__name__}, not {_given(value)}",
+                parameter=parameter,
+            )
+        return value
+
+    @classmethod
+    def checked_all(cls, frames: object, *, where: str, parameter: str = "frames") -> list[Any]:
+        """``frames`` as a list, when it is an iterable of frames of this class (the argument of
+        ``concat``): a single frames object, anything else or an item of another kind is refused
+        before any work, naming what was given.
+
+        Raises:
+            InvalidArgumentError: ``frames`` is not an iterable of this class's frames.
+        """
+        name = cls.__name__
+        if isinstance(frames, DeclaredFrames):
+            hint = f"; wrap it in a list: {where}([frames])" if isinstance(frames, cls) else ""
+            raise InvalidArgumentError(
+                f"{where}: {parameter} must be an iterable of {name} (a list), not one "
+                f"{type(frames).__name__}{hint}",
+                parameter=parameter,
+            )
+        if isinstance(frames, str | bytes | pd.DataFrame) or not isinstance(frames, Iterable):
+            raise InvalidArgumentError(
+                f"{where}: {parameter} must be an iterable of {name} (a list), not "
+                f"{_given(frames)}",
+                parameter=parameter,
+            )
+        items = list(frames)
+        for index, item in enumerate(items):
+            if not isinstance(item, cls):
+                raise InvalidArgumentError(
+                    f"{where}: {parameter} must hold only {name}; item {index} is {_given(item)}",
+                    parameter=parameter,
+                )
+        return items
 
     def __len__(self) -> int:
         return len(getattr(self, self._COUNTED))
@@ -83,3 +131,12 @@ class DeclaredFrames:
                     f"{type(value).__name__}",
                     parameter=field.name,
                 )
+
+
+def _given(value: object) -> str:
+    """What was given, for an error: its type, and a short repr of a plain value."""
+    kind = type(value).__name__
+    if value is None or isinstance(value, bool | int | float | str | bytes):
+        text = repr(value)
+        return f"{kind} {text[:40] + '...' if len(text) > 40 else text}"
+    return kind

@@ -140,8 +140,11 @@ class MatchFrames(DeclaredFrames, schemas=TABLES, counted="matches"):
         any other row, the first frame's. Keys whose rows differ are counted in ``problems``
         (:mod:`matchkit.model.combine`). Extra columns are the union; dtypes of known columns
         are re-applied.
+
+        Raises:
+            InvalidArgumentError: ``frames`` is not an iterable of MatchFrames.
         """
-        frames = list(frames)
+        frames = cls.checked_all(frames, where=f"{cls.__name__}.concat")
         if not frames:
             return cls.empty()
         stacked = {name: stack([frame.tables[name] for frame in frames]) for name in TABLE_NAMES}
@@ -155,8 +158,13 @@ class MatchFrames(DeclaredFrames, schemas=TABLES, counted="matches"):
         return cls(**tables, problems=tuple(problems))
 
     def merge(self, other: MatchFrames) -> MatchFrames:
-        """These frames and ``other`` combined, deduplicated (see :meth:`concat`)."""
-        return type(self).concat([self, other])
+        """These frames and ``other`` combined, deduplicated (see :meth:`concat`).
+
+        Raises:
+            InvalidArgumentError: ``other`` is not MatchFrames.
+        """
+        cls = type(self)
+        return cls.concat([self, cls.checked(other, parameter="other", where="merge")])
 
     def filter(self, predicate: MatchPredicate) -> MatchFrames:
         """Keep the matches a predicate selects, and only the rows of other tables they own.

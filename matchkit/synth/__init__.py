@@ -71,6 +71,10 @@ _SHARDS = {
 }
 
 
+MAX_SEED = 2**63 - 1
+"""The largest seed: the manifest records it as a JSON integer of 64 bits."""
+
+
 def _whole(value: object, name: str, *, low: int, high: int | None = None) -> int:
     message = f"{name}={value!r} must be a whole number >= {low}"
     checked_whole_number(value, low=low, parameter=name, message=message)
@@ -109,7 +113,7 @@ def iter_documents(
     Raises:
         InvalidArgumentError: an argument out of range.
     """
-    seed = _whole(seed, "seed", low=0)
+    seed = _whole(seed, "seed", low=0, high=MAX_SEED)
     days = _whole(days, "days", low=1, high=RETENTION.days)
     moment = _as_of(as_of)
     catalogue = build_catalogue()

@@ -55,7 +55,16 @@ def consistency_problems(frames: MatchFrames, telemetry: TelemetryFrames) -> lis
 
     Only matches present in both are compared; Royale matches only on what their telemetry
     carries (deaths, characters, cosmetics, start time).
+
+    Raises:
+        InvalidArgumentError: ``frames`` is not MatchFrames or ``telemetry`` not TelemetryFrames.
     """
+    from matchkit.model.frames import MatchFrames
+    from matchkit.telemetry.frames import TelemetryFrames
+
+    where = "consistency_problems"
+    frames = MatchFrames.checked(frames, parameter="frames", where=where)
+    telemetry = TelemetryFrames.checked(telemetry, parameter="telemetry", where=where)
     ids = set(telemetry.match_ids) & set(frames.matches["match_id"])
     participants = _only(frames.participants, ids)
     # Telemetry names players by their telemetry id, under the column name of the match side.

@@ -83,8 +83,11 @@ class TelemetryFrames(DeclaredFrames, schemas=TABLES, counted="files"):
         Extra columns are the union; one that the frames hold with different kinds is settled
         as the normalizer settles it (:func:`matchkit.model.combine.stack`); dtypes of known
         columns are re-applied.
+
+        Raises:
+            InvalidArgumentError: ``frames`` is not an iterable of TelemetryFrames.
         """
-        frames = list(frames)
+        frames = cls.checked_all(frames, where=f"{cls.__name__}.concat")
         if not frames:
             return cls.empty()
         kept: list[TelemetryFrames] = []
