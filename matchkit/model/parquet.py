@@ -15,8 +15,10 @@ Layout under the folder you name::
 Each table folder is a data set that Dask (``dd.read_parquet("out/participants")``), Spark and
 DuckDB (``read_parquet('out/participants/*/*.parquet', hive_partitioning = true)``) read
 directly. A write goes to a hidden folder beside the target (``.NAME.writing-PID-HEX``) and is
-renamed into place at the end, so an interrupted write never leaves a folder that
-:func:`read_frames` accepts; the next write removes what a killed one left behind.
+moved into place at the end (:func:`matchkit.model.replace.replace_folder`: an overwrite
+deletes exactly the files the old manifest lists, so a notes file or a telemetry data set in a
+subfolder stays), so an interrupted write never leaves a folder that :func:`read_frames`
+accepts; the next write removes what a killed one left behind.
 
 Every file is written on the calling thread (``pyarrow.parquet.write_table``), never through
 Arrow's dataset writer: that one hands the table to Arrow's thread pools, whose workers could
@@ -46,6 +48,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from matchkit.errors import InvalidArgumentError, MatchkitError
+from matchkit.model.replace import files_under, replace_folder
 from matchkit.model.schema import TABLE_NAMES, TABLES, empty_frame
 from matchkit.model.storage import (
     TYPES_MAPPER,
@@ -54,7 +57,6 @@ from matchkit.model.storage import (
     dtype_of,
     dtype_spec,
     file_digest,
-    move_into_place,
     read_as_described,
     read_manifest,
     restored,
@@ -126,7 +128,7 @@ def write_frames(
             }
         manifest = {"format": FORMAT, "tables": tables, "problems": list(frames.problems)}
         (staging / MANIFEST).write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
-        move_into_place(staging, target)
+        replace_folder(staging, target, manifest=MANIFEST, listed=_listed)
     except BaseException as error:
         shutil.rmtree(staging, ignore_errors=True)
         if isinstance(error, OSError):
@@ -177,6 +179,20 @@ def read_frames(path: str | os.PathLike[str]) -> MatchFrames:
             again="write the data set again",
         )
     return MatchFrames(**tables, problems=tuple(manifest.get("problems", ())))
+
+
+def _listed(manifest: Path) -> list[str]:
+    """The files a manifest lists, itself included (a table without a file list, format 1:
+    every file of its table folder)."""
+    folder = manifest.parent
+    tables = orjson.loads(manifest.read_bytes())["tables"]
+    found = [MANIFEST]
+    for name, spec in tables.items():
+        if isinstance(spec.get("files"), dict):
+            found += [f"{name}/{file}" for file in spec["files"]]
+        else:
+            found += files_under(folder, name)
+    return found
 
 
 def _checked_target(path: str | os.PathLike[str], *, overwrite: bool) -> Path:

@@ -1,17 +1,15 @@
-"""What the Parquet writers of matchkit share: the target folder check, the atomic move into
-place, the dtypes kept in a manifest, and the SHA-256 of every file it lists.
+"""What the Parquet writers of matchkit share: the target folder check, the dtypes kept in a
+manifest, and the SHA-256 of every file it lists.
 
 :mod:`matchkit.model.parquet` (MatchFrames) and :mod:`matchkit.telemetry.parquet`
-(TelemetryFrames) both write into a hidden staging folder beside the target, then move it into
-place; both refuse to replace a folder they did not write.
+(TelemetryFrames) both write into a hidden staging folder beside the target, then hand it to
+:func:`matchkit.model.replace.replace_folder`, which replaces only the files the target's own
+manifest lists; both refuse a folder they did not write.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
-import shutil
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -21,6 +19,7 @@ import pandas as pd
 import pyarrow as pa
 
 from matchkit.errors import InvalidArgumentError, MatchkitError
+from matchkit.model.replace import written_by_matchkit
 from matchkit.model.schema import category_dtype
 
 __all__ = [
@@ -30,7 +29,6 @@ __all__ = [
     "dtype_of",
     "dtype_spec",
     "file_digest",
-    "move_into_place",
     "read_as_described",
     "read_manifest",
     "restored",
@@ -57,7 +55,9 @@ def check_target_folder(
     overwrite_hint: str = "pass overwrite=True to replace it or choose a new folder",
 ) -> None:
     """Refuse a target that is a file, a non-empty folder without ``overwrite``, or a folder
-    without ``manifest`` (not written by matchkit, so never replaced).
+    without ``manifest`` (not written by matchkit: nothing of it is ever replaced). A folder
+    matchkit wrote may hold other files too: an overwrite leaves them where they are
+    (:func:`matchkit.model.replace.replace_folder`).
 
     Args:
         target: the folder to write.
@@ -82,25 +82,8 @@ def check_target_folder(
         raise InvalidArgumentError(
             f"{name} already exists and is not empty; {overwrite_hint}", parameter=parameter
         )
-    if not (target / manifest).exists():
+    if not written_by_matchkit(target, manifest):
         raise InvalidArgumentError(f"{name} {foreign}", parameter=parameter)
-
-
-def move_into_place(staging: Path, target: Path) -> None:
-    """Rename the finished folder to its name, replacing an old one."""
-    if target.is_dir() and not any(target.iterdir()):
-        target.rmdir()
-    if not target.exists():
-        staging.rename(target)
-        return
-    retired = target.parent / f".{target.name}.replaced-{os.getpid()}-{uuid.uuid4().hex}"
-    target.rename(retired)
-    try:
-        staging.rename(target)
-    except BaseException:
-        retired.rename(target)
-        raise
-    shutil.rmtree(retired, ignore_errors=True)
 
 
 def restored(series: pd.Series, dtype: Any) -> pd.Series:

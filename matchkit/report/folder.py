@@ -1,11 +1,13 @@
 """Where a report is written: never over anything matchkit did not write.
 
-A report folder carries a marker file (:data:`MARKER`) listing the entries matchkit wrote into
-it. A new report goes to a staging folder beside the target and is swapped in when complete, so
-a failed run leaves the previous report (or nothing) in place. The target may be missing or an
-empty folder; with ``overwrite`` it may also be a previous report whose entries are all listed in
-its marker. Anything else (an unrelated file, a folder of other things, the current folder or one
-holding it) is refused before any work starts.
+A report folder carries a marker file (:data:`MARKER`) listing the files matchkit wrote into it.
+A new report goes to a staging folder beside the target and is moved in when complete
+(:func:`matchkit.model.replace.replace_folder`, shared with the Parquet writers), so a failed run
+leaves the previous report (or nothing) in place. The target may be missing or an empty folder;
+with ``overwrite`` it may also be a previous report: exactly the files its marker lists are
+replaced, and any other file in it (notes, a data set in a subfolder) stays. A folder without a
+marker (an unrelated file, a folder of other things), the current folder or one holding it is
+refused before any work starts.
 """
 
 from __future__ import annotations
@@ -17,13 +19,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from matchkit.errors import InvalidArgumentError
+from matchkit.model.replace import files_under, replace_folder, written_by_matchkit
 
 __all__ = ["MARKER", "ReportFolder"]
 
-#: The file that marks a folder as a matchkit report (a JSON list of what matchkit wrote).
+#: The file that marks a folder as a matchkit report (a JSON list of the files matchkit wrote).
 MARKER = ".matchkit-report"
 
-_FORMAT = "matchkit-report/1"
+_FORMAT = "matchkit-report/2"
+"""Lists every file (paths with ``/``); format 1 listed top-level entries, each owned whole."""
+_FORMATS = ("matchkit-report/1", _FORMAT)
 
 
 @dataclass(frozen=True)
@@ -54,29 +59,25 @@ class ReportFolder:
         return cls(target, staging, overwrite)
 
     def commit(self) -> Path:
-        """Mark the staging folder as a report and put it in place of the target (atomically).
+        """Mark the staging folder as a report and move it in place of the target, replacing
+        only the files of the previous report (:func:`replace_folder`).
 
         Returns:
             The target folder.
+
+        Raises:
+            InvalidArgumentError: the target changed meanwhile into something matchkit may not
+                write over, or a new file would land on a file matchkit did not write.
         """
-        entries = sorted(path.name for path in self.staging.iterdir())
-        marker = {"format": _FORMAT, "entries": [MARKER, *entries]}
+        files = sorted(
+            path.relative_to(self.staging).as_posix()
+            for path in self.staging.rglob("*")
+            if path.is_file()
+        )
+        marker = {"format": _FORMAT, "entries": [MARKER, *files]}
         (self.staging / MARKER).write_text(json.dumps(marker, indent=1) + "\n", encoding="utf-8")
         _check(self.target, overwrite=self.overwrite)  # again: it may have changed meanwhile
-        if not self.target.exists():
-            self.staging.rename(self.target)
-        elif not any(self.target.iterdir()):
-            self.target.rmdir()  # empty: nothing to keep
-            self.staging.rename(self.target)
-        else:
-            # A previous report, every entry of it listed in its marker (checked above).
-            replaced = Path(
-                tempfile.mkdtemp(prefix=f".{self.target.name}.replaced-", dir=self.target.parent)
-            )
-            old = replaced / self.target.name
-            self.target.rename(old)
-            self.staging.rename(self.target)
-            shutil.rmtree(replaced)
+        replace_folder(self.staging, self.target, manifest=MARKER, listed=_listed, parameter="out")
         return self.target
 
     def discard(self) -> None:
@@ -98,11 +99,9 @@ def _check(target: Path, *, overwrite: bool) -> None:
         raise InvalidArgumentError(
             f"{target} exists and is not a folder; choose another report folder", parameter="out"
         )
-    present = {path.name for path in target.iterdir()}
-    if not present:
+    if not any(target.iterdir()):
         return
-    written = _written(target)
-    if written is None:
+    if not written_by_matchkit(target, MARKER) or _written(target) is None:
         raise InvalidArgumentError(
             f"{target} is not empty and is not a matchkit report (no {MARKER} file); matchkit "
             "never replaces what it did not write: choose a new or empty folder",
@@ -114,23 +113,36 @@ def _check(target: Path, *, overwrite: bool) -> None:
             "Python) to replace it, or choose a new folder",
             parameter="out",
         )
-    foreign = sorted(present - written)
-    if foreign:
-        raise InvalidArgumentError(
-            f"{target} holds a previous matchkit report and also {', '.join(foreign)}, which "
-            "matchkit did not write; move them away or choose a new folder",
-            parameter="out",
-        )
 
 
-def _written(folder: Path) -> set[str] | None:
+def _written(folder: Path) -> list[str] | None:
+    """The files the folder's marker (or the pending one of a replacement cut short) lists."""
+    marker_path = folder / MARKER
+    if not marker_path.is_file():
+        marker_path = folder / f".{MARKER}.replacing"
     try:
-        marker = json.loads((folder / MARKER).read_text(encoding="utf-8"))
+        return _listed(marker_path)
     except (OSError, ValueError):
         return None
-    if not isinstance(marker, dict) or marker.get("format") != _FORMAT:
-        return None
+
+
+def _listed(marker_path: Path) -> list[str]:
+    """The files a marker lists (format 1: its top-level entries, each a file or a folder
+    owned whole).
+
+    Raises:
+        ValueError: the marker is not one matchkit wrote.
+    """
+    marker = json.loads(marker_path.read_text(encoding="utf-8"))
+    if not isinstance(marker, dict):
+        raise ValueError(f"{marker_path} is not a matchkit report marker")
     entries = marker.get("entries")
-    if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
-        return None
-    return set(entries)
+    if marker.get("format") not in _FORMATS or not isinstance(entries, list):
+        raise ValueError(f"{marker_path} is not a matchkit report marker")
+    if not all(isinstance(entry, str) for entry in entries):
+        raise ValueError(f"{marker_path} lists something that is not a path")
+    if marker["format"] == _FORMAT:
+        return entries
+    folder = marker_path.parent
+    owned = (files_under(folder, entry) for entry in entries if entry != MARKER)
+    return [MARKER, *(file for files in owned for file in files)]

@@ -6,8 +6,10 @@ Layout under the folder you name::
                                  SHA-256, problems; written last, so it marks a complete write
     files.parquet  queue_events.parquet  ...  (one per table)
 
-A write goes to a hidden folder beside the target and is renamed into place at the end, so an
-interrupted write never leaves a folder that :func:`read_telemetry` accepts. Reading checks
+A write goes to a hidden folder beside the target and is moved into place at the end
+(:func:`matchkit.model.replace.replace_folder`: an overwrite deletes exactly the files the old
+manifest lists), so an interrupted write never leaves a folder that :func:`read_telemetry`
+accepts. Reading checks
 every table's file, SHA-256 and row count against the manifest: a missing or changed file is an
 error, never a smaller result or other values.
 """
@@ -27,6 +29,7 @@ import pyarrow.parquet as pq
 
 from matchkit.errors import DocumentError
 from matchkit.model import storage
+from matchkit.model.replace import replace_folder
 from matchkit.telemetry.schema import TABLE_NAMES
 
 if TYPE_CHECKING:
@@ -38,6 +41,12 @@ FORMAT = "matchkit-telemetry/2"
 """Written by this version: the manifest records each file's SHA-256 (format 1 did not)."""
 READABLE_FORMATS = ("matchkit-telemetry/1", FORMAT)
 MANIFEST = "_matchkit_telemetry.json"
+
+
+def _listed(manifest: Path) -> list[str]:
+    """The files a manifest lists: itself and one file per table."""
+    tables = orjson.loads(manifest.read_bytes())["tables"]
+    return [MANIFEST, *(f"{name}.parquet" for name in tables)]
 
 
 def write_telemetry(
@@ -72,7 +81,7 @@ def write_telemetry(
             tables[name]["sha256"] = storage.file_digest(staging / f"{name}.parquet")
         manifest = {"format": FORMAT, "tables": tables, "problems": list(frames.problems)}
         (staging / MANIFEST).write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
-        storage.move_into_place(staging, target)
+        replace_folder(staging, target, manifest=MANIFEST, listed=_listed)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

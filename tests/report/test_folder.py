@@ -22,7 +22,7 @@ def test_a_new_report_is_marked_with_what_was_written(tmp_path: Path) -> None:
     out = write_report(tmp_path / "report", pages=("a.html", "index.html"))
     marker = json.loads((out / MARKER).read_text())
     assert marker == {
-        "format": "matchkit-report/1",
+        "format": "matchkit-report/2",
         "entries": [MARKER, "a.html", "index.html"],
     }
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
@@ -47,13 +47,36 @@ def test_overwrite_swaps_the_whole_report(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]  # nothing replaced left
 
 
-def test_a_file_added_while_the_report_was_written_stops_the_swap(tmp_path: Path) -> None:
+def test_a_file_added_while_the_report_was_written_is_kept(tmp_path: Path) -> None:
     out = write_report(tmp_path / "report")
     folder = ReportFolder.prepare(out, overwrite=True)
     (out / "notes.txt").write_text("added meanwhile")
-    with pytest.raises(InvalidArgumentError, match=r"also notes\.txt"):
+    (folder.staging / "b.html").write_text("b")
+    folder.commit()
+    assert sorted(p.name for p in out.iterdir()) == [MARKER, "b.html", "notes.txt"]
+    assert (out / "notes.txt").read_text() == "added meanwhile"
+
+
+def test_a_new_page_on_a_file_matchkit_did_not_write_stops_the_swap(tmp_path: Path) -> None:
+    out = write_report(tmp_path / "report")
+    folder = ReportFolder.prepare(out, overwrite=True)
+    (out / "b.html").write_text("mine")
+    (folder.staging / "b.html").write_text("b")
+    with pytest.raises(InvalidArgumentError, match=r"holds b\.html, which matchkit did not write"):
         folder.commit()
     folder.discard()
+    assert sorted(p.name for p in out.iterdir()) == [MARKER, "a.html", "b.html"]
+    assert (out / "b.html").read_text() == "mine"
+
+
+def test_a_report_of_the_first_marker_format_is_replaced_whole_entries(tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    (out / "api").mkdir(parents=True)
+    (out / "api" / "x.html").write_text("x")
+    (out / "notes.txt").write_text("mine")
+    marker = {"format": "matchkit-report/1", "entries": [MARKER, "api"]}
+    (out / MARKER).write_text(json.dumps(marker))
+    write_report(out, overwrite=True)
     assert sorted(p.name for p in out.iterdir()) == [MARKER, "a.html", "notes.txt"]
 
 
