@@ -10,7 +10,9 @@ from a source seeded by the match id, so the same document always gives the same
 An Arena match's events agree with its document: per-round ``playerStats`` sum to the
 participants' stats (:mod:`matchkit.synth.telemetry_split`), ``roundLength``/``winningTeam`` are
 the rounds', the final scores the rosters', one DeathEvent per death in its round, one QueueEvent
-and MatchReservedUser per player (bots do not queue), five picks per player in round 0,
+per player (bots do not queue), one MatchReservedUser per participant, bots included (every id an
+event names has its reservation, as in the real file; parsers written for real files, such as
+warhound, rely on it), five picks per player in round 0,
 TeamUpdateEvents in ranked matches, the UserRoundSpell burst at the end, ServerShutdown last.
 A Royale match has only match-level events (QueueEvent, MatchStart, MatchReservedUser,
 DeathEvent, ServerShutdown). The model's parameters are in
@@ -111,11 +113,16 @@ def _arrivals(log: _Log, draw: Draw, start: int) -> None:
         teamSize=view.team_size,
         region=view.region,
     )
-    for index, (roster, person) in enumerate(humans):
+    # Every participant, bots too: each id an event names (a bot's DeathEvents and playerStats
+    # name "0") has its MatchReservedUser, as in the real file. Bots come after the players and
+    # draw from a source of their own: the players' events stay those drawn without them.
+    bots = [(roster, one) for roster, one in seated if one.bot]
+    for index, (roster, person) in enumerate(humans + bots):
+        source = Draw(f"telemetry:{view.match_id}:bot:{index}") if person.bot else draw
         log.add(
             start + 1 + index,
             ev.RESERVED_USER,
-            players.reserved_user(draw, view, roster, person, time=start + 1 + index),
+            players.reserved_user(source, view, roster, person, time=start + 1 + index),
         )
 
 

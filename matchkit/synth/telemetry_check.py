@@ -49,8 +49,10 @@ def _players(view: MatchView, events: Sequence[Mapping[str, Any]]) -> list[str]:
     if queued != humans:
         problems.append(f"QueueEvents per player {dict(queued)} != players {dict(humans)}")
     reserved = _of(events, "MatchReservedUser")
-    if Counter(data["accountId"] for data in reserved) != humans:
-        problems.append("not one MatchReservedUser per player")
+    seated = Counter(person.user_id for person in view.participants)
+    if Counter(data["accountId"] for data in reserved) != seated:
+        problems.append("not one MatchReservedUser per participant (bots included)")
+    problems += _named_but_not_reserved(events, set(seated))
     by_id = {person.user_id: person for person in view.players}
     for data in reserved:
         person = by_id.get(data["accountId"])
@@ -62,6 +64,21 @@ def _players(view: MatchView, events: Sequence[Mapping[str, Any]]) -> list[str]:
             if name in person.cosmetics and data[name] != person.cosmetics[name]:
                 problems.append(f"{person.user_id}: {name} {data[name]} != participant's")
     return problems
+
+
+def _named_but_not_reserved(events: Sequence[Mapping[str, Any]], reserved: set[str]) -> list[str]:
+    """Every id an event names has a MatchReservedUser (as in the real file: parsers written
+    for it, such as warhound, look each one up)."""
+    named: set[str] = set()
+    for event in events:
+        data = event["dataObject"]
+        for key in ("userID", "accountId"):
+            if key in data and not event["type"].endswith("MatchReservedUser"):
+                named.add(str(data[key]))
+        for row in data.get("playerStats") or ():
+            named.add(str(row["userID"]))
+    missing = sorted(named - reserved)
+    return [f"ids named without a MatchReservedUser: {missing}"] if missing else []
 
 
 def _round_stats(view: MatchView, events: Sequence[Mapping[str, Any]]) -> list[str]:

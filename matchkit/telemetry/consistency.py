@@ -69,13 +69,15 @@ def consistency_problems(frames: MatchFrames, telemetry: TelemetryFrames) -> lis
     participants = _only(frames.participants, ids)
     # Telemetry names players by their telemetry id, under the column name of the match side.
     participants = participants.assign(player_id=telemetry_user_ids(participants))
-    humans = participants[participants["kind"].astype("string").ne("bot").fillna(True).to_numpy()]
+    is_human = participants["kind"].astype("string").ne("bot").fillna(True).to_numpy()
+    humans = participants[is_human]
+    bots = participants.loc[~is_human, ["match_id", "player_id"]]
     unnamed = frozenset(participants.loc[participants["player_id"].isna().to_numpy(), "match_id"])
     problems: list[str] = []
     problems += _player_sums(participants, _only(telemetry.round_player_stats, ids), unnamed)
     problems += _rounds(_only(frames.rounds, ids), _only(telemetry.rounds, ids))
     problems += _finish(frames, _only(telemetry.match_finishes, ids), ids)
-    problems += _reserved(humans, _only(telemetry.reserved_users, ids), unnamed)
+    problems += _reserved(humans, _without(_only(telemetry.reserved_users, ids), bots), unnamed)
     problems += _deaths(participants, telemetry, ids, unnamed)
     problems += _starts(_only(frames.matches, ids), _only(telemetry.match_starts, ids))
     problems += _teams(_only(frames.rosters, ids), _only(telemetry.team_updates, ids))
@@ -85,6 +87,16 @@ def consistency_problems(frames: MatchFrames, telemetry: TelemetryFrames) -> lis
 
 def _only(frame: pd.DataFrame, ids: set[str]) -> pd.DataFrame:
     return frame[frame["match_id"].isin(ids).to_numpy()]
+
+
+def _without(reserved: pd.DataFrame, bots: pd.DataFrame) -> pd.DataFrame:
+    """The reservations of humans: bots share one id (``"0"``) and carry no cosmetics, so their
+    reservations (every participant has one) cannot be told apart or compared."""
+    if bots.empty or reserved.empty:
+        return reserved
+    keys = pd.MultiIndex.from_frame(bots.astype("string"))
+    rows = pd.MultiIndex.from_frame(reserved[["match_id", "user_id"]].astype("string"))
+    return reserved[~rows.isin(keys)]
 
 
 def _differences(
