@@ -53,7 +53,13 @@ def files_under(folder: Path, relative: str) -> list[str]:
 
 
 def replace_folder(
-    staging: Path, target: Path, *, manifest: str, listed: Listed, parameter: str = "path"
+    staging: Path,
+    target: Path,
+    *,
+    manifest: str,
+    listed: Listed,
+    parameter: str = "path",
+    adopt: bool = False,
 ) -> None:
     """Put the finished ``staging`` folder's files in ``target``, replacing only what the
     target's own manifest lists (see the module docs).
@@ -64,6 +70,8 @@ def replace_folder(
         manifest: the manifest's file name, in both folders.
         listed: reads a manifest and returns the files it lists.
         parameter: the argument the errors name.
+        adopt: also write into a folder without a manifest, keeping all it holds (a data set
+            folder beside its README); the new files still never land on its files.
 
     Raises:
         InvalidArgumentError: ``target`` holds something else than an empty folder or a folder
@@ -79,7 +87,8 @@ def replace_folder(
     pending = target / pending_name(manifest)
     current = target / manifest if (target / manifest).is_file() else pending
     try:
-        old = {_relative(path) for path in listed(current)}
+        found = listed(current) if current.is_file() or not adopt else ()
+        old = {_relative(path) for path in found}
     except (MatchkitError, OSError, ValueError) as error:
         raise InvalidArgumentError(
             f"{target} has a manifest ({current.name}) that cannot be read ({error}); matchkit "
@@ -88,7 +97,7 @@ def replace_folder(
         ) from None
     new = _files(staging)
     _refuse_collisions(target, old, new, manifest=manifest, parameter=parameter)
-    if current != pending:
+    if current != pending and current.is_file():
         current.rename(pending)  # from here on, the folder reads as incomplete
     for relative in sorted(old - {manifest, pending.name}):
         path = target / relative
@@ -99,7 +108,7 @@ def replace_folder(
         (target / relative).parent.mkdir(parents=True, exist_ok=True)
         os.replace(staging / relative, target / relative)
     os.replace(staging / manifest, target / manifest)
-    pending.unlink()
+    pending.unlink(missing_ok=True)
     shutil.rmtree(staging, ignore_errors=True)
 
 

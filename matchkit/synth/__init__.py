@@ -15,14 +15,17 @@ Example:
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
+from uuid import uuid4
 
 import orjson
 
 from matchkit.errors import InvalidArgumentError, MatchkitError
+from matchkit.model.replace import replace_folder
 from matchkit.rules.checks import checked_whole_number
 from matchkit.rules.windows import RETENTION, format_time, parse_time
 from matchkit.synth.catalogue import build_catalogue
@@ -147,7 +150,9 @@ def write_dataset(
 
     Args:
         out: the folder; created if missing. Other files in it are left alone; the data set's
-            own files are replaced only where a matchkit data set was written before.
+            own files are replaced only where a matchkit data set was written before. They are
+            written beside the folder and moved in at the end
+            (:func:`matchkit.model.replace.replace_folder`): a run that fails changes nothing.
         seed: the seed; the defaults reproduce the committed sample set.
         matches: global matches.
         na_matches: na (older shape) matches.
@@ -168,22 +173,38 @@ def write_dataset(
     options = {"seed": seed, "as_of": moment, "days": days}
     global_documents = iter_documents("global", matches=matches, **options)
     na_documents = iter_documents("na", matches=na_matches, **options)
-    shards = {
-        "global": write_shard_file(folder / "global.jsonl.gz", global_documents),
-        "na": write_shard_file(folder / "na.jsonl.gz", na_documents),
-    }
-    manifest = {
-        "catalogue": write_catalogue(folder),
-        "format": FORMAT,
-        "as_of": format_time(moment),
-        "days": days,
-        "seed": seed,
-        "shards": shards,
-        "parameters": model_parameters(),
-    }
-    (folder / MANIFEST).write_bytes(
-        orjson.dumps(manifest, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
-    )
+    # Written beside the folder, then moved in (replace_folder): a failed run changes nothing,
+    # and only the data set's own files are ever replaced.
+    folder.absolute().parent.mkdir(parents=True, exist_ok=True)
+    staging = folder.absolute().parent / f".{folder.name}.writing-{os.getpid()}-{uuid4().hex}"
+    staging.mkdir()
+    try:
+        shards = {
+            "global": write_shard_file(staging / "global.jsonl.gz", global_documents),
+            "na": write_shard_file(staging / "na.jsonl.gz", na_documents),
+        }
+        manifest = {
+            "catalogue": write_catalogue(staging),
+            "format": FORMAT,
+            "as_of": format_time(moment),
+            "days": days,
+            "seed": seed,
+            "shards": shards,
+            "parameters": model_parameters(),
+        }
+        (staging / MANIFEST).write_bytes(
+            orjson.dumps(manifest, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
+        )
+        replace_folder(
+            staging,
+            folder.absolute(),
+            manifest=MANIFEST,
+            listed=lambda _: _DATASET_FILES,
+            parameter="out",
+            adopt=True,
+        )
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return manifest
 
 

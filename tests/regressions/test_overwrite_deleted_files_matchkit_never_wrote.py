@@ -116,3 +116,31 @@ def test_fetch_overwrite_keeps_a_notes_file_and_a_telemetry_data_set(
     assert main(fetch_argv(keyed, out, "--no-progress", "--overwrite", **window)) == 0
     _still_there(out, telemetry)
     assert len(MatchFrames.read_parquet(out)) > 0
+
+
+def test_synth_out_keeps_other_files_and_a_failed_run_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import matchkit.synth as synth
+    from matchkit.synth.dataset import open_dataset
+
+    out = tmp_path / "data"
+    synth.write_dataset(out, matches=5, na_matches=1)
+    (out / "notes.txt").write_text("my notes")
+    before = {path.name: path.read_bytes() for path in out.iterdir()}
+    real = synth.write_shard_file
+
+    def failing(path: Path, documents):  # the na shard fails, after global was written
+        if path.name.startswith("na"):
+            raise OSError(28, "No space left on device")
+        return real(path, documents)
+
+    monkeypatch.setattr(synth, "write_shard_file", failing)
+    with pytest.raises(OSError, match="No space left"):
+        synth.write_dataset(out, matches=7, na_matches=1, seed=3)
+    assert {path.name: path.read_bytes() for path in out.iterdir()} == before
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["data"]
+    monkeypatch.setattr(synth, "write_shard_file", real)
+    synth.write_dataset(out, matches=7, na_matches=1, seed=3)
+    assert (out / "notes.txt").read_text() == "my notes"
+    assert open_dataset(out).manifest["shards"]["global"]["matches"] == 7
