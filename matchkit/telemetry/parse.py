@@ -131,15 +131,16 @@ def check_against_match(
             document_index=index,
         )
     allowed: set[Any] = {match_id, None, ""}
+    data = list(map(_DATA, events))
     for key in MATCH_ID_KEYS:
-        values = _match_ids(events, key)
         try:
-            foreign = bool(set(values) - allowed)
-        except TypeError:  # an unhashable value (a list, an object): not this match's id
+            foreign = not allowed.issuperset(map(_getter(data, key), data))
+        except (TypeError, AttributeError):  # an unhashable value (a list): not this match's
             foreign = True
         if not foreign:
             continue
-        for event, value in zip(events, values, strict=True):
+        for event, item in zip(events, data, strict=True):
+            value = member(item, key)
             if not (value is None or value == "" or value == match_id):
                 raise DocumentError(
                     f"{where} holds an event of match {value!r} (cursor {event.cursor}, "
@@ -148,14 +149,17 @@ def check_against_match(
                 )
 
 
-def _match_ids(events: Sequence[Any], key: str) -> list[Any]:
-    """Each event's ``key`` member (``None`` when absent), read in C for typed events."""
-    if type(events[0].dataObject) is dict:
-        return [event.dataObject.get(key) for event in events]
-    try:  # typed events all declare both match id members (matchkit.telemetry.typed)
-        return list(map(attrgetter(f"dataObject.{key}"), events))
-    except AttributeError:
-        return [member(event.dataObject, key) for event in events]
+_DATA = attrgetter("dataObject")
+
+
+def _getter(data: list[Any], key: str) -> Any:
+    """Reads ``key`` of a ``dataObject`` (dict or typed; typed events all declare both match id
+    members, :mod:`matchkit.telemetry.typed`, and are read in C)."""
+    if type(data[0]) is dict:
+        return lambda item: item.get(key)
+    if all(hasattr(type(item), key) for item in (data[0], data[-1])):
+        return attrgetter(key)
+    return lambda item: member(item, key)
 
 
 def check_events(
