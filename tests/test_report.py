@@ -149,16 +149,16 @@ def test_a_previous_report_is_replaced_only_with_overwrite(small_notebooks, tmp_
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]  # no staging left behind
 
 
-def test_a_report_holding_a_file_matchkit_did_not_write_is_not_replaced(
+def test_a_file_matchkit_did_not_write_stays_when_the_report_is_replaced(
     small_notebooks, tmp_path
 ) -> None:
     out = tmp_path / "report"
     build_report(out=out, notebooks=small_notebooks[:1], api_reference=False)
     (out / "notes.txt").write_text("mine")
-    with pytest.raises(InvalidArgumentError, match=r"also notes\.txt, which matchkit did not"):
-        build_report(out=out, notebooks=small_notebooks[:1], api_reference=False, overwrite=True)
+    build_report(out=out, notebooks=small_notebooks[1:], api_reference=False, overwrite=True)
     assert (out / "notes.txt").read_text() == "mine"
-    assert (out / "a.html").exists()
+    assert (out / "b.html").exists()
+    assert not (out / "a.html").exists()
 
 
 def test_an_empty_folder_receives_the_report(small_notebooks, tmp_path) -> None:
