@@ -412,7 +412,7 @@ class Client:
     def _pager(self) -> Pager:
         return Pager(self.transport, progress=self.progress)
 
-    # -- telemetry (matchkit/telemetry/assets.py does the work) ------------------------------
+    # -- telemetry (matchkit/client/downloads.py does the work) ------------------------------
 
     def telemetry(
         self,
@@ -440,7 +440,7 @@ class Client:
             InvalidArgumentError: an argument is invalid, a match id too (every one is checked
                 before any request, whatever ``on_error``).
         """
-        from matchkit.telemetry.assets import fetch_telemetry
+        from matchkit.client.downloads import fetch_telemetry
 
         return fetch_telemetry(
             self, matches, progress=progress, max_workers=max_workers, on_error=on_error
