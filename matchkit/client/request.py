@@ -64,6 +64,7 @@ _CHUNK = 64 * 1024
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _PROBLEM = "_matchkit_problem"
 _REDIRECTED = "_matchkit_redirected"
+_LOCATION = "_matchkit_location"
 
 
 @dataclass(frozen=True)
@@ -286,11 +287,11 @@ class RequestPath:
         redirected = False
         for hop in range(limits.max_redirects + 1):
             response = self._open(url, params, headers)
-            if response.status_code not in _REDIRECTS or "Location" not in response.headers:
+            location = getattr(response, _LOCATION, None)
+            if location is None:
                 self._read_body(response, shown=shown, what=what)
                 setattr(response, _REDIRECTED, redirected)
                 return response
-            location = response.headers["Location"]
             response.close()  # a redirect's body is never read
             try:
                 target = urljoin(response.url or url, location)
@@ -325,6 +326,7 @@ class RequestPath:
                 timeout=(timeout, timeout),
                 stream=True,
                 allow_redirects=False,
+                hooks={"response": _take_location},
                 **options,
             )
         finally:
@@ -399,6 +401,15 @@ class RequestPath:
             status=response.status_code,
             url=response.url or shown,
         )
+
+
+def _take_location(response: requests.Response, *args: Any, **kwargs: Any) -> requests.Response:
+    """A response hook: a redirect's ``Location`` moves out of its headers, for :meth:`_send`
+    to check and follow (requests would otherwise parse it first, and raise a raw ValueError
+    for one that is malformed)."""
+    if response.status_code in _REDIRECTS and "Location" in response.headers:
+        setattr(response, _LOCATION, response.headers.pop("Location"))
+    return response
 
 
 def _origin(url: str) -> tuple[str, str, int | None]:
