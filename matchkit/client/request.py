@@ -11,9 +11,11 @@ once each:
   :attr:`Limits.max_redirects`, and the ``Authorization`` header never follows one to another
   origin (scheme, host and port).
 - **one deadline per request** (:attr:`Limits.timeout`): it starts when the request is sent and
-  covers the connection, the headers and the whole body (each socket read is given only what is
+  covers the connection, the headers and the whole body (each body read is given only what is
   left of it), so a body that trickles in cannot hold the client; a request past its deadline
-  is a timeout, retried like a dropped connection.
+  is a timeout, retried like a dropped connection. (The connection and each read of the head
+  are bounded by the timeout too, by requests; a head that trickles in line by line is bounded
+  per read only: what the head took counts against the body's deadline.)
 - **one cap on body size** (:attr:`Limits.max_body_bytes`), on the bytes on the wire and on the
   decoded bytes alike: the body is read in a streaming way (urllib3 inflates a bounded slice at a
   time), so a small gzip body that would inflate to gigabytes is a typed
@@ -387,6 +389,8 @@ class RequestPath:
         except (urllib3.exceptions.HTTPError, OSError) as error:
             response.close()
             raise requests.exceptions.ChunkedEncodingError(str(error)) from None
+        if sock is not None:
+            sock.settimeout(self.limits.timeout)  # as it was, for the next request on it
         response._content = b"".join(chunks)
         response._content_consumed = True  # type: ignore[attr-defined]
 
