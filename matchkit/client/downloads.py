@@ -102,6 +102,7 @@ class TelemetryDownloader:
             retry=retry,
             host="host",
             bad_answer_error=DocumentError,
+            logger=logger,
         )
 
     @property

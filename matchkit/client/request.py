@@ -57,7 +57,7 @@ __all__ = [
     "url_problem",
 ]
 
-logger = logging.getLogger(__name__)
+_LOGGER = logging.getLogger(__name__)
 
 DEFAULT_MAX_BODY_BYTES = 256 * 2**20
 """The default cap on one answer, on the wire and decoded: 256 MiB (a list page is tens of
@@ -168,6 +168,7 @@ class RequestPath:
         scrub: blanks the caller's secret (the API key) out of messages and error objects.
         bad_answer_error: the type of the error of an answer still refused when the tries are
             spent.
+        logger: where requests (DEBUG) and 429 waits (INFO) are logged: the caller's.
 
     Attributes:
         network_requests: requests sent (retries and redirects included).
@@ -184,8 +185,10 @@ class RequestPath:
         advice: str = "wait and retry",
         scrub: Scrubber | None = None,
         bad_answer_error: type[MatchkitError] = ServiceError,
+        logger: logging.Logger | None = None,
     ) -> None:
         self.session = session
+        self.logger = logger or _LOGGER
         self.limits = limits
         self.retry = retry or RetryPolicy()
         self.host = host
@@ -263,7 +266,7 @@ class RequestPath:
 
         retrying = Retrying(
             self.retry,
-            logger,
+            self.logger,
             host=self.host,
             advice=self.advice,
             scrub=self.scrub,
@@ -306,7 +309,7 @@ class RequestPath:
                 response._content = b""
                 setattr(response, _PROBLEM, f"a redirect: {self.scrub.text(problem)}")
                 return response
-            logger.debug("GET %s redirected (%s) to %s", shown, response.status_code, target)
+            self.logger.debug("GET %s redirected (%s) to %s", shown, response.status_code, target)
             if _origin(target) != origin:
                 headers.pop("Authorization", None)  # never to another host
             url, params, redirected = target, None, True
@@ -335,7 +338,7 @@ class RequestPath:
             self.network_requests += 1
         # The deadline counts from the moment the request was sent (after a rate-limit wait).
         response._matchkit_deadline = time.monotonic() + timeout - response.elapsed.total_seconds()  # type: ignore[attr-defined]
-        logger.debug(
+        self.logger.debug(
             "GET %s -> %s in %.1f ms",
             response.url or url,
             response.status_code,

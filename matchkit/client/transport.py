@@ -100,6 +100,7 @@ class Transport:
             retry=retry,
             advice="lower rate_limit= or wait and retry",
             scrub=Scrubber(api_key),
+            logger=logger,
         )
         self.cache_hits = 0
         self.confirmed = False

@@ -64,7 +64,7 @@ def test_an_epoch_reset_is_waited_and_logged_with_its_reason(
             lambda: Response(telemetry, content_type="application/json"),
         )
     )
-    with caplog.at_level(logging.INFO, logger="matchkit.client.request"):
+    with caplog.at_level(logging.INFO, logger="matchkit.client.downloads"):
         parsed = downloader.fetch(TelemetryRequest(MATCH_ID, httpserver.url_for(PATH)))
     assert parsed.match_id == MATCH_ID
     assert len(httpserver.log) == 2
