@@ -7,13 +7,19 @@ disk and normalizing them (``to_frames`` over the files' bytes).
 
 Then matches by id, cached: ``get_matches`` of 300 ids (one normalization) against
 ``get_match`` of each id and ``MatchFrames.concat`` (a normalization per match), side by side.
+
+What the answer checks cost (issue 26): the check hooks of the one request path
+(:data:`matchkit.client.request.Check`: the match id asked for, and whatever checks the pager
+passes for list pages) are switched off for a second cold fetch (on its own cache), a warm re-run
+and the 300 matches by id, and the times are shown side by side.
 """
 
 from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
@@ -32,6 +38,21 @@ def _timed(run: Callable[[], object]) -> tuple[float, object]:
     started = time.perf_counter()
     result = run()
     return time.perf_counter() - started, result
+
+
+@contextmanager
+def _checks_off(client: Client) -> Iterator[None]:
+    """``client``'s requests without their check hooks (the kind of each answer is still read)."""
+    get = client.transport.get
+
+    def unchecked(*args: object, check: object = None, **options: object) -> object:
+        return get(*args, **options)  # type: ignore[arg-type]
+
+    client.transport.get = unchecked  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        del client.transport.get
 
 
 def main() -> None:
@@ -67,10 +88,13 @@ def main() -> None:
                 # so that load from other processes weighs on both alike.
                 with Client(service.base_url, **options) as fresh:
                     before = len(service.requests)
-                    warm_times, fresh_times, disk_times = [], [], []
+                    warm_times, fresh_times, disk_times, unchecked_times = [], [], [], []
                     for _ in range(REPEATS):
                         seconds, warm = _timed(lambda: client.matches(start=start))
                         warm_times.append(seconds)
+                        with _checks_off(client):
+                            seconds, _ = _timed(lambda: client.matches(start=start))
+                        unchecked_times.append(seconds)
                         seconds, fresh_frames = _timed(lambda: fresh.matches(start=start))
                         fresh_times.append(seconds)
                         seconds, from_disk = _timed(
@@ -85,8 +109,19 @@ def main() -> None:
                 one_by_one_seconds, one_by_one = _timed(
                     lambda: MatchFrames.concat([client.get_match(i) for i in ids])
                 )
+                by_id_checked = min(_timed(lambda: client.get_matches(ids))[0] for _ in range(3))
+                with _checks_off(client):
+                    by_id_unchecked = min(
+                        _timed(lambda: client.get_matches(ids))[0] for _ in range(3)
+                    )
+
+                # Last: a second cold fetch would age the recent pages of the warm runs' cache.
+                unchecked_options = {**options, "cache_dir": root / "cache-unchecked"}
+                with Client(service.base_url, **unchecked_options) as bare, _checks_off(bare):
+                    cold_unchecked_seconds, _ = _timed(lambda: bare.matches(start=start))
 
     warm_seconds, fresh_seconds, disk_seconds = min(warm_times), min(fresh_times), min(disk_times)
+    unchecked_seconds = min(unchecked_times)
     assert len(cold) == len(warm) == len(fresh_frames) == len(from_disk)  # type: ignore[arg-type]
     per_page = cold_seconds / pages * 1e3
     ratio = warm_seconds / disk_seconds
@@ -102,6 +137,18 @@ def main() -> None:
     print(f"bodies from disk + normalize: {disk_seconds:.2f} s ({len(files)} files)")
     print(f"warm / disk:                  {ratio:.2f}x same client, {fresh_ratio:.2f}x fresh")
     print(f"  (limit {WARM_LIMIT:.1f}x; warm and disk times are the best of {REPEATS})")
+    print(
+        f"checks, cold fetch:           {cold_seconds:.2f} s with, {cold_unchecked_seconds:.2f} s "
+        f"without ({cold_seconds / cold_unchecked_seconds:.2f}x)"
+    )
+    print(
+        f"checks, warm re-run:          {warm_seconds:.2f} s with, {unchecked_seconds:.2f} s "
+        f"without ({warm_seconds / unchecked_seconds:.2f}x)"
+    )
+    print(
+        f"checks, {len(ids)} by id cached:    {by_id_checked:.3f} s with, {by_id_unchecked:.3f} s "
+        f"without ({by_id_checked / by_id_unchecked:.2f}x)"
+    )
     assert len(by_id) == len(one_by_one) == len(ids)  # type: ignore[arg-type]
     print(
         f"{len(ids)} matches by id, cached: get_matches {by_id_seconds:.2f} s; get_match each "

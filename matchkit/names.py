@@ -30,7 +30,7 @@ from typing import Any
 import orjson
 import pandas as pd
 
-from matchkit.errors import DocumentError, InvalidArgumentError, NotFoundError, ServiceError
+from matchkit.errors import DocumentError, InvalidArgumentError
 
 __all__ = [
     "COSMETIC_KINDS",
@@ -211,22 +211,37 @@ def sample_names() -> Names:
     return load_names(path)
 
 
-def fetch_names(base_url: str, *, session: Any | None = None, timeout: float = _TIMEOUT) -> Names:
+def fetch_names(
+    base_url: str,
+    *,
+    session: Any | None = None,
+    timeout: float = _TIMEOUT,
+    retry: Any | None = None,
+) -> Names:
     """The catalogue a service serves at ``GET /catalogue`` (no API key is sent).
+
+    The request goes through the client's one request path
+    (:class:`matchkit.client.request.RequestPath`): the URL check, the deadline, the cap on body
+    size, the status-to-error mapping and the retries of every other request.
 
     Args:
         base_url: the service, e.g. ``client.base_url`` (the embedded service's too).
         session: a ``requests.Session`` to send it with (a new one when None); its
             ``Authorization`` header, if any, is not sent: the catalogue needs no key.
-        timeout: seconds to wait for the answer.
+        timeout: seconds the whole request may take.
+        retry: a :class:`matchkit.client.retrying.RetryPolicy` (default: three attempts).
 
     Raises:
         NotFoundError: the service has no catalogue (its ids stay ids; pass a mapping to
             :func:`load_names` instead).
         ServiceError: the service could not be reached or answered another error.
-        DocumentError: the answer is not a catalogue.
+        DocumentError: the answer is not a catalogue (after the retries).
     """
     import requests
+
+    from matchkit.client.answers import BadAnswerError
+    from matchkit.client.request import Limits, RequestPath
+    from matchkit.client.retrying import RetryPolicy
 
     if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
         raise InvalidArgumentError(
@@ -234,35 +249,36 @@ def fetch_names(base_url: str, *, session: Any | None = None, timeout: float = _
         )
     url = base_url.rstrip("/") + "/catalogue"
     sender = session if session is not None else requests.Session()
+    path = RequestPath(
+        sender,
+        limits=Limits(timeout=float(timeout)),
+        retry=retry if retry is not None else RetryPolicy(attempts=3),
+        bad_answer_error=DocumentError,
+    )
+    catalogue: list[Mapping[str, Any]] = []
+
+    def check(fetched: Any) -> None:
+        try:
+            data = orjson.loads(fetched.body)
+        except orjson.JSONDecodeError as error:
+            raise BadAnswerError(f"a body that is not JSON ({error})") from None
+        if not isinstance(data, Mapping) or not isinstance(data.get("names"), Mapping):
+            raise BadAnswerError("a JSON body that is not a catalogue (no 'names' object)")
+        catalogue.append(data)
+
+    hint = "this service has no catalogue of names; ids stay ids unless you pass a mapping to "
     try:
-        response = sender.get(
-            url, headers={"Accept": "application/json", "Authorization": None}, timeout=timeout
+        path.get(
+            url,
+            headers={"Accept": "application/json", "Authorization": None},
+            what="the catalogue of names",
+            check=check,
+            hints={404: hint + "matchkit.names.load_names"},
         )
-    except requests.RequestException as error:
-        raise ServiceError(
-            f"cannot reach {url}: {type(error).__name__}", status=None, url=url
-        ) from None
     finally:
         if session is None:
             sender.close()
-    if response.status_code == 404:
-        raise NotFoundError(
-            f"{url}: this service has no catalogue of names; ids stay ids unless you pass a "
-            "mapping to matchkit.names.load_names",
-            status=404,
-            url=url,
-        )
-    if response.status_code != 200:
-        raise ServiceError(
-            f"{url} answered {response.status_code}", status=response.status_code, url=url
-        )
-    try:
-        data = orjson.loads(response.content)
-    except orjson.JSONDecodeError as error:
-        raise DocumentError(f"{url} did not answer JSON: {error}") from None
-    if not isinstance(data, Mapping) or not isinstance(data.get("names"), Mapping):
-        raise DocumentError(f"{url} did not answer a catalogue (no 'names' object)")
-    return _from_mapping(data, kind=None, source=url)
+    return _from_mapping(catalogue[-1], kind=None, source=url)
 
 
 def as_names(value: Names | Mapping[str, Any] | None, *, kind: str = "character") -> Names:

@@ -17,7 +17,7 @@ what to do with what they find.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any, Literal
@@ -32,6 +32,7 @@ __all__ = [
     "Wait",
     "check_body",
     "error_objects",
+    "match_id_check",
     "rate_limit_wait",
     "read_head",
     "read_rate_limit_wait",
@@ -100,6 +101,29 @@ def check_body(kind: RequestKind, body: bytes) -> dict[str, Any]:
         resources = data if isinstance(data, list) and len(data) == 1 else [data]
         _check_resource(resources[0], "status")
     return head
+
+
+def match_id_check(match_id: str) -> Callable[[Any], None]:
+    """The check hook of ``GET .../matches/<match_id>``: the match answered is the one asked for.
+
+    A proxy or service that answers match A's URL with match B's document would otherwise give
+    B for A, once for each id asked (and cache it forever). Runs on the head that
+    :func:`check_body` read (``Fetched.head``).
+
+    Raises:
+        BadAnswerError: the document's match has another id.
+    """
+
+    def check(fetched: Any) -> None:
+        data = (fetched.head or {}).get("data")
+        resource = data[0] if isinstance(data, list) and data else data
+        found = resource.get("id") if isinstance(resource, dict) else None
+        if not isinstance(found, str) or found != match_id:
+            raise BadAnswerError(
+                f"a document of match {found!r} where match {match_id!r} was asked"
+            )
+
+    return check
 
 
 def _check_resource(resource: object, expected: str) -> None:

@@ -22,6 +22,7 @@ __all__ = [
     "checked_api_key",
     "checked_base_url",
     "checked_match_ids",
+    "checked_max_body_bytes",
     "checked_max_matches",
     "checked_query",
     "checked_timeout",
@@ -70,6 +71,16 @@ def checked_timeout(timeout: object) -> float:
     """A positive, finite number of seconds."""
     message = f"timeout={timeout!r} must be a positive, finite number of seconds"
     return float(checked_positive_number(timeout, parameter="timeout", message=message))
+
+
+def checked_max_body_bytes(value: object) -> int:
+    """A whole number of bytes >= 1024 (``None``: the default cap)."""
+    from matchkit.client.request import DEFAULT_MAX_BODY_BYTES
+
+    if value is None:
+        return DEFAULT_MAX_BODY_BYTES
+    message = f"max_body_bytes={value!r} must be a whole number of bytes >= 1024, or None"
+    return checked_whole_number(value, low=1024, parameter="max_body_bytes", message=message)
 
 
 def checked_max_matches(value: object) -> int | None:

@@ -22,11 +22,13 @@ from typing import TYPE_CHECKING, Any, Unpack
 
 from tqdm.auto import tqdm
 
+from matchkit.client.answers import match_id_check
 from matchkit.client.arguments import (
     FetchOptions,
     checked_api_key,
     checked_base_url,
     checked_match_ids,
+    checked_max_body_bytes,
     checked_max_matches,
     checked_query,
     checked_timeout,
@@ -46,6 +48,7 @@ from matchkit.client.embedded import start_embedded
 from matchkit.client.notices import RangeClampedWarning, UnlistedValueWarning, clamp_notice
 from matchkit.client.pager import Pager, ordered_frames
 from matchkit.client.plan import FetchPlan, list_path, make_plan
+from matchkit.client.request import Limits
 from matchkit.client.session import parse_rate_limit
 from matchkit.client.status import ServiceStatus, read_status
 from matchkit.client.transport import RetryPolicy, Transport
@@ -83,7 +86,10 @@ class Client:
             service's now, else the clock at each call.
         progress: show a progress bar over pages and matches (the window in its description,
             rate-limit waits in its postfix); ``False`` shows nothing.
-        timeout: seconds to wait for the service on each request.
+        timeout: seconds a request may take, from sending it to the last byte of its answer
+            (the connection and the whole body, not each read).
+        max_body_bytes: the largest answer taken (on the wire and decoded); default 256 MiB.
+            A larger one is a :class:`matchkit.errors.ServiceError` (e.g. a compression bomb).
 
     Raises:
         InvalidArgumentError: an argument is invalid (before any request is made).
@@ -101,9 +107,11 @@ class Client:
         now: str | datetime | None = None,
         progress: bool = True,
         timeout: float = 30,
+        max_body_bytes: int | None = None,
     ) -> None:
         self.shard = get_shard(shard).name
         timeout = checked_timeout(timeout)
+        limits = Limits(timeout=timeout, max_body_bytes=checked_max_body_bytes(max_body_bytes))
         fixed_now = None if now is None else parse_time(now, parameter="now")
         base_url = checked_base_url(base_url or os.environ.get("MATCHKIT_BASE_URL") or None)
         api_key = checked_api_key(api_key or os.environ.get("MATCHKIT_API_KEY") or None)
@@ -156,6 +164,7 @@ class Client:
             timeout=float(timeout),
             offline=self.offline,
             keys=self._keys,
+            limits=limits,
         )
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -331,13 +340,13 @@ class Client:
             match_ids, expected="a list of match ids (get_match takes one)"
         )
         shown = tqdm(
-            segments.values(),
+            segments.items(),
             desc=f"matchkit {self.shard}",
             unit="match",
             disable=not self.progress,
         )
         with shown:
-            bodies = [self._match_body(segment) for segment in shown]
+            bodies = [self._match_body(match_id, segment) for match_id, segment in shown]
         from matchkit.normalize.pipeline import to_frames
 
         return to_frames(bodies)  # matches in the order their documents came
@@ -350,11 +359,15 @@ class Client:
         Raises:
             InvalidArgumentError, NotFoundError: as :meth:`get_match`.
         """
-        return self._match_body(match_path_segment(match_id))
+        return self._match_body(match_id, match_path_segment(match_id))
 
-    def _match_body(self, segment: str) -> bytes:
+    def _match_body(self, match_id: str, segment: str) -> bytes:
+        """The document of one match, checked to be that match's before it is used or cached."""
         fetched = self.transport.get(
-            f"{list_path(self.shard)}/{segment}", kind="match", expire_after=MATCH_EXPIRY
+            f"{list_path(self.shard)}/{segment}",
+            kind="match",
+            expire_after=MATCH_EXPIRY,
+            check=match_id_check(match_id),
         )
         return fetched.body
 
@@ -399,7 +412,7 @@ class Client:
     def _pager(self) -> Pager:
         return Pager(self.transport, progress=self.progress)
 
-    # -- telemetry (matchkit/telemetry/assets.py does the work) ------------------------------
+    # -- telemetry (matchkit/client/downloads.py does the work) ------------------------------
 
     def telemetry(
         self,
@@ -427,7 +440,7 @@ class Client:
             InvalidArgumentError: an argument is invalid, a match id too (every one is checked
                 before any request, whatever ``on_error``).
         """
-        from matchkit.telemetry.assets import fetch_telemetry
+        from matchkit.client.downloads import fetch_telemetry
 
         return fetch_telemetry(
             self, matches, progress=progress, max_workers=max_workers, on_error=on_error

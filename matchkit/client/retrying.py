@@ -1,8 +1,7 @@
-"""The attempt loop of one GET: the retry rules of the client's transport and its downloader.
+"""The attempt loop of one GET, and the one status-to-error mapping.
 
 :class:`Retrying` sends a request until an answer is final, and owns the rules every request of
-matchkit follows, the service's (:mod:`matchkit.client.transport`) and the telemetry host's
-(:mod:`matchkit.telemetry.download`):
+matchkit follows (all of them go through :class:`matchkit.client.request.RequestPath`):
 
 - a transport failure in :data:`TRANSIENT_ERRORS` (a dropped connection, a timeout, a cut body)
   is a fault, retried with bounded exponential backoff and jitter
@@ -14,7 +13,9 @@ matchkit follows, the service's (:mod:`matchkit.client.transport`) and the telem
   ``Retry-After`` first, ``X-RateLimit-Reset`` by plausibility, decision 14), logged at INFO
   with the header that said so, never longer than ``max_rate_limit_wait``, and at most
   ``rate_limit_attempts`` times;
-- once the tries are spent, a typed error says what happened, how often, and what to do.
+- once the tries are spent, a typed error says what happened, how often, and what to do;
+- a final error status becomes its typed error in :func:`status_error`, the one
+  status-to-error mapping of matchkit.
 
 The caller keeps what is its own: ``send`` (the request, its headers and its cache) and
 ``check`` (a 200 read into its result, a final error status into its typed error). A secret the
@@ -28,7 +29,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -36,7 +37,7 @@ import orjson
 import requests
 
 from matchkit.client.answers import BadAnswerError, error_objects, read_rate_limit_wait
-from matchkit.errors import MatchkitError, RateLimitError, ServiceError
+from matchkit.errors import AuthError, MatchkitError, NotFoundError, RateLimitError, ServiceError
 from matchkit.rules.jsonapi import describe_errors
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "RetryPolicy",
     "Retrying",
     "Scrubber",
+    "status_error",
 ]
 
 RETRY_STATUSES = frozenset({500, 502, 503, 504})
@@ -232,8 +234,8 @@ class Retrying:
                 **options,
             )
         message = self.scrub.text(
-            f"{tries.label} answered 200 with {bad_answer} ({tries.faults} attempts); a proxy "
-            f"or the {self.host} is answering something else, try again later"
+            f"{tries.label} answered {status} with {bad_answer} ({tries.faults} attempts); a "
+            f"proxy or the {self.host} is answering something else, try again later"
         )
         if issubclass(self.bad_answer_error, ServiceError):
             raise self.bad_answer_error(message, **options)
@@ -266,3 +268,38 @@ class Retrying:
         seconds = self.policy.backoff_seconds(tries.faults - 1)
         self.logger.debug("%s: waiting %.2f s before trying again", tries.label, seconds)
         self.policy.sleep(seconds)
+
+
+def status_error(
+    response: requests.Response,
+    *,
+    url: str,
+    what: str = "",
+    scrub: Scrubber | None = None,
+    hints: Mapping[int, str] | None = None,
+) -> ServiceError:
+    """The typed error of a final error answer (a 429 or a 5xx is :class:`Retrying`'s).
+
+    The one status-to-error mapping of matchkit: 401 and 403 are an
+    :class:`matchkit.errors.AuthError`, 404 a :class:`matchkit.errors.NotFoundError`, any other
+    status a :class:`matchkit.errors.ServiceError`, each carrying the status, the URL and the
+    JSON:API ``errors`` (the caller's secret blanked out).
+
+    Args:
+        what: what the request fetches, named after the URL (``"the telemetry of match X"``).
+        hints: per status, what the user can do (added after the service's own words).
+    """
+    scrub = scrub or Scrubber()
+    status = response.status_code
+    errors = scrub.errors(error_objects(response))
+    label = f"GET {url} ({what})" if what else f"GET {url}"
+    message = f"{status} from {label}: {describe_errors(errors)}"
+    hint = (hints or {}).get(status)
+    if hint:
+        message += f"; {hint}"
+    options: dict[str, Any] = {"status": status, "url": url, "errors": errors}
+    if status in (401, 403):
+        return AuthError(message, **options)
+    if status == 404:
+        return NotFoundError(message, **options)
+    return ServiceError(message, **options)

@@ -1,36 +1,33 @@
-"""One GET against the service: cache lookup, retries, rate-limit waits, typed errors.
+"""One GET against the service: cache lookup, the service's rules, and the one request path.
 
 :class:`Transport` wraps the cached (and throttled) session of :mod:`matchkit.client.cache`.
-A GET takes these steps, each one method:
+A GET takes these steps:
 
 1. :meth:`Transport.lookup`: the one cache lookup (a fresh entry; any entry when offline). A hit
-   is checked like a new answer; a miss offline is a :class:`matchkit.errors.CacheMissError`.
+   is checked like a new answer (its kind, then the caller's check); a hit that fails is dropped
+   and fetched again; a miss offline is a :class:`matchkit.errors.CacheMissError`.
 2. :meth:`Transport.confirm_service`: before the first list request that reaches the network,
    ``GET /status`` once (decision 11), so that a wrong base URL is an error naming it, never
-   "no matches"; only then does a list 404 count as an empty list.
-3. :meth:`Transport._fetch`: the request, with the headers of its kind (the key on match
-   requests only), through the session without its own cache reading or writing, sent until
-   its answer is final by :class:`matchkit.client.retrying.Retrying`, which owns the retry
-   rules (5xx, bad 200s, dropped connections and timeouts backed off; a 429 waited out; the
-   errors of spent tries).
-4. The answer: a 200 is checked (:func:`matchkit.client.answers.check_body`) and only then
-   stored (a bad one is retried); a list 404 is an empty list; the rest is mapped to a typed
-   error (:meth:`Transport._error`) carrying the status, the URL and the JSON:API ``errors``.
+   "no matches".
+3. The request, with the headers of its kind (the key on match requests only), through the one
+   request path (:class:`matchkit.client.request.RequestPath`: URL check, deadline, cap on body
+   size, status-to-error mapping, retries). A 200 is read by its kind
+   (:func:`matchkit.client.answers.check_body`), then given to the caller's ``check`` hook (see
+   :data:`matchkit.client.request.Check`), and only then stored; a refused answer is retried,
+   never stored.
+4. A 404 on a list is an empty window only when it can mean that (:func:`_empty_list`): the
+   service's own JSON:API error document, at the first page of a window (offset 0), not at the
+   end of a redirect. Any other 404 on a list is retried like a 5xx, then an error.
 
 Never a partial result, and never the API key: it travels only in the ``Authorization`` header,
-and no error raised here holds it (its :class:`matchkit.client.retrying.Scrubber` blanks it out
-of messages and error objects; a failed request's exception, which holds the request, is
-replaced by a bare one of the same type).
+never to another host, and no error raised here holds it (the path's
+:class:`matchkit.client.retrying.Scrubber` blanks it out of messages and error objects).
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
-from urllib.parse import urlencode
 
 import orjson
 import requests
@@ -46,12 +43,13 @@ from matchkit.client.answers import (
     read_head,
 )
 from matchkit.client.cache import CacheKeys, cached_response
-from matchkit.client.retrying import RETRY_STATUSES, Retrying, RetryPolicy, Scrubber
-from matchkit.errors import AuthError, CacheMissError, NotFoundError, ServiceError
-from matchkit.rules.jsonapi import describe_errors
+from matchkit.client.request import Check, Fetched, Limits, RequestPath, display_url
+from matchkit.client.retrying import RETRY_STATUSES, RetryPolicy, Scrubber
+from matchkit.errors import CacheMissError, ServiceError
 
 __all__ = [
     "RETRY_STATUSES",
+    "Check",
     "Fetched",
     "RequestKind",
     "RetryPolicy",
@@ -64,37 +62,16 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-
-@dataclass(frozen=True)
-class Fetched:
-    """A successful answer: its body, checked to be what was asked for, and what paging reads.
-
-    Attributes:
-        body: the raw JSON body (``None`` for a list request answered 404, i.e. empty);
-            :func:`matchkit.to_frames` reads it as it is, on its fast path.
-        head: the body's ``data`` and ``links`` (``None`` when ``body`` is).
-        url: the request URL.
-        status: the HTTP status.
-        from_cache: whether the cache answered.
-    """
-
-    body: bytes | None
-    head: dict[str, Any] | None
-    url: str
-    status: int
-    from_cache: bool
-
-    @property
-    def document(self) -> dict[str, Any] | None:
-        """The whole body, parsed (``None`` for an empty list)."""
-        return None if self.body is None else orjson.loads(self.body)
+_OFFSET = "page[offset]"
 
 
 class Transport:
-    """GET requests to one service through a cached session, with retries and typed errors.
+    """GET requests to one service through a cached session and the one request path.
 
     Attributes:
+        path: the request path (:class:`matchkit.client.request.RequestPath`).
         retry: the retry policy (replace it to inject ``sleep`` in tests).
+        limits: the deadline and the cap on body size of each request.
         network_requests: requests that reached the service (retries included).
         cache_hits: requests the cache answered.
         confirmed: whether ``GET /status`` has confirmed the service at ``base_url``.
@@ -110,23 +87,62 @@ class Transport:
         offline: bool,
         retry: RetryPolicy | None = None,
         keys: CacheKeys | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.session = session
         self.keys = keys or CacheKeys()
         self.base_url = base_url.rstrip("/")
         self._api_key = api_key
-        self._scrub = Scrubber(api_key)
-        self.timeout = timeout
         self.offline = offline
-        self.retry = retry or RetryPolicy()
-        self.network_requests = 0
+        self.path = RequestPath(
+            session,
+            limits=limits or Limits(timeout=timeout),
+            retry=retry,
+            advice="lower rate_limit= or wait and retry",
+            scrub=Scrubber(api_key),
+            logger=logger,
+        )
         self.cache_hits = 0
         self.confirmed = False
-        self.on_wait: Callable[[float, str], None] | None = None  # told of 429 waits
 
     def __repr__(self) -> str:
         key = "set" if self._api_key else "none"
         return f"Transport({self.base_url!r}, api_key={key}, offline={self.offline})"
+
+    # -- what the path holds -----------------------------------------------------------------
+
+    @property
+    def retry(self) -> RetryPolicy:
+        return self.path.retry
+
+    @retry.setter
+    def retry(self, policy: RetryPolicy) -> None:
+        self.path.retry = policy
+
+    @property
+    def limits(self) -> Limits:
+        return self.path.limits
+
+    @limits.setter
+    def limits(self, limits: Limits) -> None:
+        self.path.limits = limits
+
+    @property
+    def timeout(self) -> float:
+        return self.path.limits.timeout
+
+    @property
+    def network_requests(self) -> int:
+        return self.path.network_requests
+
+    @property
+    def on_wait(self) -> Callable[[float, str], None] | None:
+        """Told of 429 waits (seconds, what is waited for)."""
+        return self.path.on_wait
+
+    @on_wait.setter
+    def on_wait(self, listener: Callable[[float, str], None] | None) -> None:
+        self.path.on_wait = listener
 
     # -- the steps ---------------------------------------------------------------------------
 
@@ -137,23 +153,34 @@ class Transport:
         *,
         kind: RequestKind,
         expire_after: ExpirationTime,
+        check: Check | None = None,
     ) -> Fetched:
         """GET ``base_url + path``: from the cache, else from the service, checked.
+
+        Args:
+            kind: what is asked for (``"list"``, ``"match"``, ``"status"``): the shape a 200
+                must have, and the headers sent.
+            expire_after: how long the answer is kept (``DO_NOT_CACHE``: not at all).
+            check: the request's check hook (:data:`matchkit.client.request.Check`), run on
+                every answer of this request, cached or new, before it is used or stored; a
+                :class:`matchkit.client.answers.BadAnswerError` from it means "retry like a
+                5xx, never cache, then a ServiceError saying what disagreed".
 
         Raises:
             CacheMissError: offline and the cache does not hold the request.
             AuthError: 401 or 403.
             NotFoundError: 404 on a single match or the status.
             RateLimitError: still 429 after the policy's waits.
-            ServiceError: any other error status, a 200 that is not what was asked for, a
-                transport failure that outlasted the retries, or (before a list request) no
-                service at the base URL.
+            ServiceError: any other error status, a 200 that is not what was asked for (its
+                kind, or the check), a 404 on a list that cannot mean "empty", a transport
+                failure that outlasted the retries, an answer over the cap on body size, or
+                (before a list request) no service at the base URL.
         """
         url = self.base_url + path
-        shown = _display_url(url, params)
+        shown = display_url(url, params)
         key = self.keys.key("GET", url, (params or {}).items())
         if kind != "status":
-            hit = self._from_cache(key, kind, shown)
+            hit = self._from_cache(key, kind, shown, check)
             if hit is not None:
                 return hit
         if self.offline:
@@ -164,7 +191,7 @@ class Transport:
             )
         if kind == "list":
             self.confirm_service()
-        return self._fetch(url, params, kind=kind, key=key, expire_after=expire_after)
+        return self._fetch(url, params, kind=kind, key=key, expire_after=expire_after, check=check)
 
     def lookup(self, path: str, params: Mapping[str, str] | None = None) -> CachedResponse | None:
         """The cached answer to ``GET base_url + path?params``: fresh, or any when offline."""
@@ -194,18 +221,23 @@ class Transport:
             ) from failure
         self.confirmed = True
 
-    def _from_cache(self, key: str, kind: RequestKind, shown: str) -> Fetched | None:
+    def _from_cache(
+        self, key: str, kind: RequestKind, shown: str, check: Check | None
+    ) -> Fetched | None:
         response = cached_response(self.session, key, allow_stale=self.offline)
         if response is None:
             return None
         try:
             head = check_body(kind, response.content)
+            fetched = Fetched(response.content, head, shown, response.status_code, True)
+            if check is not None:
+                check(fetched)
         except BadAnswerError:
             self.session.cache.delete(key)  # not what a fresh answer may be: fetch it again
             return None
         self.cache_hits += 1
         logger.debug("GET %s -> %s (cache)", shown, response.status_code)
-        return Fetched(response.content, head, shown, response.status_code, True)
+        return fetched
 
     def _fetch(
         self,
@@ -215,60 +247,42 @@ class Transport:
         kind: RequestKind,
         key: str,
         expire_after: ExpirationTime,
+        check: Check | None = None,
     ) -> Fetched:
-        """Send until an answer is final (:class:`Retrying`): checked and stored, empty, or an
-        error.
+        """Send through the path until an answer is final: checked and stored, empty, or an
+        error. Only a checked answer is stored."""
 
-        The session neither reads nor writes its cache here (``DO_NOT_CACHE``): the lookup came
-        before, and only a checked answer is stored.
-        """
-        shown = _display_url(url, params)
-        headers = self._headers(kind)
+        def store(response: requests.Response) -> None:
+            self._store(response, key, expire_after)
 
-        def send() -> requests.Response:
-            started = time.perf_counter()
-            try:
-                response = self.session.get(
-                    url,
-                    params=params,
-                    headers=headers,
-                    timeout=self.timeout,
-                    expire_after=DO_NOT_CACHE,
-                )
-            finally:
-                self.network_requests += 1
-            elapsed = (time.perf_counter() - started) * 1e3
-            logger.debug(
-                "GET %s -> %s in %.1f ms", response.url or shown, response.status_code, elapsed
-            )
-            return response
+        def empty(response: requests.Response, redirected: bool) -> bool:
+            return kind == "list" and _empty_list(response, params, redirected=redirected)
 
-        def check(response: requests.Response) -> Fetched:
-            answered, status = response.url or shown, response.status_code
-            if status == 200:
-                head = check_body(kind, response.content)  # a BadAnswerError is retried
-                self._store(response, key, expire_after)
-                return Fetched(response.content, head, answered, status, False)
-            if status == 404 and kind == "list":
-                # The real Vainglory service answered an empty list with 404; the service is
-                # confirmed (GET /status) before any list request reaches it.
-                return Fetched(None, None, answered, status, False)
-            raise self._error(response, answered, kind)
-
-        retrying = Retrying(
-            self.retry,
-            logger,
-            advice="lower rate_limit= or wait and retry",
-            scrub=self._scrub,
-            on_wait=self.on_wait,
+        return self.path.get(
+            url,
+            params,
+            headers=self._headers(kind),
+            read=lambda body: check_body(kind, body),  # a BadAnswerError is retried
+            check=check,
+            store=store,
+            empty=empty,
+            hints=self._hints(kind),
         )
-        return retrying.run(send, check, url=shown)
 
-    def _headers(self, kind: RequestKind) -> dict[str, str]:
-        headers = {"Accept": "application/vnd.api+json"}
+    def _headers(self, kind: RequestKind) -> dict[str, str | None]:
+        headers: dict[str, str | None] = {"Accept": "application/vnd.api+json"}
         if self._api_key and kind != "status":
             headers["Authorization"] = f"Bearer {self._api_key}"
         return headers
+
+    def _hints(self, kind: RequestKind) -> dict[int, str]:
+        auth = (
+            "pass api_key= or set MATCHKIT_API_KEY"
+            if not self._api_key
+            else "check the API key (api_key= or MATCHKIT_API_KEY)"
+        )
+        what = {"match": "match", "status": "status resource"}.get(kind, "resource")
+        return {401: auth, 403: auth, 404: f"no such {what} on this service"}
 
     def _store(self, response: requests.Response, key: str, expire_after: ExpirationTime) -> None:
         if not key or expire_after is None or expire_after == DO_NOT_CACHE:
@@ -276,26 +290,44 @@ class Transport:
         expires = get_expiration_datetime(expire_after)
         self.session.cache.save_response(response, cache_key=key, expires=expires)
 
-    def _error(self, response: requests.Response, url: str, kind: RequestKind) -> ServiceError:
-        """The typed error of a final error answer (not a 429 or a 5xx: :class:`Retrying`'s)."""
-        status = response.status_code
-        errors = self._scrub.errors(error_objects(response))
-        detail = describe_errors(errors)
-        options: dict[str, Any] = {"status": status, "url": url, "errors": errors}
-        if status in (401, 403):
-            hint = (
-                "pass api_key= or set MATCHKIT_API_KEY"
-                if not self._api_key
-                else "check the API key (api_key= or MATCHKIT_API_KEY)"
-            )
-            return AuthError(f"{status} from GET {url}: {detail}; {hint}", **options)
-        if status == 404:
-            what = {"match": "match", "status": "status resource"}.get(kind, "resource")
-            return NotFoundError(
-                f"404 from GET {url}: {detail}; no such {what} on this service", **options
-            )
-        return ServiceError(f"{status} from GET {url}: {detail}", **options)
+
+def _empty_list(
+    response: requests.Response, params: Mapping[str, str] | None, *, redirected: bool
+) -> bool:
+    """Whether a list request's final error answer means "no matches" (decision 11).
+
+    The real Vainglory service answered an empty list with 404, and the service is confirmed
+    (``GET /status``) before any list request reaches it. But a 404 can mean "empty" only as
+    that service sent it: its own JSON:API error document, at the first page of a window
+    (``page[offset]`` 0: a window's later pages exist because an earlier one said so), and not
+    at the end of a redirect (another host's "not found"). Any other 404 on a list (a gateway's
+    HTML page, one in the middle of a window, one after a redirect) cannot be trusted: it is
+    retried like a 5xx, then a ServiceError. Any other status is an error of its own.
+
+    Raises:
+        BadAnswerError: a 404 that cannot mean "empty".
+    """
+    if response.status_code != 404:
+        return False
+    offset = (params or {}).get(_OFFSET, "0")
+    if redirected:
+        raise BadAnswerError("a 404 at the end of a redirect, where a list page was asked")
+    if str(offset).strip() not in ("", "0"):
+        raise BadAnswerError(
+            f"a 404 at page[offset]={offset}, in the middle of a window whose earlier pages "
+            "said more matches follow"
+        )
+    if not _is_error_document(response.content):
+        raise BadAnswerError("a 404 that is not the service's JSON:API error document")
+    return True
 
 
-def _display_url(url: str, params: Mapping[str, str] | None) -> str:
-    return f"{url}?{urlencode(params)}" if params else url
+def _is_error_document(body: bytes) -> bool:
+    try:
+        document = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return False
+    if not isinstance(document, dict):
+        return False
+    errors = document.get("errors")
+    return isinstance(errors, list) and bool(errors) and all(isinstance(e, dict) for e in errors)

@@ -81,15 +81,15 @@ def test_answers_that_are_not_a_catalogue_are_errors(httpserver: HTTPServer):
     httpserver.expect_request("/a/catalogue").respond_with_data("<html>", status=200)
     httpserver.expect_request("/b/catalogue").respond_with_json({"data": []})
     httpserver.expect_request("/c/catalogue").respond_with_data("busy", status=503)
-    with pytest.raises(DocumentError, match="did not answer JSON"):
+    with pytest.raises(DocumentError, match="a body that is not JSON"):
         fetch_names(httpserver.url_for("/a"))
     with pytest.raises(DocumentError, match="no 'names' object"):
         fetch_names(httpserver.url_for("/b"))
-    with pytest.raises(ServiceError, match="answered 503") as raised:
+    with pytest.raises(ServiceError, match="503 from GET") as raised:
         fetch_names(httpserver.url_for("/c"))
     assert raised.value.status == 503
 
 
 def test_an_unreachable_service_is_a_service_error():
-    with pytest.raises(ServiceError, match="cannot reach"):
+    with pytest.raises(ServiceError, match="unreachable"):
         fetch_names("http://127.0.0.1:9", timeout=2)

@@ -17,9 +17,10 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from matchkit.client.cache import CacheKeys
+from matchkit.client.downloads import TelemetryDownloader
 from matchkit.client.transport import RetryPolicy
 from matchkit.errors import RateLimitError
-from matchkit.telemetry.download import TelemetryDownloader, TelemetryRequest
+from matchkit.telemetry.download import TelemetryRequest
 from tests.client.conftest import FakeClock
 from tests.conftest import shared_path
 
@@ -63,7 +64,7 @@ def test_an_epoch_reset_is_waited_and_logged_with_its_reason(
             lambda: Response(telemetry, content_type="application/json"),
         )
     )
-    with caplog.at_level(logging.INFO, logger="matchkit.telemetry.download"):
+    with caplog.at_level(logging.INFO, logger="matchkit.client.downloads"):
         parsed = downloader.fetch(TelemetryRequest(MATCH_ID, httpserver.url_for(PATH)))
     assert parsed.match_id == MATCH_ID
     assert len(httpserver.log) == 2

@@ -264,9 +264,9 @@ def test_a_new_file_is_decoded_once(
     telemetry_bytes: bytes,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """requests-cache asks its filter twice about one new response; the file is checked (and
-    decoded) once, and what is checked is what is stored and returned."""
-    from matchkit.telemetry import download
+    """The file is checked (and decoded) once, and what is checked is what is stored and
+    returned."""
+    from matchkit.telemetry import parse as download
 
     path = f"/cdn/global/2018/04/21/10/24/{MATCH_ID}-telemetry.json"
     httpserver.expect_request(path).respond_with_data(
@@ -296,7 +296,8 @@ def test_files_become_tables_as_they_come_not_all_at_once(
 ) -> None:
     """The builder takes each file as it is fetched; at most ``AHEAD`` files per worker wait
     decoded beyond it, so memory does not grow with the number of matches."""
-    from matchkit.telemetry import assets, download
+    from matchkit.client import downloads as assets
+    from matchkit.telemetry import download
 
     frames = serve_copies(12)
     fetched_when_taken: list[int] = []
