@@ -54,8 +54,6 @@ from matchkit.telemetry.download import (
 )
 from matchkit.telemetry.frames import TelemetryFrames
 from matchkit.telemetry.parse import ParsedFile, parse_file
-from matchkit.telemetry.schema import MATCH_ID_KEYS
-from matchkit.telemetry.typed import member
 
 if TYPE_CHECKING:
     from matchkit.client.client import Client
@@ -178,14 +176,8 @@ class TelemetryDownloader:
         def check(fetched: Fetched) -> None:
             try:
                 file = parse_file(fetched.body or b"", match_id=match_id)
-            except DocumentError as error:
+            except DocumentError as error:  # parse_file checks the file against its match
                 raise BadAnswerError(f"a file that fails its check: {error}") from None
-            other = _other_match(file)
-            if other is not None:
-                raise BadAnswerError(
-                    f"a file that fails its check: telemetry of match {match_id} holds an "
-                    f"event of match {other!r}; the file belongs to another match"
-                )
             parsed.append(file)
 
         def store(response: requests.Response) -> None:
@@ -211,19 +203,6 @@ class TelemetryDownloader:
                 url=request.url if isinstance(request.url, str) else None,
             )
         return self.keys.key("GET", request.url)
-
-
-def _other_match(file: ParsedFile) -> str | None:
-    """The first other match an event of ``file`` names, or ``None`` (the check a download
-    passes before it is stored; the tables check it again, in columns)."""
-    match_id = file.match_id
-    for event in file.events:
-        data = event.dataObject
-        for key in MATCH_ID_KEYS:
-            value = member(data, key)
-            if value is not None and value != "" and value != match_id:
-                return str(value)
-    return None
 
 
 def fetch_telemetry(
