@@ -11,6 +11,7 @@ from matchkit.synth import parameters as p
 from matchkit.synth.catalogue import Catalogue, Character, patch_at, patch_schedule
 from matchkit.synth.combat import ArenaRound, Fighter, play_arena, play_royale
 from matchkit.synth.population import Player, Population, Team, build_population
+from matchkit.synth.renames import Renames
 from matchkit.synth.sampling import Draw, WeightedTable
 from matchkit.synth.timeline import format_moment, ref, resource, team_resource
 
@@ -61,6 +62,7 @@ class GlobalMatches:
             new_id=players_draw.numeric_id,
         )
         self.player_ids = {player.player_id for player in self.population.players}
+        self.renames = Renames(seed, SHARD, self.population, as_of=as_of, days=days)
         self.played: dict[str, int] = {}
         self.modes = WeightedTable(p.MODES, [mode.share for mode in p.MODES])
         self.regions = WeightedTable(*zip(*p.REGIONS, strict=True))
@@ -173,7 +175,7 @@ class GlobalMatches:
                 member_refs.append(ref("participant", participant["id"]))
                 participants.append(participant)
                 if seat.player is not None:
-                    players.append(self._player(seat.player, patch))
+                    players.append(self._player(seat.player, patch, start))
             if roster.team is not None:
                 teams.append(team_resource(roster.team, shard=SHARD, title_id=p.GLOBAL_TITLE_ID))
             team_ref = None if roster.team is None else ref("team", roster.team.team_id)
@@ -255,11 +257,11 @@ class GlobalMatches:
         )
         return resource("participant", draw.uuid(), attributes, relationships)
 
-    def _player(self, player: Player, patch: str) -> dict[str, Any]:
+    def _player(self, player: Player, patch: str, start: datetime) -> dict[str, Any]:
         played = self.played.get(player.player_id, 0) + 1
         self.played[player.player_id] = played
         attributes = {
-            "name": player.name,
+            "name": self.renames.name(player, start),
             "patchVersion": patch,
             "shardId": SHARD,
             "stats": {"level": player.level, "played": played},

@@ -66,6 +66,7 @@ __all__ = [
     "PATCH_INTERVALS_DAYS",
     "PLAYER_SKEW",
     "REGIONS",
+    "RENAMES",
     "SLOT_KINDS",
     "TEAM_POOL",
     "TEAM_SKEW",
@@ -280,6 +281,11 @@ NA_PLAYER_POOL = 1200
 NA_TEAM_POOL = 120
 NA_TURRETS = 5
 
+# Renamed players, per shard: (the player's activity rank, when as a fraction of the window,
+# the rank of the player whose former name they take, or 0 for a new name). A name belongs to
+# one player at a time, so a name is taken only after its holder gave it up.
+RENAMES = {"global": ((1, "0.4", 0), (6, "0.65", 1)), "na": ((1, "0.5", 0),)}
+
 
 def first_to_win_probability(
     round_win: Fraction, rounds_to_win: int = ARENA_ROUNDS_TO_WIN
@@ -306,6 +312,11 @@ def first_to_win_probability(
 
 def _pairs(pairs: tuple[tuple[str, str], ...]) -> dict[str, str]:
     return {name: share for name, share in pairs}
+
+
+def _renames(shard: str) -> list[dict[str, object]]:
+    keys = ("rank", "at_window_fraction", "takes_name_of_rank")
+    return [dict(zip(keys, rename, strict=True)) for rename in RENAMES[shard]]
 
 
 def parameters_record() -> dict[str, object]:
@@ -379,6 +390,7 @@ def parameters_record() -> dict[str, object]:
             "arena_maps": ARENA_MAPS,
             "player_pool": GLOBAL_PLAYER_POOL,
             "player_weight": f"1 / (rank + {PLAYER_SKEW})",
+            "renames": _renames("global"),
             "team_pool": {size: count for size, count in TEAM_POOL},
             "team_weight": f"1 / (rank + {TEAM_SKEW})",
         },
@@ -402,6 +414,7 @@ def parameters_record() -> dict[str, object]:
             "skins_per_hero": NA_SKINS_PER_HERO,
             "default_skin_share": NA_DEFAULT_SKIN_SHARE,
             "player_pool": NA_PLAYER_POOL,
+            "renames": _renames("na"),
             "team_pool": NA_TEAM_POOL,
             "turrets": NA_TURRETS,
         },
