@@ -19,7 +19,7 @@ and the frame's ``attrs["not_found"]`` lists them.
 
 Example:
     >>> with Client(progress=False) as client:  # doctest: +SKIP
-    ...     client.players(names=["Mieth678"])[["player_id", "name", "played"]]
+    ...     client.players(names=["Mieth678"])[["player_id", "name", "field_2", "field_3"]]
 """
 
 from __future__ import annotations

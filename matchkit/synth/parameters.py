@@ -64,7 +64,10 @@ __all__ = [
     "NA_TITLE_ID",
     "NA_TURRETS",
     "PATCH_INTERVALS_DAYS",
+    "PLAYER_PICTURES",
     "PLAYER_SKEW",
+    "PLAYER_STAT_KEYS",
+    "PLAYER_TITLES",
     "REGIONS",
     "RENAMES",
     "SLOT_KINDS",
@@ -239,6 +242,12 @@ COSMETIC_SLOTS = (
 
 ARENA_MAPS = 8
 GLOBAL_PLAYER_POOL = 3000
+# A global player's stats, as the real service keyed them: "picture" and "title" (profile ids,
+# fixed per player, drawn from these ranges), then lifetime figures under the real service's
+# stackable ids (pybattlerite's table names them: 2 Wins, 3 Losses, 26 AccountLevel).
+PLAYER_PICTURES = (39001, 39060)
+PLAYER_TITLES = (60001, 60040)
+PLAYER_STAT_KEYS = {"2": "wins", "3": "losses", "26": "account level"}
 # Activity weight of the player of rank r (1-based): 1 / (r + PLAYER_SKEW).
 PLAYER_SKEW = 10
 TEAM_POOL = (("2", 250), ("3", 200))
@@ -391,6 +400,11 @@ def parameters_record() -> dict[str, object]:
             "player_pool": GLOBAL_PLAYER_POOL,
             "player_weight": f"1 / (rank + {PLAYER_SKEW})",
             "renames": _renames("global"),
+            "player_stats": {
+                "picture": dict(zip(("low", "high"), PLAYER_PICTURES, strict=True)),
+                "title": dict(zip(("low", "high"), PLAYER_TITLES, strict=True)),
+                **PLAYER_STAT_KEYS,
+            },
             "team_pool": {size: count for size, count in TEAM_POOL},
             "team_weight": f"1 / (rank + {TEAM_SKEW})",
         },

@@ -67,7 +67,7 @@ def test_a_long_list_goes_in_requests_of_six_and_comes_back_whole(
     assert list(players["player_id"]) == ids  # in the order asked
     expected = [sample_players["global"][player_id]["attributes"] for player_id in ids]
     assert list(players["name"]) == [attributes["name"] for attributes in expected]
-    assert list(players["played"]) == [attributes["stats"]["played"] for attributes in expected]
+    assert list(players["field_2"]) == [attributes["stats"]["2"] for attributes in expected]
     assert players.attrs["not_found"] == []
 
 

@@ -492,6 +492,24 @@ def test_a_name_belongs_to_one_player_at_a_time_and_renames_follow_the_manifest(
     )  # on global a given-up name is taken by another player
 
 
+def test_global_player_stats_are_keyed_as_the_real_service_keyed_them(global_documents, committed):
+    keys = committed.manifest["parameters"]["global"]["player_stats"]
+    results: dict[str, list[tuple[int, int]]] = {}
+    profiles: dict[str, set[tuple[int, int]]] = {}
+    for document in global_documents:
+        for item in _of_type(document, "player"):
+            stats = item["attributes"]["stats"]
+            assert list(stats) == ["picture", "title", "2", "3", "26"]
+            assert set(stats) - {"picture", "title"} == set(keys) - {"picture", "title"}
+            assert keys["picture"]["low"] <= stats["picture"] <= keys["picture"]["high"]
+            assert keys["title"]["low"] <= stats["title"] <= keys["title"]["high"]
+            results.setdefault(item["id"], []).append((stats["2"], stats["3"]))
+            profiles.setdefault(item["id"], set()).add((stats["picture"], stats["title"]))
+    assert all(len(seen) == 1 for seen in profiles.values())  # fixed per player
+    for seen in results.values():  # one more win or loss a match, from the first on
+        assert [wins + losses for wins, losses in seen] == list(range(1, len(seen) + 1))
+
+
 def renames_from(renames: dict[str, dict[str, str]]) -> set[str]:
     return {rename["from"] for rename in renames.values()}
 
