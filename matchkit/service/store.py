@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 
 # Stands for the service's base URL inside stored match links; replaced per response.
 BASE_URL_MARKER = "@@matchkit-base-url@@"
-_SCHEMA_VERSION = "matchkit-store/3"
+_SCHEMA_VERSION = "matchkit-store/4"
 _DOCUMENT_SUFFIXES = (".json", ".json.gz", ".jsonl", ".jsonl.gz")
 _MICROSECOND = timedelta(microseconds=1)
 # Resources that exist only inside one match (interface.md): never deduplicated across matches.
@@ -80,7 +80,7 @@ CREATE INDEX matches_patch_version ON matches (shard, patch_version, created_at)
 CREATE INDEX matches_game_mode ON matches (shard, game_mode, created_at);
 CREATE UNIQUE INDEX match_values_lookup ON match_values (kind, value, match);
 CREATE INDEX players_by_id ON players (shard, id, created_at, match_id);
-CREATE INDEX players_by_name ON players (shard, name);
+CREATE INDEX players_by_name ON players (shard, name, id);
 """
 # Multi-valued filters live in match_values under these kinds.
 _VALUE_FILTERS = {"player_ids": "player_id", "player_names": "player_name", "team_names": "team"}
@@ -227,22 +227,23 @@ class MatchStore:
         createdAt, then match id: decision 17), so it is the one the match pages show. A name
         finds the player who holds it then, not one who held it before a rename.
         """
-        values = list(ids or names)
-        marks = ",".join("?" * len(values))
-        if ids:
-            chosen, arguments = f"id IN ({marks})", [*values]
-            outer, outer_arguments = "", []
-        else:
-            chosen = f"id IN (SELECT id FROM players WHERE shard = ? AND name IN ({marks}))"
-            arguments = [shard, *values]
-            outer, outer_arguments = f"AND name IN ({marks})", values
-        sql = (
-            "SELECT id, resource FROM (SELECT id, name, resource, row_number() OVER "
-            "(PARTITION BY id ORDER BY created_at DESC, match_id DESC) AS latest FROM players "
-            f"WHERE shard = ? AND created_at < ? AND {chosen}) WHERE latest = 1 {outer}"
-        )
-        rows = self._connection.execute(sql, [shard, _micros(before), *arguments, *outer_arguments])
-        return dict(rows)
+        candidates = list(ids)
+        if names:  # everyone who ever held one of the names; kept if they hold it now
+            marks = ",".join("?" * len(names))
+            held = self._connection.execute(
+                f"SELECT id FROM players WHERE shard = ? AND name IN ({marks})", [shard, *names]
+            )
+            candidates = list(dict.fromkeys(row[0] for row in held))
+        found: dict[str, bytes] = {}
+        for player_id in candidates:  # each one latest row, straight from the index
+            row = self._connection.execute(
+                "SELECT name, resource FROM players WHERE shard = ? AND id = ? AND created_at < ? "
+                "ORDER BY created_at DESC, match_id DESC LIMIT 1",
+                (shard, player_id, _micros(before)),
+            ).fetchone()
+            if row is not None and (not names or row[0] in names):
+                found[player_id] = row[1]
+        return found
 
 
 def _micros(moment: datetime) -> int:
