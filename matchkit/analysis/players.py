@@ -38,10 +38,10 @@ _MATCH_COLUMNS = (
     "created_at", "server_type", "game_mode", "ranking_type", "patch_version", "duration",
     "is_royale",
 )  # fmt: skip
-#: Participant columns that are not the participant's stats.
+#: Participant columns that are not the participant's stats (``month``: an archive's partition).
 _NOT_STATS = frozenset(
     {"participant_id", "match_id", "roster_id", "player_id", "shard_id", "is_registered",
-     "kind", "side", "user_id", "actor"}
+     "kind", "side", "user_id", "actor", "month"}
 )  # fmt: skip
 
 

@@ -193,6 +193,12 @@ def cluster() -> Iterator[Any]:
         yield client
 
 
+def _months(frames: Any, table: pd.DataFrame) -> pd.Series:
+    """Each row's match month, "YYYY-MM", as an archive partitions its tables."""
+    months = frames.matches.set_index("match_id")["created_at"].dt.strftime("%Y-%m")
+    return table["match_id"].map(months).astype("string")
+
+
 def _lazy(frames: Any, partitions: int) -> SimpleNamespace:
     """The tables of ``frames`` as Dask DataFrames, text as strings (an archive's shapes)."""
     tables = {}
@@ -203,6 +209,8 @@ def _lazy(frames: Any, partitions: int) -> SimpleNamespace:
             for column in table.columns
             if isinstance(table[column].dtype, pd.CategoricalDtype)
         }
+        if name != "players":  # an archive's partition column, on every match-bound table
+            text["month"] = _months(frames, table)
         tables[name] = dd.from_pandas(table.assign(**text), npartitions=partitions)
     # held by the cluster's worker, as an archive's files are read there: small graphs
     return SimpleNamespace(**dict(zip(tables, dask.persist(*tables.values()), strict=True)))
