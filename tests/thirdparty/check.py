@@ -14,8 +14,10 @@ and holds what the clients read against the sample set's documents:
 - python-gamelocker (na): ``status`` and ``player``: the renamed na player's id, current name and
   stats.
 
-Usage (from the repository root; the venv holds pybattlerite==0.5.18 python-gamelocker==0.5.0):
-    PYTHONPATH=$PWD .venv/bin/python -m tests.thirdparty.check --venv PATH_OF_THAT_VENV
+Usage (from the repository root; any folder for the clients' venv):
+    python3.11 -m venv CLIENTS && CLIENTS/bin/pip install pybattlerite==0.5.18 \
+        python-gamelocker==0.5.0
+    PYTHONPATH=$PWD .venv/bin/python -m tests.thirdparty.check --venv CLIENTS
 
 It prints what each client read and "OK", or raises AssertionError naming the difference.
 """
