@@ -20,6 +20,7 @@ from matchkit.analysis.cosmetics import (
 )
 from matchkit.analysis.display import PERCENT_COLUMNS, for_display, percent
 from matchkit.analysis.durations import DURATION_STATISTICS, duration_summary
+from matchkit.analysis.players import PlayerSummary, player_history, player_summary
 from matchkit.analysis.sides import SIDES, side_win_rates
 from matchkit.analysis.telemetry import (
     battlerite_win_rates,
@@ -34,6 +35,7 @@ __all__ = [
     "PERCENT_COLUMNS",
     "SIDES",
     "TIME_PERIODS",
+    "PlayerSummary",
     "battlerite_win_rates",
     "cosmetic_summary",
     "cosmetic_usage",
@@ -43,6 +45,8 @@ __all__ = [
     "for_display",
     "per_minute_rates",
     "percent",
+    "player_history",
+    "player_summary",
     "queue_times",
     "side_win_rates",
     "version_key",

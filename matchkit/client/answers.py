@@ -5,9 +5,10 @@ what to do with what they find.
 
 - :func:`check_body`: a 200 must be what was asked for (decision 11). A list answer is a JSON:API
   document whose ``data`` is a list of ``match`` resources; a single match a list of one or the
-  object; the status a ``status`` resource. Anything else (a proxy's ``{"message":
-  "maintenance"}``, ``{"data": null}``, HTML) is a :class:`BadAnswerError`: retried like a 5xx,
-  never cached.
+  object; the status a ``status`` resource; a player look-up a list of ``player`` resources
+  (decision 19; :mod:`matchkit.client.players` checks them against what was asked). Anything
+  else (a proxy's ``{"message": "maintenance"}``, ``{"data": null}``, HTML) is a
+  :class:`BadAnswerError`: retried like a 5xx, never cached.
 - :func:`error_objects`: the JSON:API ``errors`` of an error response, whatever shape the service
   used (described by :func:`matchkit.rules.jsonapi.describe_errors`).
 - :func:`read_rate_limit_wait`: how long a 429 asks to wait, ``Retry-After`` first, else
@@ -38,7 +39,7 @@ __all__ = [
     "read_rate_limit_wait",
 ]
 
-RequestKind = Literal["list", "match", "status"]
+RequestKind = Literal["list", "match", "status", "players"]
 _TAG = re.compile(r"<[^>]*>")
 _SPACE = re.compile(r"\s+")
 _NEAR_NOW = 86_400.0
@@ -80,8 +81,9 @@ def check_body(kind: RequestKind, body: bytes) -> dict[str, Any]:
 
     Raises:
         BadAnswerError: the body is not a JSON object, or its ``data`` is not a list of ``match``
-            resources (``list``), one match (``match``: a list of one or the object) or a
-            ``status`` resource (``status``); the message says what it is instead.
+            resources (``list``), one match (``match``: a list of one or the object), a list of
+            ``player`` resources (``players``) or a ``status`` resource (``status``); the
+            message says what it is instead.
     """
     head = read_head(body)
     if head is None:
@@ -92,6 +94,11 @@ def check_body(kind: RequestKind, body: bytes) -> dict[str, Any]:
             raise BadAnswerError(f"a document whose data is {_shape(data)}, not a list of matches")
         for resource in data:
             _check_resource(resource, "match")
+    elif kind == "players":
+        if not isinstance(data, list):
+            raise BadAnswerError(f"a document whose data is {_shape(data)}, not a list of players")
+        for resource in data:
+            _check_resource(resource, "player")
     elif kind == "match":
         resources = data if isinstance(data, list) else [data]
         if len(resources) != 1:

@@ -48,6 +48,7 @@ from matchkit.client.embedded import start_embedded
 from matchkit.client.notices import RangeClampedWarning, UnlistedValueWarning, clamp_notice
 from matchkit.client.pager import Pager, ordered_frames
 from matchkit.client.plan import FetchPlan, list_path, make_plan
+from matchkit.client.players import PlayerCalls
 from matchkit.client.request import Limits
 from matchkit.client.session import parse_rate_limit
 from matchkit.client.status import ServiceStatus, read_status
@@ -68,8 +69,11 @@ if TYPE_CHECKING:
 __all__ = ["Client", "FetchOptions", "RangeClampedWarning", "ServiceStatus", "UnlistedValueWarning"]
 
 
-class Client:
+class Client(PlayerCalls):
     """Fetches match records, cached, paged, windowed and rate-limited, as MatchFrames.
+
+    Players by name or id and one player's matches: :meth:`players`, :meth:`player_matches`
+    (:mod:`matchkit.client.players`).
 
     Args:
         base_url: the service, e.g. ``"https://api.example.com"``; default ``MATCHKIT_BASE_URL``,

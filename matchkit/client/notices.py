@@ -1,6 +1,8 @@
 """The client's notices: warnings about what a call sends or fetches differently from what it asked.
 
 - :class:`UnlistedValueWarning`: a filter value the interface does not list is sent as given.
+- :class:`PlayerNotFoundWarning`: a name or id :meth:`matchkit.Client.players` asked for that
+  no player has (the frame has no row for it; the warning names each one).
 - :class:`RangeClampedWarning`: the time rules moved a bound the caller gave (a start earlier
   than the retention period, an end later than now); the warning says what was asked and what
   is fetched. Nothing is said when the range is fetched as asked, or when a bound was left out
@@ -24,11 +26,15 @@ from datetime import datetime, timedelta
 from matchkit.rules.query import MatchQuery
 from matchkit.rules.windows import RETENTION, TimeWindow, format_time
 
-__all__ = ["RangeClampedWarning", "UnlistedValueWarning", "clamp_notice"]
+__all__ = ["PlayerNotFoundWarning", "RangeClampedWarning", "UnlistedValueWarning", "clamp_notice"]
 
 
 class UnlistedValueWarning(UserWarning):
     """A filter value the interface does not list (sent as given: it may be a typo)."""
+
+
+class PlayerNotFoundWarning(UserWarning):
+    """Names or ids asked for that no player of the shard has (now): no row stands for them."""
 
 
 class RangeClampedWarning(UserWarning):

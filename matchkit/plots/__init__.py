@@ -22,6 +22,7 @@ from matchkit.plots.cosmetics import (
     plot_cosmetic_usage,
 )
 from matchkit.plots.durations import plot_duration_distribution, plot_duration_trend
+from matchkit.plots.players import plot_player_form
 from matchkit.plots.sides import plot_side_win_rates
 from matchkit.plots.telemetry import (
     plot_battlerite_win_rates,
@@ -41,6 +42,7 @@ __all__ = [
     "plot_duration_distribution",
     "plot_duration_trend",
     "plot_per_minute_rates",
+    "plot_player_form",
     "plot_queue_times",
     "plot_side_win_rates",
     "server_type_color",

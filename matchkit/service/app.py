@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 from importlib import metadata
 from pathlib import Path
 from typing import Any, TypedDict
+from urllib.parse import urlencode
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -33,6 +34,8 @@ from matchkit.service.documents import (
 )
 from matchkit.service.faults import FaultInjector, FaultMiddleware, Faults
 from matchkit.service.params import list_query, query_items
+from matchkit.service.players import FILTERS as PLAYER_FILTERS
+from matchkit.service.players import player_body, players_body, players_filter
 from matchkit.service.ratelimit import DEFAULT_RATE_LIMIT, RateLimit, RateLimiter
 from matchkit.service.requestlog import RequestLog, RequestLogMiddleware
 from matchkit.service.responses import (
@@ -161,6 +164,11 @@ def create_app(
         Route(
             "/shards/{shard}/matches/{match_id}",
             _AsgiEndpoint(_endpoint(service, _get_match)),
+        ),
+        Route("/shards/{shard}/players", _AsgiEndpoint(_endpoint(service, _list_players))),
+        Route(
+            "/shards/{shard}/players/{player_id}",
+            _AsgiEndpoint(_endpoint(service, _get_player)),
         ),
         Route(TELEMETRY_ROUTE, TelemetryEndpoint(TelemetryFiles(store))),  # no key, no rate limit
         Route("/{path:path}", _AsgiEndpoint(_not_found)),
@@ -305,7 +313,8 @@ async def _not_found(request: Request) -> RawResponse:
     return _Context(JSON, gzip).error(
         404,
         f"no such endpoint: {request.scope['path']}; the service answers /status, "
-        "/shards/{shard}/matches and /shards/{shard}/matches/{id}",
+        "/shards/{shard}/matches, /shards/{shard}/matches/{id}, /shards/{shard}/players "
+        "and /shards/{shard}/players/{id}",
     )
 
 
@@ -377,5 +386,45 @@ async def _get_match(service: Service, request: Request, context: _Context) -> R
         as_list=shard == "global",
         self_link=f"{base_url}{request.scope['path']}",
         base_url=base_url,
+    )
+    return context.answer(200, body)
+
+
+async def _list_players(service: Service, request: Request, context: _Context) -> RawResponse:
+    shard = request.path_params["shard"]
+    if shard not in SHARDS:
+        return _shard_error(context, shard)
+    key, values = players_filter(query_items(request.scope["query_string"]))
+    kind = PLAYER_FILTERS[key]
+    found = service.store.players(shard, before=service.now(), **{kind: values})
+    base_url = _base_url(request)
+    query = urlencode({key: ",".join(values)}, safe="[],")
+    self_link = f"{base_url}{request.scope['path']}?{query}"
+    body = players_body(
+        found, values, kind=kind, shard=shard, base_url=base_url, self_link=self_link
+    )
+    return context.answer(200, body)
+
+
+async def _get_player(service: Service, request: Request, context: _Context) -> RawResponse:
+    shard = request.path_params["shard"]
+    if shard not in SHARDS:
+        return _shard_error(context, shard)
+    params = query_items(request.scope["query_string"])
+    if params:
+        raise InvalidArgumentError(
+            f"a single player takes no query parameters; remove {params[0][0]!r}",
+            parameter=params[0][0],
+        )
+    player_id = request.path_params["player_id"]
+    found = service.store.players(shard, before=service.now(), ids=[player_id])
+    if player_id not in found:
+        return context.error(404, f"no player {player_id!r} on shard {shard}")
+    base_url = _base_url(request)
+    body = player_body(
+        found[player_id],
+        shard=shard,
+        base_url=base_url,
+        self_link=f"{base_url}{request.scope['path']}",
     )
     return context.answer(200, body)

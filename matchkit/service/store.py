@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 
 # Stands for the service's base URL inside stored match links; replaced per response.
 BASE_URL_MARKER = "@@matchkit-base-url@@"
-_SCHEMA_VERSION = "matchkit-store/2"
+_SCHEMA_VERSION = "matchkit-store/4"
 _DOCUMENT_SUFFIXES = (".json", ".json.gz", ".jsonl", ".jsonl.gz")
 _MICROSECOND = timedelta(microseconds=1)
 # Resources that exist only inside one match (interface.md): never deduplicated across matches.
@@ -63,6 +63,14 @@ CREATE TABLE matches (
     UNIQUE (shard, id)
 );
 CREATE TABLE match_values (kind TEXT NOT NULL, value TEXT NOT NULL, match INTEGER NOT NULL);
+CREATE TABLE players (
+    shard TEXT NOT NULL,
+    id TEXT NOT NULL,
+    name TEXT,
+    created_at INTEGER NOT NULL,
+    match_id TEXT NOT NULL,
+    resource BLOB NOT NULL
+);
 """
 _INDEXES = """
 CREATE INDEX matches_order ON matches (shard, created_at, id);
@@ -71,6 +79,8 @@ CREATE INDEX matches_ranking_type ON matches (shard, ranking_type, created_at);
 CREATE INDEX matches_patch_version ON matches (shard, patch_version, created_at);
 CREATE INDEX matches_game_mode ON matches (shard, game_mode, created_at);
 CREATE UNIQUE INDEX match_values_lookup ON match_values (kind, value, match);
+CREATE INDEX players_by_id ON players (shard, id, created_at, match_id);
+CREATE INDEX players_by_name ON players (shard, name, id);
 """
 # Multi-valued filters live in match_values under these kinds.
 _VALUE_FILTERS = {"player_ids": "player_id", "player_names": "player_name", "team_names": "team"}
@@ -207,6 +217,34 @@ class MatchStore:
         ).fetchone()
         return None if row is None else StoredMatch(*row)
 
+    def players(
+        self, shard: str, *, before: datetime, ids: Sequence[str] = (), names: Sequence[str] = ()
+    ) -> dict[str, bytes]:
+        """Player id -> the player's resource as of ``before``, of the players with one of
+        ``ids`` or (as of then) one of ``names``.
+
+        A player as of a moment is the snapshot included with their latest match before it (by
+        createdAt, then match id: decision 17), so it is the one the match pages show. A name
+        finds the player who holds it then, not one who held it before a rename.
+        """
+        candidates = list(ids)
+        if names:  # everyone who ever held one of the names; kept if they hold it now
+            marks = ",".join("?" * len(names))
+            held = self._connection.execute(
+                f"SELECT id FROM players WHERE shard = ? AND name IN ({marks})", [shard, *names]
+            )
+            candidates = list(dict.fromkeys(row[0] for row in held))
+        found: dict[str, bytes] = {}
+        for player_id in candidates:  # each one latest row, straight from the index
+            row = self._connection.execute(
+                "SELECT name, resource FROM players WHERE shard = ? AND id = ? AND created_at < ? "
+                "ORDER BY created_at DESC, match_id DESC LIMIT 1",
+                (shard, player_id, _micros(before)),
+            ).fetchone()
+            if row is not None and (not names or row[0] in names):
+                found[player_id] = row[1]
+        return found
+
 
 def _micros(moment: datetime) -> int:
     return (moment - _EPOCH) // _MICROSECOND
@@ -341,6 +379,7 @@ def _insert(connection: sqlite3.Connection, shard: str, document: dict[str, Any]
     included = [item for item in document.get("included") or () if isinstance(item, dict)]
     own = [item for item in included if item.get("type") in MATCH_OWN_TYPES]
     shared = [item for item in included if item.get("type") not in MATCH_OWN_TYPES]
+    created_at = _micros(parse_time(attributes.get("createdAt", ""), parameter="createdAt"))
     cursor = connection.execute(
         "INSERT OR IGNORE INTO matches (shard, id, created_at, server_type, ranking_type, "
         "patch_version, game_mode, resource, own, shared, shared_keys) "
@@ -348,7 +387,7 @@ def _insert(connection: sqlite3.Connection, shard: str, document: dict[str, Any]
         (
             shard,
             match_id,
-            _micros(parse_time(attributes.get("createdAt", ""), parameter="createdAt")),
+            created_at,
             _upper(tags.get("serverType")),
             _upper(tags.get("rankingType")),
             attributes.get("patchVersion"),
@@ -370,6 +409,14 @@ def _insert(connection: sqlite3.Connection, shard: str, document: dict[str, Any]
     connection.executemany(
         "INSERT INTO match_values VALUES (?, ?, ?)", [(*pair, rowid) for pair in values]
     )
+    connection.executemany(
+        "INSERT INTO players VALUES (?, ?, ?, ?, ?, ?)",
+        [
+            (shard, str(item["id"]), _name(item), created_at, match_id, orjson.dumps(item))
+            for item in shared
+            if item.get("type") == "player" and item.get("id") is not None
+        ],
+    )
 
 
 def _filter_values(included: Sequence[dict[str, Any]]) -> Iterator[tuple[str, Any]]:
@@ -388,6 +435,11 @@ def _filter_values(included: Sequence[dict[str, Any]]) -> Iterator[tuple[str, An
             if isinstance(team, dict):
                 resource = by_key.get(("team", team.get("id")), {})
                 yield "team", (resource.get("attributes") or {}).get("name")
+
+
+def _name(player: dict[str, Any]) -> str | None:
+    name = (player.get("attributes") or {}).get("name")
+    return name if isinstance(name, str) else None
 
 
 def _upper(value: Any) -> str | None:

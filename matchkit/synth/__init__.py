@@ -191,6 +191,7 @@ def write_dataset(
             "seed": seed,
             "shards": shards,
             "parameters": model_parameters(),
+            "renames": _renames_record(seed, moment, days),
         }
         (staging / MANIFEST).write_bytes(
             orjson.dumps(manifest, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
@@ -206,6 +207,18 @@ def write_dataset(
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return manifest
+
+
+def _renames_record(seed: int, as_of: datetime, days: int) -> dict[str, list[dict[str, str]]]:
+    """Per shard, the players renamed in the window (id, from, to, at), for the manifest."""
+    catalogue = build_catalogue()
+    return {
+        shard: [
+            rename.record()
+            for rename in builder(seed, catalogue, as_of=as_of, days=days).renames.renames
+        ]
+        for shard, (builder, *_rest) in _SHARDS.items()
+    }
 
 
 _DATASET_FILES = (MANIFEST, "global.jsonl.gz", "na.jsonl.gz", CATALOGUE_FILE)

@@ -11,6 +11,7 @@ from matchkit.synth import parameters as p
 from matchkit.synth.catalogue import Catalogue, Character, patch_at, patch_schedule
 from matchkit.synth.combat import ArenaRound, Fighter, play_arena, play_royale
 from matchkit.synth.population import Player, Population, Team, build_population
+from matchkit.synth.renames import Renames
 from matchkit.synth.sampling import Draw, WeightedTable
 from matchkit.synth.timeline import format_moment, ref, resource, team_resource
 
@@ -61,7 +62,17 @@ class GlobalMatches:
             new_id=players_draw.numeric_id,
         )
         self.player_ids = {player.player_id for player in self.population.players}
-        self.played: dict[str, int] = {}
+        self.renames = Renames(seed, SHARD, self.population, as_of=as_of, days=days)
+        # Profile ids from their own stream, so that every other draw is as it was.
+        profiles = Draw(f"{seed}:global:profiles")
+        self.profiles = {
+            player.player_id: (
+                profiles.integer(*p.PLAYER_PICTURES),
+                profiles.integer(*p.PLAYER_TITLES),
+            )
+            for player in self.population.players
+        }
+        self.results: dict[str, tuple[int, int]] = {}  # player id -> (wins, losses) so far
         self.modes = WeightedTable(p.MODES, [mode.share for mode in p.MODES])
         self.regions = WeightedTable(*zip(*p.REGIONS, strict=True))
         self.slot_kinds = {
@@ -173,7 +184,7 @@ class GlobalMatches:
                 member_refs.append(ref("participant", participant["id"]))
                 participants.append(participant)
                 if seat.player is not None:
-                    players.append(self._player(seat.player, patch))
+                    players.append(self._player(seat.player, patch, start, won=roster.won))
             if roster.team is not None:
                 teams.append(team_resource(roster.team, shard=SHARD, title_id=p.GLOBAL_TITLE_ID))
             team_ref = None if roster.team is None else ref("team", roster.team.team_id)
@@ -255,14 +266,18 @@ class GlobalMatches:
         )
         return resource("participant", draw.uuid(), attributes, relationships)
 
-    def _player(self, player: Player, patch: str) -> dict[str, Any]:
-        played = self.played.get(player.player_id, 0) + 1
-        self.played[player.player_id] = played
+    def _player(self, player: Player, patch: str, start: datetime, *, won: bool) -> dict[str, Any]:
+        wins, losses = self.results.get(player.player_id, (0, 0))
+        wins, losses = wins + won, losses + (not won)
+        self.results[player.player_id] = (wins, losses)
+        picture, title = self.profiles[player.player_id]
+        # The keys of parameters.PLAYER_STAT_KEYS: wins, losses, account level.
+        stats = {"picture": picture, "title": title, "2": wins, "3": losses, "26": player.level}
         attributes = {
-            "name": player.name,
+            "name": self.renames.name(player, start),
             "patchVersion": patch,
             "shardId": SHARD,
-            "stats": {"level": player.level, "played": played},
+            "stats": stats,
             "titleId": p.GLOBAL_TITLE_ID,
         }
         return resource("player", player.player_id, attributes, {"assets": {"data": []}})

@@ -15,6 +15,7 @@ from typing import Any
 from matchkit.synth import parameters as p
 from matchkit.synth.catalogue import Catalogue, patch_at, patch_schedule
 from matchkit.synth.population import Player, Team, build_population
+from matchkit.synth.renames import Renames
 from matchkit.synth.sampling import Draw, WeightedTable, harmonic_weights
 from matchkit.synth.timeline import format_moment, ref, resource, team_resource
 
@@ -78,6 +79,7 @@ class NaMatches:
             favourites=WeightedTable(range(len(catalogue.heroes.items)), catalogue.heroes.shares),
             new_id=players_draw.uuid,
         )
+        self.renames = Renames(seed, SHARD, self.population, as_of=as_of, days=days)
         self.records: dict[str, _PlayerRecord] = {}
         self.modes = WeightedTable(p.NA_GAME_MODES, [mode.share for mode in p.NA_GAME_MODES])
         self.patches = patch_schedule(as_of - timedelta(days=days), as_of, p.FIRST_PATCH_NA)
@@ -213,7 +215,9 @@ class NaMatches:
                 gold += earned
                 member_refs.append(ref("participant", participant["id"]))
                 participants.append(participant)
-                players.append(self._player(player, mode, won=index == winner, gold=farm_gold))
+                players.append(
+                    self._player(player, mode, won=index == winner, gold=farm_gold, start=start)
+                )
             attributes: dict[str, Any] = {
                 "stats": {
                     "acesEarned": draw.integer(0, 3 if index == winner else 1),
@@ -246,7 +250,7 @@ class NaMatches:
         return {"data": match, "included": rosters + participants + players + teams}
 
     def _player(
-        self, player: Player, mode: p.NaGameMode, *, won: bool, gold: int
+        self, player: Player, mode: p.NaGameMode, *, won: bool, gold: int, start: datetime
     ) -> dict[str, Any]:
         record = self.records.setdefault(player.player_id, _PlayerRecord())
         record.played += 1
@@ -267,7 +271,7 @@ class NaMatches:
             "xp": record.xp,
         }
         attributes = {
-            "name": player.name,
+            "name": self.renames.name(player, start),
             "shardId": SHARD,
             "stats": stats,
             "titleId": p.NA_TITLE_ID,

@@ -64,8 +64,12 @@ __all__ = [
     "NA_TITLE_ID",
     "NA_TURRETS",
     "PATCH_INTERVALS_DAYS",
+    "PLAYER_PICTURES",
     "PLAYER_SKEW",
+    "PLAYER_STAT_KEYS",
+    "PLAYER_TITLES",
     "REGIONS",
+    "RENAMES",
     "SLOT_KINDS",
     "TEAM_POOL",
     "TEAM_SKEW",
@@ -238,6 +242,12 @@ COSMETIC_SLOTS = (
 
 ARENA_MAPS = 8
 GLOBAL_PLAYER_POOL = 3000
+# A global player's stats, as the real service keyed them: "picture" and "title" (profile ids,
+# fixed per player, drawn from these ranges), then lifetime figures under the real service's
+# stackable ids (pybattlerite's table names them: 2 Wins, 3 Losses, 26 AccountLevel).
+PLAYER_PICTURES = (39001, 39060)
+PLAYER_TITLES = (60001, 60040)
+PLAYER_STAT_KEYS = {"2": "wins", "3": "losses", "26": "account level"}
 # Activity weight of the player of rank r (1-based): 1 / (r + PLAYER_SKEW).
 PLAYER_SKEW = 10
 TEAM_POOL = (("2", 250), ("3", 200))
@@ -280,6 +290,11 @@ NA_PLAYER_POOL = 1200
 NA_TEAM_POOL = 120
 NA_TURRETS = 5
 
+# Renamed players, per shard: (the player's activity rank, when as a fraction of the window,
+# the rank of the player whose former name they take, or 0 for a new name). A name belongs to
+# one player at a time, so a name is taken only after its holder gave it up.
+RENAMES = {"global": ((1, "0.4", 0), (6, "0.65", 1)), "na": ((1, "0.5", 0),)}
+
 
 def first_to_win_probability(
     round_win: Fraction, rounds_to_win: int = ARENA_ROUNDS_TO_WIN
@@ -306,6 +321,11 @@ def first_to_win_probability(
 
 def _pairs(pairs: tuple[tuple[str, str], ...]) -> dict[str, str]:
     return {name: share for name, share in pairs}
+
+
+def _renames(shard: str) -> list[dict[str, object]]:
+    keys = ("rank", "at_window_fraction", "takes_name_of_rank")
+    return [dict(zip(keys, rename, strict=True)) for rename in RENAMES[shard]]
 
 
 def parameters_record() -> dict[str, object]:
@@ -379,6 +399,12 @@ def parameters_record() -> dict[str, object]:
             "arena_maps": ARENA_MAPS,
             "player_pool": GLOBAL_PLAYER_POOL,
             "player_weight": f"1 / (rank + {PLAYER_SKEW})",
+            "renames": _renames("global"),
+            "player_stats": {
+                "picture": dict(zip(("low", "high"), PLAYER_PICTURES, strict=True)),
+                "title": dict(zip(("low", "high"), PLAYER_TITLES, strict=True)),
+                **PLAYER_STAT_KEYS,
+            },
             "team_pool": {size: count for size, count in TEAM_POOL},
             "team_weight": f"1 / (rank + {TEAM_SKEW})",
         },
@@ -402,6 +428,7 @@ def parameters_record() -> dict[str, object]:
             "skins_per_hero": NA_SKINS_PER_HERO,
             "default_skin_share": NA_DEFAULT_SKIN_SHARE,
             "player_pool": NA_PLAYER_POOL,
+            "renames": _renames("na"),
             "team_pool": NA_TEAM_POOL,
             "turrets": NA_TURRETS,
         },

@@ -54,8 +54,9 @@ def test_both_sort_orders_give_the_same_players_the_latest_copies() -> None:
         row = table.loc[player_id]
         assert row["name"] == attributes["name"], player_id
         assert row["patch_version"] == attributes["patchVersion"], player_id
-        assert row["level"] == attributes["stats"]["level"], player_id
-        assert row["played"] == attributes["stats"]["played"], player_id
+        assert row["field_26"] == attributes["stats"]["26"], player_id  # account level
+        assert row["field_2"] == attributes["stats"]["2"], player_id  # wins so far
+        assert row["field_3"] == attributes["stats"]["3"], player_id  # losses so far
 
 
 def test_problems_count_the_players_whose_copies_differ() -> None:

@@ -144,7 +144,7 @@ def test_match_of_the_other_shard_is_404(api, oracle):
     assert api.get(f"/shards/na/matches/{global_id}").status_code == 404
 
 
-@pytest.mark.parametrize("path", ["/", "/matches", "/shards/global", "/shards/global/players"])
+@pytest.mark.parametrize("path", ["/", "/matches", "/shards/global", "/shards/global/teams"])
 def test_undocumented_endpoints_are_404_json_api(api, path):
     response = api.get(path)
     assert response.status_code == 404

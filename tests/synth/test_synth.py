@@ -457,12 +457,61 @@ def test_na_documents_have_the_older_shape(na_documents, committed):
                 assert isinstance(stats["itemGrants"], dict)
                 player_id = member["relationships"]["player"]["data"]["id"]
                 assert UUID.match(player_id)
-                name = included[("player", player_id)]["attributes"]["name"]
-                assert player_names.setdefault(player_id, name) == name
+                player_names[player_id] = included[("player", player_id)]["attributes"]["name"]
     assert keys == sorted(keys)
-    assert len(set(player_names.values())) == len(player_names)  # names identify players
     assert len(player_names) >= 500
     assert len(team_names) >= 20
+
+
+# -- renamed players -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shard", ["global", "na"])
+def test_a_name_belongs_to_one_player_at_a_time_and_renames_follow_the_manifest(committed, shard):
+    renames = {rename["player_id"]: rename for rename in committed.manifest["renames"][shard]}
+    assert len(renames) == len(p.RENAMES[shard])
+    holders: dict[str, list[tuple[str, str]]] = {}  # name -> (createdAt, player id) in order
+    names_of: dict[str, set[str]] = {}
+    for document in committed.iter_documents(shard):
+        created_at = document["data"]["attributes"]["createdAt"]
+        for item in _of_type(document, "player"):
+            name = item["attributes"]["name"]
+            holders.setdefault(name, []).append((created_at, item["id"]))
+            names_of.setdefault(item["id"], set()).add(name)
+            rename = renames.get(item["id"])
+            if rename is not None:
+                assert name == (rename["to"] if created_at >= rename["at"] else rename["from"])
+    for player_id, rename in renames.items():
+        assert names_of[player_id] == {rename["from"], rename["to"]}  # seen under both names
+    for name, seen in holders.items():
+        owners = [player_id for _, player_id in seen]
+        changes = sum(1 for before, after in itertools.pairwise(owners) if before != after)
+        assert changes == 0 or (changes == 1 and any(r["to"] == name for r in renames.values()))
+    assert sum(1 for rename in renames.values() if rename["to"] in renames_from(renames)) >= (
+        1 if shard == "global" else 0
+    )  # on global a given-up name is taken by another player
+
+
+def test_global_player_stats_are_keyed_as_the_real_service_keyed_them(global_documents, committed):
+    keys = committed.manifest["parameters"]["global"]["player_stats"]
+    results: dict[str, list[tuple[int, int]]] = {}
+    profiles: dict[str, set[tuple[int, int]]] = {}
+    for document in global_documents:
+        for item in _of_type(document, "player"):
+            stats = item["attributes"]["stats"]
+            assert list(stats) == ["picture", "title", "2", "3", "26"]
+            assert set(stats) - {"picture", "title"} == set(keys) - {"picture", "title"}
+            assert keys["picture"]["low"] <= stats["picture"] <= keys["picture"]["high"]
+            assert keys["title"]["low"] <= stats["title"] <= keys["title"]["high"]
+            results.setdefault(item["id"], []).append((stats["2"], stats["3"]))
+            profiles.setdefault(item["id"], set()).add((stats["picture"], stats["title"]))
+    assert all(len(seen) == 1 for seen in profiles.values())  # fixed per player
+    for seen in results.values():  # one more win or loss a match, from the first on
+        assert [wins + losses for wins, losses in seen] == list(range(1, len(seen) + 1))
+
+
+def renames_from(renames: dict[str, dict[str, str]]) -> set[str]:
+    return {rename["from"] for rename in renames.values()}
 
 
 # -- the CLI and arguments -----------------------------------------------------------------

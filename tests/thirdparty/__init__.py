@@ -1,0 +1,1 @@
+"""Third-party clients of the real services, run against `matchkit serve` (see check.py)."""
