@@ -1,0 +1,198 @@
+"""Commit one batch of tables to the archive's Delta tables: insert-only, idempotent, explicit.
+
+Every table's commit of batch ``N`` carries the application transaction
+``(matchkit-archive, N)`` in the same atomic Delta commit as its rows. A table whose
+transaction version is already ``N`` or more has this batch, and is skipped: a batch repeated
+after a crash never adds a row twice. Rows are inserted only when their key is not in the table
+yet (a Delta merge with ``when_not_matched_insert_all``, pruned to the batch's months), so an
+overlap between batches cannot duplicate either. The ``matches`` table is committed last: a
+match is in the archive only once every row it owns is.
+
+Schema changes are never silent: a column the batch brings that the table lacks is added by
+schema evolution and reported; a column the table has that the batch lacks stays, its new rows
+empty, and is reported; a column whose type changed is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from matchkit.archive.convert import match_months, snapshot_frame, stored_key, to_arrow
+from matchkit.archive.layout import APP_ID, PARTITION, table_path
+from matchkit.errors import ArchiveError
+from matchkit.model.schema import TABLE_NAMES, TABLES, TableSchema
+
+__all__ = ["BatchResult", "commit_batch", "commit_table"]
+
+
+@dataclass
+class BatchResult:
+    """What one batch added.
+
+    Attributes:
+        added: rows added per table (``telemetry/<name>`` for telemetry tables); a table
+            skipped because it already had the batch is absent.
+        new_columns: ``table.column`` of each column the batch added to a table.
+        absent_columns: ``table.column`` of each column the table has and the batch did not
+            bring (kept; its rows of this batch are empty).
+    """
+
+    added: dict[str, int] = field(default_factory=dict)
+    new_columns: list[str] = field(default_factory=list)
+    absent_columns: list[str] = field(default_factory=list)
+
+
+def commit_batch(
+    folder: Path,
+    batch: int,
+    tables: Mapping[str, pd.DataFrame],
+    telemetry: Mapping[str, pd.DataFrame] | None = None,
+) -> BatchResult:
+    """Commit the tables of one batch (MatchFrames' tables, and TelemetryFrames' if given).
+
+    Args:
+        folder: the archive folder.
+        batch: the batch number, > every batch committed before.
+        tables: every MatchFrames table by name.
+        telemetry: every TelemetryFrames table by name, or ``None``.
+    """
+    from matchkit.telemetry.schema import TABLES as TELEMETRY_TABLES
+
+    result = BatchResult()
+    months = match_months(tables["matches"])
+    if telemetry is not None:
+        for name, frame in telemetry.items():
+            schema = TELEMETRY_TABLES[name]
+            _commit(folder, f"telemetry/{name}", frame, schema.key, months, batch, result, True)
+    # matches last: a match is there once everything it owns is.
+    for name in [*(n for n in TABLE_NAMES if n != "matches"), "matches"]:
+        schema: TableSchema = TABLES[name]
+        frame = snapshot_frame(name, tables) if name in ("players", "teams") else tables[name]
+        key = stored_key(name, schema)
+        _commit(folder, name, frame, key, months, batch, result, False)
+    return result
+
+
+def _commit(
+    folder: Path,
+    label: str,
+    frame: pd.DataFrame,
+    key: tuple[str, ...],
+    months: pd.Series,
+    batch: int,
+    result: BatchResult,
+    telemetry: bool,
+) -> None:
+    path = table_path(folder, label.removeprefix("telemetry/"), telemetry=telemetry)
+    row_months = np.asarray(frame["match_id"].map(months).array, dtype=object)
+    row_months[pd.isna(row_months)] = None
+    data = to_arrow(frame, row_months)
+    added = commit_table(path, data, key=key, batch=batch, result=result, label=label)
+    if added is not None:
+        result.added[label] = added
+
+
+def commit_table(
+    path: Path,
+    data: pa.Table,
+    *,
+    key: tuple[str, ...],
+    batch: int,
+    result: BatchResult | None = None,
+    label: str = "",
+) -> int | None:
+    """Insert the rows of ``data`` whose key the table lacks, as batch ``batch``.
+
+    Returns:
+        The rows added, or ``None`` when the table already had this batch.
+
+    Raises:
+        ArchiveError: a column's type differs from the table's, or Delta refused the write.
+    """
+    from deltalake import CommitProperties, DeltaTable, Transaction, write_deltalake
+
+    result = result if result is not None else BatchResult()
+    label = label or path.name
+    commit = CommitProperties(app_transactions=[Transaction(APP_ID, batch)])
+    try:
+        if not DeltaTable.is_deltatable(str(path)):
+            path.mkdir(parents=True, exist_ok=True)
+            write_deltalake(
+                str(path), data, partition_by=[PARTITION], mode="append", commit_properties=commit
+            )
+            return data.num_rows
+        table = DeltaTable(str(path))
+        if (table.transaction_version(APP_ID) or 0) >= batch:
+            return None
+        data, new = _aligned(data, pa.schema(table.schema().to_arrow()), label, result)
+        if data.num_rows == 0 and not new:
+            return 0
+        months = sorted({m for m in data.column(PARTITION).to_pylist() if m is not None})
+        match = " AND ".join(f"t.{column} = s.{column}" for column in key)
+        if months and None not in data.column(PARTITION).to_pylist():
+            listed = ", ".join(f"'{month}'" for month in months)
+            match += f" AND t.{PARTITION} IN ({listed})"
+        metrics = (
+            table.merge(
+                data,
+                predicate=match,
+                source_alias="s",
+                target_alias="t",
+                merge_schema=bool(new),
+                commit_properties=commit,
+            )
+            .when_not_matched_insert_all()
+            .execute()
+        )
+        return int(metrics["num_target_rows_inserted"])
+    except ArchiveError:
+        raise
+    except Exception as error:  # deltalake's own errors, OSError
+        raise ArchiveError(
+            f"could not write batch {batch} to {path}: {error}; nothing of this table's batch "
+            "was committed, run the sync again",
+            path=path,
+        ) from error
+
+
+def _aligned(
+    data: pa.Table, schema: pa.Schema, label: str, result: BatchResult
+) -> tuple[pa.Table, list[str]]:
+    """``data`` in the table's column order and types; columns the table lacks at the end."""
+    columns, fields = [], []
+    for target in schema:
+        if target.name not in data.column_names:
+            columns.append(pa.nulls(data.num_rows, type=target.type))
+            result.absent_columns.append(f"{label}.{target.name}")
+        else:
+            column = data.column(target.name)
+            if column.type != target.type:
+                column = _cast(column, target, label)
+            columns.append(column)
+        fields.append(pa.field(target.name, target.type))
+    new = [name for name in data.column_names if name not in schema.names]
+    for name in new:
+        columns.append(data.column(name))
+        fields.append(data.schema.field(name))
+        result.new_columns.append(f"{label}.{name}")
+    return pa.Table.from_arrays(columns, schema=pa.schema(fields)), new
+
+
+def _cast(column: pa.ChunkedArray, target: pa.Field, label: str) -> pa.ChunkedArray:
+    if column.null_count == len(column):
+        return pa.nulls(len(column), type=target.type)
+    try:
+        return column.cast(target.type, safe=True)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        raise ArchiveError(
+            f"column {target.name} of {label} is {target.type} in the archive but {column.type} "
+            "in this batch; the service changed its type. Nothing of this table's batch was "
+            "written: archive this scope into a new folder",
+            path=label,
+        ) from None
