@@ -59,6 +59,7 @@ class SyncResult:
         absent_columns: ``table.column`` of each column the service no longer sent (kept).
         gaps: ``(start, end)`` ranges the service had already forgotten, never archived.
         resumed: the batch a killed sync had left pending, completed by this one.
+        problems: what the normalizer noted in the batches (kept in ``archive.json``).
     """
 
     path: Path
@@ -70,6 +71,7 @@ class SyncResult:
     absent_columns: list[str] = field(default_factory=list)
     gaps: list[tuple[datetime, datetime]] = field(default_factory=list)
     resumed: int | None = None
+    problems: list[str] = field(default_factory=list)
 
     def _add(self, batch: BatchResult) -> None:
         self.batches += 1
@@ -77,6 +79,7 @@ class SyncResult:
             self.added[name] = self.added.get(name, 0) + rows
         self.new_columns.extend(c for c in batch.new_columns if c not in self.new_columns)
         self.absent_columns.extend(c for c in batch.absent_columns if c not in self.absent_columns)
+        self.problems.extend(batch.problems)
 
     def __str__(self) -> str:
         lines = []
@@ -100,6 +103,11 @@ class SyncResult:
             "and are not in the archive"
             for a, b in self.gaps
         )
+        if self.problems:
+            lines.append(
+                f"  {len(self.problems)} notes of the normalizer, kept in archive.json "
+                f"(problems), e.g. {self.problems[0]}"
+            )
         return "\n".join(lines)
 
 
@@ -258,6 +266,7 @@ def _batch(client, folder, manifest, scope, begin, stop, result, progress) -> No
     write_manifest(folder, manifest)
     tables = telemetry.tables if telemetry is not None else None
     done = commit_batch(folder, batch, frames.tables, tables)
+    done.problems = [*frames.problems, *(telemetry.problems if telemetry is not None else ())]
     _finish(folder, manifest, batch, stop, done, result, progress, begin)
 
 
@@ -280,6 +289,7 @@ def _resume(folder: Path, manifest: dict, result: SyncResult, progress: bool) ->
             path=staged,
         ) from error
     done = commit_batch(folder, pending["batch"], frames.tables, telemetry)
+    done.problems = list(frames.problems)
     start, stop = parse_time(pending["start"]), parse_time(pending["end"])
     _finish(folder, manifest, pending["batch"], stop, done, result, progress, start)
 
@@ -289,6 +299,8 @@ def _finish(folder, manifest, batch, stop, done, result, progress, begin) -> Non
     manifest["watermark"] = format_time(stop)
     manifest["pending"] = None
     manifest["versions"][str(batch)] = table_versions(folder)
+    if done.problems:  # what the normalizer noted, kept with the batch (never dropped)
+        manifest.setdefault("problems", {})[str(batch)] = done.problems
     write_manifest(folder, manifest)
     shutil.rmtree(folder / STAGING, ignore_errors=True)
     result._add(done)

@@ -41,11 +41,13 @@ class BatchResult:
         new_columns: ``table.column`` of each column the batch added to a table.
         absent_columns: ``table.column`` of each column the table has and the batch did not
             bring (kept; its rows of this batch are empty).
+        problems: what the normalizer noted in the batch (the sync sets it).
     """
 
     added: dict[str, int] = field(default_factory=dict)
     new_columns: list[str] = field(default_factory=list)
     absent_columns: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
 
 
 def commit_batch(

@@ -1,4 +1,4 @@
-"""The matchkit command: serve, synth, fetch, report, cache.
+"""The matchkit command: serve, synth, fetch, report, cache, archive.
 
 Each subcommand's arguments are declared in :mod:`matchkit.cli.parser`; here each is handed to
 the module that owns the job. The heavy modules are imported only when their subcommand runs.
@@ -30,6 +30,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "fetch": _fetch,
         "report": _report,
         "cache": _cache,
+        "archive": _archive,
     }[args.command]
     try:
         with warnings.catch_warnings():
@@ -197,6 +198,12 @@ def _cache(args: argparse.Namespace) -> int:
         removed = client.clear_cache(older_than)
     print(f"removed {removed} cached responses from {path}")
     return 0
+
+
+def _archive(args: argparse.Namespace) -> int:
+    from matchkit.cli.archive import run_archive
+
+    return run_archive(args)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import argparse
 import textwrap
 from pathlib import Path
 
+from matchkit.cli.archive import add_archive_parser
 from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT
 
 __all__ = ["build_parser"]
@@ -28,6 +29,7 @@ examples:
   matchkit report --out reports                # the notebooks as an offline HTML report
   matchkit serve --port 8000                   # the reference service on loopback
   matchkit cache info                          # what the HTTP cache holds
+  matchkit archive sync archive                # keep matches past the 120 days
 
 Run `matchkit COMMAND --help` for a command's options. The service is MATCHKIT_BASE_URL (default:
 the embedded sample service) and its key MATCHKIT_API_KEY; the HTTP cache is in MATCHKIT_CACHE_DIR
@@ -65,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     _fetch_parser(commands)
     _report_parser(commands)
     _cache_parser(commands)
+    add_archive_parser(commands)
     return parser
 
 
