@@ -6,7 +6,8 @@ and checks. Each batch goes through these steps, so that a sync killed at any po
 archive the next sync completes with every match exactly once:
 
 1. fetch the window (matches, and telemetry if the scope has it);
-2. stage the batch's tables under ``DIR/_staging/batch-N`` (an atomic Parquet write);
+2. stage the batch's tables, as they will be stored, under ``DIR/_staging/batch-N`` (an
+   atomic write, :mod:`.staging`);
 3. record ``pending = N`` (with its window) in ``archive.json``;
 4. commit every table, each in one Delta commit carrying the application transaction
    ``(matchkit-archive, N)``, insert-only by key, ``matches`` last (:mod:`.writer`);
@@ -22,7 +23,6 @@ One sync at a time holds the archive's lock; the scope (shard, filters, telemetr
 
 from __future__ import annotations
 
-import shutil
 import sys
 import warnings
 from dataclasses import dataclass, field
@@ -30,10 +30,11 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from matchkit.archive.layout import FORMAT, STAGING, locked, read_manifest, write_manifest
+from matchkit.archive.layout import FORMAT, locked, read_manifest, write_manifest
+from matchkit.archive.staging import clear_staging, read_staged, stage
 from matchkit.archive.versions import table_versions
-from matchkit.archive.writer import BatchResult, commit_batch
-from matchkit.errors import ArchiveError, ArchiveScopeError, InvalidArgumentError
+from matchkit.archive.writer import BatchResult, commit_batch, prepare_batch
+from matchkit.errors import ArchiveScopeError, InvalidArgumentError
 from matchkit.rules.windows import RETENTION, format_time, parse_time
 
 if TYPE_CHECKING:
@@ -226,7 +227,7 @@ def _sync_locked(client, folder, scope, first, end, client_now, window, allow_ch
         result.resumed = manifest["pending"]["batch"]
         _resume(folder, manifest, result, progress)
     else:
-        shutil.rmtree(folder / STAGING, ignore_errors=True)
+        clear_staging(folder)
     retention_start = _next_midnight(client_now - RETENTION)
     if manifest["watermark"] is None:
         begin = max(first, client_now - RETENTION) if first is not None else retention_start
@@ -255,41 +256,24 @@ def _batch(client, folder, manifest, scope, begin, stop, result, progress) -> No
     telemetry = None
     if scope["telemetry"] and len(frames):
         telemetry = client.telemetry(frames)
-    staged = folder / STAGING / f"batch-{batch}"
     if len(frames) == 0:
         _finish(folder, manifest, batch, stop, BatchResult(), result, progress, begin)
         return
-    frames.to_parquet(staged / "matches")
-    if telemetry is not None:
-        telemetry.to_parquet(staged / "telemetry")
-    manifest["pending"] = {"batch": batch, "start": format_time(begin), "end": format_time(stop)}
+    prepared = prepare_batch(frames.tables, telemetry.tables if telemetry is not None else None)
+    stage(folder, batch, prepared)
+    problems = [*frames.problems, *(telemetry.problems if telemetry is not None else ())]
+    manifest["pending"] = {"batch": batch, "start": format_time(begin), "end": format_time(stop),
+                           "problems": problems}  # fmt: skip
     write_manifest(folder, manifest)
-    tables = telemetry.tables if telemetry is not None else None
-    done = commit_batch(folder, batch, frames.tables, tables)
-    done.problems = [*frames.problems, *(telemetry.problems if telemetry is not None else ())]
+    done = commit_batch(folder, batch, prepared)
+    done.problems = problems
     _finish(folder, manifest, batch, stop, done, result, progress, begin)
 
 
 def _resume(folder: Path, manifest: dict, result: SyncResult, progress: bool) -> None:
-    from matchkit.model.parquet import read_frames
-
     pending = manifest["pending"]
-    staged = folder / STAGING / f"batch-{pending['batch']}"
-    try:
-        frames = read_frames(staged / "matches")
-        telemetry = None
-        if (staged / "telemetry").exists():
-            from matchkit.telemetry.parquet import read_telemetry
-
-            telemetry = read_telemetry(staged / "telemetry").tables
-    except Exception as error:
-        raise ArchiveError(
-            f"batch {pending['batch']} was left pending by an interrupted sync, and its staged "
-            f"tables in {staged} cannot be read ({error}); restore the archive from a backup",
-            path=staged,
-        ) from error
-    done = commit_batch(folder, pending["batch"], frames.tables, telemetry)
-    done.problems = list(frames.problems)
+    done = commit_batch(folder, pending["batch"], read_staged(folder, pending["batch"]))
+    done.problems = list(pending.get("problems", ()))
     start, stop = parse_time(pending["start"]), parse_time(pending["end"])
     _finish(folder, manifest, pending["batch"], stop, done, result, progress, start)
 
@@ -302,7 +286,7 @@ def _finish(folder, manifest, batch, stop, done, result, progress, begin) -> Non
     if done.problems:  # what the normalizer noted, kept with the batch (never dropped)
         manifest.setdefault("problems", {})[str(batch)] = done.problems
     write_manifest(folder, manifest)
-    shutil.rmtree(folder / STAGING, ignore_errors=True)
+    clear_staging(folder)
     result._add(done)
     if progress:
         print(

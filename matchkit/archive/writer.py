@@ -24,11 +24,11 @@ import pandas as pd
 import pyarrow as pa
 
 from matchkit.archive.convert import match_months, snapshot_frame, stored_key, to_arrow
-from matchkit.archive.layout import APP_ID, PARTITION, table_path
+from matchkit.archive.layout import APP_ID, PARTITION
 from matchkit.errors import ArchiveError
 from matchkit.model.schema import TABLE_NAMES, TABLES, TableSchema
 
-__all__ = ["BatchResult", "commit_batch", "commit_table"]
+__all__ = ["BatchResult", "commit_batch", "commit_table", "key_of", "prepare_batch"]
 
 
 @dataclass
@@ -50,54 +50,54 @@ class BatchResult:
     problems: list[str] = field(default_factory=list)
 
 
-def commit_batch(
-    folder: Path,
-    batch: int,
-    tables: Mapping[str, pd.DataFrame],
-    telemetry: Mapping[str, pd.DataFrame] | None = None,
-) -> BatchResult:
-    """Commit the tables of one batch (MatchFrames' tables, and TelemetryFrames' if given).
+def prepare_batch(
+    tables: Mapping[str, pd.DataFrame], telemetry: Mapping[str, pd.DataFrame] | None = None
+) -> dict[str, pa.Table]:
+    """The tables of one batch as the archive stores them, by label, in commit order:
+    telemetry tables (``telemetry/<name>``), then MatchFrames', ``matches`` last (a match is
+    there once everything it owns is)."""
+    months = match_months(tables["matches"])
+    prepared = {}
+    for name, frame in (telemetry or {}).items():
+        prepared[f"telemetry/{name}"] = _stored_table(frame, months)
+    for name in [*(n for n in TABLE_NAMES if n != "matches"), "matches"]:
+        frame = snapshot_frame(name, tables) if name in ("players", "teams") else tables[name]
+        prepared[name] = _stored_table(frame, months)
+    return prepared
+
+
+def key_of(label: str) -> tuple[str, ...]:
+    """The stored key of a table by label."""
+    if label.startswith("telemetry/"):
+        from matchkit.telemetry.schema import TABLES as TELEMETRY_TABLES
+
+        return TELEMETRY_TABLES[label.removeprefix("telemetry/")].key
+    schema: TableSchema = TABLES[label]
+    return stored_key(label, schema)
+
+
+def commit_batch(folder: Path, batch: int, prepared: Mapping[str, pa.Table]) -> BatchResult:
+    """Commit the prepared tables of one batch (:func:`prepare_batch`), in their order.
 
     Args:
         folder: the archive folder.
         batch: the batch number, > every batch committed before.
-        tables: every MatchFrames table by name.
-        telemetry: every TelemetryFrames table by name, or ``None``.
+        prepared: the stored tables by label.
     """
-    from matchkit.telemetry.schema import TABLES as TELEMETRY_TABLES
-
     result = BatchResult()
-    months = match_months(tables["matches"])
-    if telemetry is not None:
-        for name, frame in telemetry.items():
-            schema = TELEMETRY_TABLES[name]
-            _commit(folder, f"telemetry/{name}", frame, schema.key, months, batch, result, True)
-    # matches last: a match is there once everything it owns is.
-    for name in [*(n for n in TABLE_NAMES if n != "matches"), "matches"]:
-        schema: TableSchema = TABLES[name]
-        frame = snapshot_frame(name, tables) if name in ("players", "teams") else tables[name]
-        key = stored_key(name, schema)
-        _commit(folder, name, frame, key, months, batch, result, False)
+    for label, data in prepared.items():
+        added = commit_table(
+            folder / label, data, key=key_of(label), batch=batch, result=result, label=label
+        )
+        if added is not None:
+            result.added[label] = added
     return result
 
 
-def _commit(
-    folder: Path,
-    label: str,
-    frame: pd.DataFrame,
-    key: tuple[str, ...],
-    months: pd.Series,
-    batch: int,
-    result: BatchResult,
-    telemetry: bool,
-) -> None:
-    path = table_path(folder, label.removeprefix("telemetry/"), telemetry=telemetry)
+def _stored_table(frame: pd.DataFrame, months: pd.Series) -> pa.Table:
     row_months = np.asarray(frame["match_id"].map(months).array, dtype=object)
     row_months[pd.isna(row_months)] = None
-    data = to_arrow(frame, row_months)
-    added = commit_table(path, data, key=key, batch=batch, result=result, label=label)
-    if added is not None:
-        result.added[label] = added
+    return to_arrow(frame, row_months)
 
 
 def commit_table(

@@ -28,18 +28,22 @@ def test_two_syncs_200_days_apart_keep_both_periods_once(
     two_periods: Path, store_dir: Path, tmp_path: Path
 ) -> None:
     folder = tmp_path / "archive"
-    with serve(two_periods, store_dir, NOW_A) as service:
-        with client_of(service, tmp_path / "cache") as client:
-            first = archive.sync(client, folder, window=timedelta(days=30))
-            period_a = client.matches(parse_time(NOW_A) - timedelta(days=DAYS_PER_PERIOD))
+    with (
+        serve(two_periods, store_dir, NOW_A) as service,
+        client_of(service, tmp_path / "cache") as client,
+    ):
+        first = archive.sync(client, folder, window=timedelta(days=30))
+        period_a = client.matches(parse_time(NOW_A) - timedelta(days=DAYS_PER_PERIOD))
     assert first.added["matches"] == MATCHES_PER_PERIOD == len(period_a)
-    with serve(two_periods, store_dir, NOW_B) as service:
-        with client_of(service, tmp_path / "cache") as client:
-            second = archive.sync(client, folder, window=timedelta(days=30))
-            # The service has forgotten the first period...
-            with pytest.raises(NotFoundError):
-                client.get_match(period_a.matches["match_id"].iloc[0])
-            period_b = client.matches(parse_time(NOW_B) - timedelta(days=DAYS_PER_PERIOD))
+    with (
+        serve(two_periods, store_dir, NOW_B) as service,
+        client_of(service, tmp_path / "cache") as client,
+    ):
+        second = archive.sync(client, folder, window=timedelta(days=30))
+        # The service has forgotten the first period...
+        with pytest.raises(NotFoundError):
+            client.get_match(period_a.matches["match_id"].iloc[0])
+        period_b = client.matches(parse_time(NOW_B) - timedelta(days=DAYS_PER_PERIOD))
     assert second.added["matches"] == MATCHES_PER_PERIOD == len(period_b)
     # ... the archive has not, and it says where it could not reach.
     assert [(a.isoformat(), b.isoformat()) for a, b in second.gaps] == [
@@ -49,7 +53,8 @@ def test_two_syncs_200_days_apart_keep_both_periods_once(
     ids = opened.matches["match_id"].compute()
     assert ids.is_unique
     expected = set(period_a.matches["match_id"]) | set(period_b.matches["match_id"])
-    assert set(ids) == expected and len(ids) == 2 * MATCHES_PER_PERIOD
+    assert set(ids) == expected
+    assert len(ids) == 2 * MATCHES_PER_PERIOD
     # Every table as a fetch of each period gave it, each row once.
     frames = opened.to_frames()
     for name in ("rosters", "participants", "rounds", "round_participants", "assets"):
@@ -74,7 +79,8 @@ def test_a_rerun_adds_nothing_and_commits_nothing(service_a, tmp_path: Path) -> 
         before = stored_tables(folder)
         versions = archive.open(folder).versions
         again = archive.sync(client, folder)
-    assert again.added == {} and again.start is None
+    assert again.added == {}
+    assert again.start is None
     assert "nothing added" in str(again)
     assert archive.open(folder).versions == versions
     after = stored_tables(folder)
@@ -111,24 +117,27 @@ def test_bad_arguments_fail_before_anything_is_written(service_a, tmp_path: Path
 
 
 def test_a_new_column_is_added_explicitly_and_never_dropped(service_a, tmp_path: Path) -> None:
-    from matchkit.archive.writer import commit_batch
+    from matchkit.archive.writer import commit_batch, prepare_batch
 
     folder = tmp_path / "archive"
     with client_of(service_a, tmp_path / "cache") as client:
         frames = client.matches(parse_time(NOW_A) - timedelta(days=4))
     early = frames.filter(frames.matches["created_at"] < parse_time(NOW_A) - timedelta(days=2))
     late = frames.filter(frames.matches["created_at"] >= parse_time(NOW_A) - timedelta(days=2))
-    assert len(early) and len(late)
-    commit_batch(folder, 1, early.tables)
+    assert len(early)
+    assert len(late)
+    commit_batch(folder, 1, prepare_batch(early.tables))
     # The service starts sending a new match stat.
     tables = dict(late.tables)
     tables["matches"] = tables["matches"].assign(
         spectators_peak=pd.array(range(len(late)), dtype="Int64")
     )
-    added = commit_batch(folder, 2, tables)
+    added = commit_batch(folder, 2, prepare_batch(tables))
     assert added.new_columns == ["matches.spectators_peak"]
     # ... and stops again: the column stays, empty in the new rows.
-    gone = commit_batch(folder, 3, early.tables)  # rows already there: nothing inserted
+    gone = commit_batch(
+        folder, 3, prepare_batch(early.tables)
+    )  # rows already there: nothing inserted
     assert gone.absent_columns == ["matches.spectators_peak"]
     assert gone.added["matches"] == 0
     from matchkit.archive.layout import write_manifest
@@ -144,15 +153,15 @@ def test_a_new_column_is_added_explicitly_and_never_dropped(service_a, tmp_path:
 def test_a_repeated_batch_is_skipped_by_its_transaction(service_a, tmp_path: Path) -> None:
     from deltalake import DeltaTable
 
-    from matchkit.archive.writer import commit_batch
+    from matchkit.archive.writer import commit_batch, prepare_batch
 
     folder = tmp_path / "archive"
     with client_of(service_a, tmp_path / "cache") as client:
         frames = client.matches(parse_time(NOW_A) - timedelta(days=2))
-    first = commit_batch(folder, 1, frames.tables)
+    first = commit_batch(folder, 1, prepare_batch(frames.tables))
     assert first.added["matches"] == len(frames)
     version = DeltaTable(str(folder / "matches")).version()
-    again = commit_batch(folder, 1, frames.tables)
+    again = commit_batch(folder, 1, prepare_batch(frames.tables))
     assert again.added == {}  # every table already had batch 1
     assert DeltaTable(str(folder / "matches")).version() == version
     assert DeltaTable(str(folder / "matches")).transaction_version("matchkit-archive") == 1
