@@ -165,3 +165,20 @@ def test_a_repeated_batch_is_skipped_by_its_transaction(service_a, tmp_path: Pat
     assert again.added == {}  # every table already had batch 1
     assert DeltaTable(str(folder / "matches")).version() == version
     assert DeltaTable(str(folder / "matches")).transaction_version("matchkit-archive") == 1
+
+
+def test_telemetry_is_archived_with_its_matches(service_a, tmp_path: Path) -> None:
+    folder = tmp_path / "archive"
+    start = parse_time(NOW_A) - timedelta(days=1)
+    with client_of(service_a, tmp_path / "cache") as client:
+        result = archive.sync(client, folder, start=start, telemetry=True)
+        frames = client.matches(start, NOW_A)
+        telemetry = client.telemetry(frames)
+    assert result.added["telemetry/files"] == len(frames) > 0
+    opened = archive.open(folder)
+    assert set(opened.telemetry.files["match_id"].compute()) == set(frames.matches["match_id"])
+    deaths = opened.telemetry.deaths.compute().sort_values(["match_id", "cursor"])
+    expected = telemetry.deaths.sort_values(["match_id", "cursor"])
+    assert len(deaths) == len(expected) > 0
+    assert list(deaths["user_id"].astype(str)) == list(expected["user_id"].astype(str))
+    assert read_manifest(folder)["scope"]["telemetry"] is True
