@@ -76,21 +76,43 @@ def key_of(label: str) -> tuple[str, ...]:
     return stored_key(label, schema)
 
 
-def commit_batch(folder: Path, batch: int, prepared: Mapping[str, pa.Table]) -> BatchResult:
+def commit_batch(
+    folder: Path, batch: int, prepared: Mapping[str, pa.Table], *, append: bool = False
+) -> BatchResult:
     """Commit the prepared tables of one batch (:func:`prepare_batch`), in their order.
 
     Args:
         folder: the archive folder.
         batch: the batch number, > every batch committed before.
         prepared: the stored tables by label.
+        append: the rows' keys are new by construction (a synthetic archive): append them
+            without looking for them in the table.
     """
+    from concurrent.futures import ThreadPoolExecutor
+
     result = BatchResult()
-    for label, data in prepared.items():
+
+    def commit(label: str) -> None:
         added = commit_table(
-            folder / label, data, key=key_of(label), batch=batch, result=result, label=label
+            folder / label,
+            prepared[label],
+            key=key_of(label),
+            batch=batch,
+            result=result,
+            label=label,
+            append=append,
         )
         if added is not None:
             result.added[label] = added
+
+    # The tables are independent; matches waits for all of them (a match is there once
+    # everything it owns is). deltalake writes without the GIL, so threads share the cores.
+    others = [label for label in prepared if label != "matches"]
+    with ThreadPoolExecutor(max_workers=min(4, max(1, len(others)))) as pool:
+        list(pool.map(commit, others))
+    if "matches" in prepared:
+        commit("matches")
+    result.added = {label: result.added[label] for label in prepared if label in result.added}
     return result
 
 
@@ -108,6 +130,7 @@ def commit_table(
     batch: int,
     result: BatchResult | None = None,
     label: str = "",
+    append: bool = False,
 ) -> int | None:
     """Insert the rows of ``data`` whose key the table lacks, as batch ``batch``.
 
@@ -117,16 +140,31 @@ def commit_table(
     Raises:
         ArchiveError: a column's type differs from the table's, or Delta refused the write.
     """
-    from deltalake import CommitProperties, DeltaTable, Transaction, write_deltalake
+    from deltalake import (
+        ColumnProperties,
+        CommitProperties,
+        DeltaTable,
+        Transaction,
+        WriterProperties,
+        write_deltalake,
+    )
 
     result = result if result is not None else BatchResult()
     label = label or path.name
     commit = CommitProperties(app_transactions=[Transaction(APP_ID, batch)])
+    # A table's own id is unique: a dictionary of it is never smaller, only slower to try.
+    unique = {key[0]: ColumnProperties(dictionary_enabled=False)} if len(key) == 1 else {}
+    properties = WriterProperties(compression="SNAPPY", column_properties=unique)
     try:
         if not DeltaTable.is_deltatable(str(path)):
             path.mkdir(parents=True, exist_ok=True)
             write_deltalake(
-                str(path), data, partition_by=[PARTITION], mode="append", commit_properties=commit
+                str(path),
+                data,
+                partition_by=[PARTITION],
+                mode="append",
+                commit_properties=commit,
+                writer_properties=properties,
             )
             return data.num_rows
         table = DeltaTable(str(path))
@@ -135,6 +173,12 @@ def commit_table(
         data, new = _aligned(data, pa.schema(table.schema().to_arrow()), label, result)
         if data.num_rows == 0 and not new:
             return 0
+        if append:
+            write_deltalake(
+                table, data, mode="append", schema_mode="merge" if new else None,
+                commit_properties=commit,
+            )  # fmt: skip
+            return data.num_rows
         months = sorted({m for m in data.column(PARTITION).to_pylist() if m is not None})
         match = " AND ".join(f"t.{column} = s.{column}" for column in key)
         if months and None not in data.column(PARTITION).to_pylist():
@@ -148,6 +192,7 @@ def commit_table(
                 target_alias="t",
                 merge_schema=bool(new),
                 commit_properties=commit,
+                writer_properties=properties,
             )
             .when_not_matched_insert_all()
             .execute()

@@ -16,7 +16,7 @@ from pathlib import Path
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT
 
-__all__ = ["add_archive_parser", "run_archive"]
+__all__ = ["add_archive_parser", "run_archive", "synth_archive"]
 
 _WIDTH = 96
 _FILTERS = (
@@ -230,4 +230,48 @@ def run_archive(args: argparse.Namespace) -> int:
             **filters,
         )
     print(result)
+    return 0
+
+
+def synth_archive(args: argparse.Namespace) -> int:
+    """Run ``matchkit synth --archive DIR --matches N``."""
+    import time
+
+    from matchkit.archive.synthetic import write_synthetic_archive
+
+    if args.telemetry:
+        raise InvalidArgumentError(
+            "synth --archive --telemetry is not available yet: archive telemetry with "
+            "`matchkit archive sync --telemetry` from a service",
+            parameter="telemetry",
+        )
+    if args.matches is None:
+        raise InvalidArgumentError("synth --archive needs --matches N", parameter="matches")
+    if args.na_matches is not None:
+        raise InvalidArgumentError(
+            "synth --archive writes the global shard only; leave out --na-matches",
+            parameter="na_matches",
+        )
+    options = {"seed": args.seed, "as_of": args.as_of, "days": args.days}
+    began = time.monotonic()
+    show = sys.stderr.isatty()
+
+    def progress(done: int) -> None:
+        if show:
+            print(f"\r{done:,} of {args.matches:,} matches", end="", file=sys.stderr, flush=True)
+
+    counts = write_synthetic_archive(
+        args.archive,
+        matches=args.matches,
+        progress=progress,
+        **{key: value for key, value in options.items() if value is not None},
+    )
+    seconds = time.monotonic() - began
+    if show:
+        print(file=sys.stderr)
+    rows = ", ".join(f"{name} {count:,}" for name, count in counts.items() if count)
+    print(
+        f"wrote {args.archive}: {args.matches:,} matches in {seconds:.1f} s "
+        f"({args.matches / seconds:,.0f} a second); rows: {rows}"
+    )
     return 0

@@ -72,6 +72,12 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _synth(args: argparse.Namespace) -> int:
+    if args.archive is not None:
+        from matchkit.cli.archive import synth_archive
+
+        return synth_archive(args)
+    if args.telemetry:
+        raise InvalidArgumentError("--telemetry goes with --archive", parameter="telemetry")
     from matchkit.synth import write_dataset
 
     options = {key: getattr(args, key) for key in ("seed", "matches", "na_matches", "days")}

@@ -157,9 +157,23 @@ def _synth_parser(commands) -> None:
 examples:
   matchkit synth --out sample                     # the bundled sample set, regenerated
   matchkit synth --out big --matches 20000 --seed 3 --days 60
+  matchkit synth --archive big-archive --matches 1000000     # an archive, a year, no HTTP
 """,
     )
-    synth.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write")
+    where = synth.add_mutually_exclusive_group(required=True)
+    where.add_argument("--out", type=Path, metavar="DIR", help="data-set folder to write")
+    where.add_argument(
+        "--archive",
+        type=Path,
+        metavar="DIR",
+        help="write an archive (Delta tables, see `matchkit archive`) of --matches matches over "
+        "--days (default 365) directly, without documents or HTTP; DIR must be new or empty",
+    )
+    synth.add_argument(
+        "--telemetry",
+        action="store_true",
+        help="with --archive: their telemetry too (not available yet: refused)",
+    )
     synth.add_argument(
         "--seed", type=int, default=None, help=f"random seed (default: {parameters.DEFAULT_SEED})"
     )
