@@ -55,6 +55,7 @@ NOTEBOOKS = (
     "04-cosmetics.ipynb",
     "05-explorer.ipynb",
     "06-telemetry.ipynb",
+    "08-a-year-of-matches.ipynb",
 )
 
 
