@@ -2,15 +2,18 @@
 
 Compaction rewrites each table's small files into larger ones (Delta ``optimize.compact``: a
 new version with the same rows), then removes the data files that no version since the
-retention uses any more (Delta ``vacuum``). Only files inside the archive's Delta tables that
-their logs name or that a killed sync left unreferenced there are removed: nothing else in the
-folder is touched. Earlier batches whose files were removed can no longer be opened with
-``version=`` (the manifest says from which batch on versions can be opened).
+retention uses any more. Delta's ``vacuum`` lists them (a dry run); of its list only data files
+of the names Delta's writer gives (``part-NNNNN-<uuid>-c000.<codec>.parquet``) inside a table's
+folder are removed: files of the log and anything a user put there are never touched. That
+includes the files a killed sync wrote but never committed. An earlier batch whose files were
+removed can no longer be opened with ``version=``: :func:`matchkit.archive.open` names the
+missing file.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -151,16 +154,38 @@ def compact(
             metrics = table.optimize.compact()
             result.rewritten[label] = (metrics["numFilesRemoved"], metrics["numFilesAdded"])
             table = DeltaTable(str(folder / label))
-            removed = table.vacuum(
+            unused = table.vacuum(
                 retention_hours=int(retention_hours),
-                dry_run=False,
+                dry_run=True,
+                full=True,  # also files no commit ever named (left by a killed sync)
                 enforce_retention_duration=retention_hours >= 168,
             )
-            result.removed[label] = len(removed)
+            result.removed[label] = _remove_data_files(folder / label, unused)
         # The latest batch now reads the compacted versions; earlier ones, their own.
         manifest["versions"][str(manifest["batch"])] = table_versions(folder)
         write_manifest(folder, manifest)
     return result
+
+
+_DATA_FILE = re.compile(r"^part-\d{5}-[0-9a-f-]{36}-c\d{3}(\.[a-z0-9]+)?\.parquet$")
+
+
+def _remove_data_files(root: Path, unused: list[str]) -> int:
+    """Remove the listed files that are Delta data files inside ``root``; how many."""
+    removed = 0
+    base = root.resolve()
+    for name in unused:
+        path = (root / name).resolve()
+        if base not in path.parents or not _DATA_FILE.match(path.name):
+            continue
+        if "_delta_log" in path.relative_to(base).parts:
+            continue
+        try:
+            path.unlink()
+            removed += 1
+        except FileNotFoundError:
+            pass
+    return removed
 
 
 def _archive_folder(path: str | os.PathLike[str]) -> Path:

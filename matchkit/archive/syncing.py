@@ -61,6 +61,7 @@ class SyncResult:
         gaps: ``(start, end)`` ranges the service had already forgotten, never archived.
         resumed: the batch a killed sync had left pending, completed by this one.
         problems: what the normalizer noted in the batches (kept in ``archive.json``).
+        notes: what the sync did other than asked (an ignored ``start``).
     """
 
     path: Path
@@ -73,6 +74,7 @@ class SyncResult:
     gaps: list[tuple[datetime, datetime]] = field(default_factory=list)
     resumed: int | None = None
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     def _add(self, batch: BatchResult) -> None:
         self.batches += 1
@@ -86,6 +88,7 @@ class SyncResult:
         lines = []
         if self.resumed is not None:
             lines.append(f"completed batch {self.resumed}, left pending by an interrupted sync")
+        lines.extend(self.notes)
         if self.start is None:
             lines.append(f"{self.path}: already up to date, nothing added")
         else:
@@ -233,6 +236,11 @@ def _sync_locked(client, folder, scope, first, end, client_now, window, allow_ch
         begin = max(first, client_now - RETENTION) if first is not None else retention_start
     else:
         begin = parse_time(manifest["watermark"])
+        if first is not None and first != begin:
+            result.notes.append(
+                f"start {format_time(first)} ignored: the archive continues from its watermark "
+                f"{manifest['watermark']}"
+            )
         if begin < client_now - RETENTION:
             gap = (begin, retention_start)
             result.gaps.append(gap)

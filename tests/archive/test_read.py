@@ -154,3 +154,28 @@ def test_info_and_not_an_archive(synced, tmp_path: Path) -> None:
     assert "matches" in str(info)
     with pytest.raises(ArchiveError, match="not an archive"):
         archive.open(tmp_path)
+
+
+def test_compact_removes_only_delta_data_files_no_version_uses(synced, tmp_path: Path) -> None:
+    import uuid
+
+    folder = copy_of(synced[0], tmp_path)
+    before = archive.open(folder).matches.compute().sort_values("match_id", ignore_index=True)
+    first = Path(archive.open(folder, version=1).files("matches")[0])
+    # what a killed sync leaves: a data file no commit names; and a file of the user's
+    orphan = first.parent / f"part-00000-{uuid.uuid4()}-c000.snappy.parquet"
+    orphan.write_bytes(first.read_bytes())
+    note = folder / "matches" / "README.txt"
+    note.write_text("mine")
+    result = archive.compact(folder, retention_hours=0)
+    assert result.removed["matches"] == 4  # three files compacted away, and the orphan
+    assert not orphan.exists()
+    assert note.read_text() == "mine"
+    after = archive.open(folder).matches.compute().sort_values("match_id", ignore_index=True)
+    pd.testing.assert_frame_equal(after, before)
+    with pytest.raises(ArchiveError, match="missing") as caught:
+        archive.open(folder, version=1)
+    missing = Path(str(caught.value.path))  # the first of the version's removed files
+    assert str(missing) in str(caught.value)
+    assert folder in missing.parents
+    assert not missing.exists()

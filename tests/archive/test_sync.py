@@ -78,10 +78,11 @@ def test_a_rerun_adds_nothing_and_commits_nothing(service_a, tmp_path: Path) -> 
         archive.sync(client, folder)
         before = stored_tables(folder)
         versions = archive.open(folder).versions
-        again = archive.sync(client, folder)
+        again = archive.sync(client, folder, start="2026-09-01")
     assert again.added == {}
     assert again.start is None
     assert "nothing added" in str(again)
+    assert "start 2026-09-01T00:00:00Z ignored" in str(again)
     assert archive.open(folder).versions == versions
     after = stored_tables(folder)
     for label, frame in before.items():
