@@ -189,7 +189,9 @@ def latest_snapshots(frame: pd.DataFrame, key: str) -> pd.DataFrame:
 
 
 def open_archive(path: str | os.PathLike[str], *, version: int | None = None) -> Archive:
-    """Open the archive in ``path``, at its latest batch or at batch ``version``.
+    """Open the archive in ``path``, as its last completed batch left it, or at batch ``version``.
+
+    A sync at work meanwhile is not seen: its batch counts once it is complete.
 
     Raises:
         ArchiveError: ``path`` holds no archive, a data file is missing or of another size than
@@ -205,8 +207,10 @@ def open_archive(path: str | os.PathLike[str], *, version: int | None = None) ->
             "`matchkit archive sync` or matchkit.archive.sync",
             path=folder,
         )
-    pinned: dict[str, int] | None = None
+    # By default the tables as the last completed batch left them: a batch being committed
+    # (rosters already, matches not yet) is never half seen.
     batch = manifest["batch"]
+    pinned: dict[str, int] | None = manifest.get("versions", {}).get(str(batch))
     if version is not None:
         known = manifest.get("versions", {})
         if str(version) not in known:

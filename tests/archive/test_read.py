@@ -179,3 +179,21 @@ def test_compact_removes_only_delta_data_files_no_version_uses(synced, tmp_path:
     assert str(missing) in str(caught.value)
     assert folder in missing.parents
     assert not missing.exists()
+
+
+def test_a_batch_being_committed_is_not_seen_half(service_a, synced, tmp_path: Path) -> None:
+    from deltalake import DeltaTable
+
+    from matchkit.archive.layout import read_manifest
+    from matchkit.archive.writer import commit_batch, prepare_batch
+
+    folder = copy_of(synced[0], tmp_path)
+    rosters = len(archive.open(folder).rosters)
+    with client_of(service_a, tmp_path / "cache") as client:
+        earlier = client.matches(START - timedelta(days=1), START)
+    prepared = prepare_batch(earlier.tables)
+    del prepared["matches"]  # a sync killed (or still at work) before its last commit
+    batch = read_manifest(folder)["batch"] + 1
+    commit_batch(folder, batch, prepared)
+    assert len(DeltaTable(str(folder / "rosters")).to_pandas()) > rosters  # in the table...
+    assert len(archive.open(folder).rosters) == rosters  # ... not in the archive yet
