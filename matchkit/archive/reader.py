@@ -280,7 +280,9 @@ def _dtypes(label: str, declared: TableSchema, schema: pa.Schema) -> dict[str, o
     """The archive's columns of a table: the declared ones, its extras, the snapshot's own."""
     dtypes = {column.name: archive_dtype(column.kind) for column in declared.columns}
     skipped = {PARTITION, *SNAPSHOT_COLUMNS} if label in SNAPSHOT_LINKS else {PARTITION}
-    for field in schema:
+    # extra columns after the known ones, sorted by name (as in MatchFrames), whatever order
+    # the batches brought them in
+    for field in sorted(schema, key=lambda field: field.name):
         if field.name not in dtypes and field.name not in skipped:
             dtypes[field.name] = pandas_of_arrow(field.type)
     if label in SNAPSHOT_LINKS:

@@ -91,7 +91,11 @@ examples:
         help="keep the files that versions of the last H hours use (default: 168, a week)",
     )
     compact.add_argument(
-        "--wait", type=float, default=0, metavar="S", help="seconds to wait for a running sync"
+        "--wait",
+        type=float,
+        default=0,
+        metavar="S",
+        help="seconds to wait for a running sync (default: 0, refuse)",
     )
 
 

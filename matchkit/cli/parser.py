@@ -161,7 +161,12 @@ examples:
 """,
     )
     where = synth.add_mutually_exclusive_group(required=True)
-    where.add_argument("--out", type=Path, metavar="DIR", help="data-set folder to write")
+    where.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="data-set folder to write (default: none; this or --archive)",
+    )
     where.add_argument(
         "--archive",
         type=Path,
