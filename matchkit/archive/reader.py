@@ -129,6 +129,7 @@ class Archive:
                  version: int) -> None:  # fmt: skip
         self.path = path
         self.version = version
+        self._manifest = manifest
         self.scope = manifest["scope"]
         self.versions = {label: table.version for label, table in tables.items()}
         self._tables = tables
@@ -149,6 +150,24 @@ class Archive:
 
     def __repr__(self) -> str:
         return f"Archive({str(self.path)!r}, version={self.version})"
+
+    @property
+    def tables(self) -> dict[str, dd.DataFrame]:
+        """Every table by name, in model order (as :attr:`MatchFrames.tables`)."""
+        return {name: getattr(self, name) for name in TABLE_NAMES}
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """What the normalizer noted in the batches up to this version (as in MatchFrames)."""
+        notes = self._manifest.get("problems", {})
+        return tuple(
+            dict.fromkeys(
+                note
+                for batch, batch_notes in sorted(notes.items(), key=lambda item: int(item[0]))
+                if int(batch) <= self.version
+                for note in batch_notes
+            )
+        )
 
     def files(self, table: str) -> list[str]:
         """The data files of a table at this version (for DuckDB, Spark, ...): ``"matches"``,

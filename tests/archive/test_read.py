@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 import matchkit.archive as archive
+from matchkit.archive.layout import read_manifest
 from matchkit.errors import ArchiveError
 from matchkit.model.schema import TABLES
 from matchkit.rules.windows import parse_time
@@ -49,6 +50,10 @@ def test_tables_have_the_columns_of_matchframes_with_text_as_text(synced) -> Non
             else:
                 assert dtype == frames.tables[name][column.name].dtype, (name, column.name)
     assert len(opened.matches) == len(frames)
+    assert list(opened.tables) == list(frames.tables)
+    notes = read_manifest(folder).get("problems", {})  # the normalizer's, batch by batch
+    assert set(opened.problems) == {note for batch in notes.values() for note in batch}
+    assert set(archive.open(folder, version=1).problems) == set(notes.get("1", []))
     # decision 17: one row per player, the snapshot of its latest match
     players = opened.players.compute()
     assert players["player_id"].is_unique
@@ -184,7 +189,6 @@ def test_compact_removes_only_delta_data_files_no_version_uses(synced, tmp_path:
 def test_a_batch_being_committed_is_not_seen_half(service_a, synced, tmp_path: Path) -> None:
     from deltalake import DeltaTable
 
-    from matchkit.archive.layout import read_manifest
     from matchkit.archive.writer import commit_batch, prepare_batch
 
     folder = copy_of(synced[0], tmp_path)
