@@ -11,6 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from matchkit.errors import (
+    ArchiveBusyError,
+    ArchiveError,
+    ArchiveScopeError,
     AuthError,
     CacheError,
     CacheMissError,
@@ -30,6 +33,9 @@ if TYPE_CHECKING:
     from matchkit.service import create_app, running, serve
 
 __all__ = [
+    "ArchiveBusyError",
+    "ArchiveError",
+    "ArchiveScopeError",
     "AuthError",
     "CacheError",
     "CacheMissError",

@@ -10,6 +10,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = [
+    "ArchiveBusyError",
+    "ArchiveError",
+    "ArchiveScopeError",
     "AuthError",
     "CacheError",
     "CacheMissError",
@@ -130,3 +133,36 @@ class CacheError(MatchkitError):
     def __init__(self, message: str, *, path: object) -> None:
         super().__init__(message)
         self.path = path
+
+
+class ArchiveError(MatchkitError):
+    """An archive (:mod:`matchkit.archive`) cannot be read or written as asked: a data file is
+    missing or damaged, its manifest is unreadable or of another format, or a batch cannot be
+    written. The message names the file and says the way out.
+
+    Attributes:
+        path: the file or folder at fault.
+    """
+
+    def __init__(self, message: str, *, path: object = None) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class ArchiveBusyError(ArchiveError):
+    """Another process (a sync or a compaction) holds the archive's lock past the wait."""
+
+
+class ArchiveScopeError(ArchiveError, ValueError):
+    """A sync asked for another scope (shard, filters, telemetry) than the archive holds; pass
+    ``allow_scope_change=True`` (``--change-scope``) to sync it anyway.
+
+    Attributes:
+        stored: the archive's scope.
+        asked: the sync's scope.
+    """
+
+    def __init__(self, message: str, *, path: object, stored: object, asked: object) -> None:
+        super().__init__(message, path=path)
+        self.stored = stored
+        self.asked = asked

@@ -1,4 +1,4 @@
-"""The matchkit command: serve, synth, fetch, report, cache.
+"""The matchkit command: serve, synth, fetch, report, cache, archive.
 
 Each subcommand's arguments are declared in :mod:`matchkit.cli.parser`; here each is handed to
 the module that owns the job. The heavy modules are imported only when their subcommand runs.
@@ -29,6 +29,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "fetch": _fetch,
         "report": _report,
         "cache": _cache,
+        "archive": _archive,
     }[args.command]
     try:
         with warnings.catch_warnings():
@@ -70,6 +71,12 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _synth(args: argparse.Namespace) -> int:
+    if args.archive is not None:
+        from matchkit.cli.archive import synth_archive
+
+        return synth_archive(args)
+    if args.telemetry:
+        raise InvalidArgumentError("--telemetry goes with --archive", parameter="telemetry")
     from matchkit.synth import write_dataset
 
     options = {key: getattr(args, key) for key in ("seed", "matches", "na_matches", "days")}
@@ -189,6 +196,12 @@ def _cache(args: argparse.Namespace) -> int:
         removed = client.clear_cache(older_than)
     print(f"removed {removed} cached responses from {path}")
     return 0
+
+
+def _archive(args: argparse.Namespace) -> int:
+    from matchkit.cli.archive import run_archive
+
+    return run_archive(args)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import textwrap
 from datetime import timedelta
 from pathlib import Path
 
+from matchkit.cli.archive import add_archive_parser
 from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT
 
 __all__ = ["build_parser", "days_ago"]
@@ -30,6 +31,7 @@ examples:
   matchkit report --out reports                # the notebooks as an offline HTML report
   matchkit serve --port 8000                   # the reference service on loopback
   matchkit cache info                          # what the HTTP cache holds
+  matchkit archive sync archive                # keep matches past the 120 days
 
 Run `matchkit COMMAND --help` for a command's options. The service is MATCHKIT_BASE_URL (default:
 the embedded sample service) and its key MATCHKIT_API_KEY; the HTTP cache is in MATCHKIT_CACHE_DIR
@@ -88,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     _fetch_parser(commands)
     _report_parser(commands)
     _cache_parser(commands)
+    add_archive_parser(commands)
     return parser
 
 
@@ -177,9 +180,28 @@ def _synth_parser(commands) -> None:
 examples:
   matchkit synth --out sample                     # the bundled sample set, regenerated
   matchkit synth --out big --matches 20000 --seed 3 --days 60
+  matchkit synth --archive big-archive --matches 1000000     # an archive, a year, no HTTP
 """,
     )
-    synth.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write")
+    where = synth.add_mutually_exclusive_group(required=True)
+    where.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="data-set folder to write (default: none; this or --archive)",
+    )
+    where.add_argument(
+        "--archive",
+        type=Path,
+        metavar="DIR",
+        help="write an archive (Delta tables, see `matchkit archive`) of --matches matches over "
+        "--days (default 365) directly, without documents or HTTP; DIR must be new or empty",
+    )
+    synth.add_argument(
+        "--telemetry",
+        action="store_true",
+        help="with --archive: their telemetry too (not available yet: refused)",
+    )
     synth.add_argument(
         "--seed", type=int, default=None, help=f"random seed (default: {parameters.DEFAULT_SEED})"
     )

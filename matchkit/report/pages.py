@@ -56,6 +56,7 @@ NOTEBOOKS = (
     "05-explorer.ipynb",
     "06-telemetry.ipynb",
     "07-one-player.ipynb",
+    "08-a-year-of-matches.ipynb",
 )
 
 

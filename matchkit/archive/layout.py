@@ -1,0 +1,142 @@
+"""An archive folder on disk: where each table lives, its manifest, and its lock.
+
+Layout of an archive folder ``DIR``::
+
+    DIR/archive.json              matchkit's manifest: format, scope (shard, filters,
+                                  telemetry), the service it came from (never a key), the
+                                  watermark, the last batch and each batch's table versions,
+                                  a pending batch, the gaps the service had already forgotten
+    DIR/<table>/                  one Delta Lake table per MatchFrames table, partitioned by
+                                  ``month`` (``YYYY-MM`` of the match's created_at, UTC)
+    DIR/telemetry/<table>/        one per TelemetryFrames table, when telemetry is archived
+    DIR/_staging/batch-N/         the batch being committed (removed once it is)
+    DIR/.lock                     held by the one sync or compaction at work
+
+The manifest is replaced atomically (written beside it, flushed, renamed over it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from matchkit.errors import ArchiveBusyError, ArchiveError
+
+__all__ = [
+    "APP_ID",
+    "FORMAT",
+    "MANIFEST",
+    "PARTITION",
+    "STAGING",
+    "locked",
+    "read_manifest",
+    "table_path",
+    "write_manifest",
+]
+
+FORMAT = "matchkit-archive/1"
+MANIFEST = "archive.json"
+PARTITION = "month"
+"""The partition column of every table: ``YYYY-MM`` of the match's created_at (UTC)."""
+APP_ID = "matchkit-archive"
+"""The Delta application-transaction id whose version is the batch number of a commit."""
+STAGING = "_staging"
+LOCK = ".lock"
+
+
+def table_path(folder: Path, name: str, *, telemetry: bool = False) -> Path:
+    """The folder of one Delta table of the archive."""
+    return folder / "telemetry" / name if telemetry else folder / name
+
+
+def read_manifest(folder: Path) -> dict[str, Any] | None:
+    """The manifest of the archive in ``folder``, or ``None`` when there is none yet.
+
+    Raises:
+        ArchiveError: the manifest cannot be read or is of another format.
+    """
+    path = folder / MANIFEST
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise ArchiveError(f"cannot read {path}: {error.strerror or error}", path=path) from None
+    try:
+        manifest = orjson.loads(raw)
+    except orjson.JSONDecodeError as error:
+        raise ArchiveError(
+            f"{path} is damaged ({error}); restore it from a backup (the Delta tables beside "
+            "it are intact)",
+            path=path,
+        ) from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        found = manifest.get("format") if isinstance(manifest, dict) else None
+        raise ArchiveError(
+            f"{path} is of format {found!r}; this version of matchkit reads {FORMAT}", path=path
+        )
+    return manifest
+
+
+def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
+    """Replace the manifest atomically (a crash leaves the old one or the new one)."""
+    path = folder / MANIFEST
+    temporary = folder / f".{MANIFEST}.{os.getpid()}.tmp"
+    data = orjson.dumps(manifest, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
+    try:
+        with open(temporary, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise ArchiveError(f"cannot write {path}: {error.strerror or error}", path=path) from None
+
+
+@contextlib.contextmanager
+def locked(folder: Path, *, wait: float = 0.0) -> Iterator[None]:
+    """Hold the archive's lock (an advisory ``flock`` on ``DIR/.lock``) for the block.
+
+    The kernel releases it when its process ends, however it ends (a SIGKILL too), so a killed
+    sync never leaves the archive locked.
+
+    Args:
+        wait: seconds to wait for another holder to finish (0: do not wait).
+
+    Raises:
+        ArchiveBusyError: another process still holds it after ``wait`` seconds.
+    """
+    path = folder / LOCK
+    handle = open(path, "a+b")  # noqa: SIM115 (held for the block)
+    try:
+        deadline = time.monotonic() + max(0.0, wait)
+        while True:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError as error:
+                if error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                    raise ArchiveError(
+                        f"cannot lock {path}: {error.strerror or error}", path=path
+                    ) from None
+                if time.monotonic() >= deadline:
+                    raise ArchiveBusyError(
+                        f"{folder} is being written by another process (a sync or a compaction "
+                        f"holds {path}); wait for it to finish, or pass a longer wait "
+                        "(wait=SECONDS, --wait SECONDS)",
+                        path=path,
+                    ) from None
+                time.sleep(0.05)
+        yield
+    finally:
+        handle.close()

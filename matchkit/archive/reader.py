@@ -1,0 +1,310 @@
+"""Reading an archive: :func:`open_archive` (``matchkit.archive.open``) and :class:`Archive`.
+
+Each table is a lazy Dask DataFrame over the data files of its Delta table's version, one
+partition per file, with the columns and dtypes of MatchFrames except that text stays text
+(``category`` columns are pandas ``string``). Every file the version lists is checked when the
+archive is opened (present, of the size its Delta log says); a file damaged in place is refused
+when it is read. Either way the error is an :class:`~matchkit.errors.ArchiveError` naming it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from matchkit.archive.convert import (
+    SNAPSHOT_COLUMNS,
+    SNAPSHOT_LINKS,
+    archive_dtype,
+    pandas_of_arrow,
+    to_pandas,
+)
+from matchkit.archive.layout import PARTITION, read_manifest
+from matchkit.archive.versions import table_labels
+from matchkit.errors import ArchiveError, InvalidArgumentError
+from matchkit.model.schema import DATETIME_DTYPE, TABLE_NAMES, TABLES, TableSchema
+
+if TYPE_CHECKING:
+    import dask.dataframe as dd
+
+    from matchkit.model.frames import MatchFrames
+
+__all__ = ["Archive", "TableFiles", "open_archive"]
+
+
+@dataclass(frozen=True)
+class TableFiles:
+    """One table of a pinned version: its data files (with their month) and its dtypes."""
+
+    label: str
+    version: int
+    files: tuple[str, ...]
+    months: tuple[str | None, ...]
+    dtypes: Mapping[str, object]
+
+    def read(self, files: list[str] | None = None) -> pd.DataFrame:
+        """The rows of ``files`` (default: all), as pandas."""
+        chosen = list(self.files) if files is None else files
+        if not chosen:
+            return to_pandas(pa.table({}), self.dtypes)
+        return pd.concat([read_file(path, self.dtypes) for path in chosen], ignore_index=True)
+
+    def in_months(self, first: str | None, last: str | None) -> list[str]:
+        """The files of the months from ``first`` to ``last`` (inclusive; None: open)."""
+        return [
+            path
+            for path, month in zip(self.files, self.months, strict=True)
+            if month is None
+            or ((first is None or month >= first) and (last is None or month <= last))
+        ]
+
+    def dask(self) -> dd.DataFrame:
+        """A lazy Dask DataFrame, one partition per file."""
+        import dask.dataframe as dd
+
+        meta = to_pandas(pa.table({}), self.dtypes)
+        if not self.files:
+            return dd.from_pandas(meta, npartitions=1)
+        return dd.from_map(
+            _FileReader(self.dtypes), list(self.files), meta=meta, label=f"read-{self.label}"
+        )
+
+
+class _FileReader:
+    def __init__(self, dtypes: Mapping[str, object]) -> None:
+        self.dtypes = dict(dtypes)
+
+    def __call__(self, path: str) -> pd.DataFrame:
+        return read_file(path, self.dtypes)
+
+
+def read_file(path: str, dtypes: Mapping[str, object]) -> pd.DataFrame:
+    """One data file's rows with the archive's dtypes.
+
+    Raises:
+        ArchiveError: the file is missing or is not a readable Parquet file.
+    """
+    try:
+        handle = pq.ParquetFile(path)
+        present = [name for name in dtypes if name in handle.schema_arrow.names]
+        table = handle.read(columns=present)
+    except FileNotFoundError:
+        raise ArchiveError(
+            f"{path} is missing, and the archive's table lists it; restore it from a backup "
+            "(or open an earlier version with version=)",
+            path=path,
+        ) from None
+    except (OSError, pa.ArrowException) as error:
+        raise ArchiveError(
+            f"{path} is damaged ({error}); restore it from a backup", path=path
+        ) from None
+    return to_pandas(table, dtypes)
+
+
+class Archive:
+    """An archive opened at one version: a lazy Dask DataFrame per table.
+
+    Attributes:
+        path: the archive folder.
+        version: the batch the tables are pinned at.
+        versions: each table's Delta version at that batch.
+        scope: the scope its syncs had (shard, filters, telemetry).
+        matches, rosters, participants, rounds, round_participants, assets, spectators: the
+            tables of MatchFrames, lazily.
+        players, teams: each one's latest snapshot (decision 17), lazily.
+        player_snapshots, team_snapshots: every snapshot, with the match it came with
+            (``match_id``, ``match_created_at``).
+        telemetry: the tables of TelemetryFrames as attributes, or ``None``.
+    """
+
+    def __init__(self, path: Path, manifest: dict[str, Any], tables: dict[str, TableFiles],
+                 version: int) -> None:  # fmt: skip
+        self.path = path
+        self.version = version
+        self._manifest = manifest
+        self.scope = manifest["scope"]
+        self.versions = {label: table.version for label, table in tables.items()}
+        self._tables = tables
+        for name in TABLE_NAMES:
+            table = tables[name]
+            if name in SNAPSHOT_LINKS:
+                snapshots = table.dask()
+                setattr(self, f"{name[:-1]}_snapshots", snapshots)
+                setattr(self, name, _latest(snapshots, TABLES[name].key[0]))
+            else:
+                setattr(self, name, table.dask())
+        labels = [label for label in tables if label.startswith("telemetry/")]
+        self.telemetry = (
+            SimpleNamespace(**{label[10:]: tables[label].dask() for label in labels})
+            if labels
+            else None
+        )
+
+    def __repr__(self) -> str:
+        return f"Archive({str(self.path)!r}, version={self.version})"
+
+    @property
+    def tables(self) -> dict[str, dd.DataFrame]:
+        """Every table by name, in model order (as :attr:`MatchFrames.tables`)."""
+        return {name: getattr(self, name) for name in TABLE_NAMES}
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """What the normalizer noted in the batches up to this version (as in MatchFrames)."""
+        notes = self._manifest.get("problems", {})
+        return tuple(
+            dict.fromkeys(
+                note
+                for batch, batch_notes in sorted(notes.items(), key=lambda item: int(item[0]))
+                if int(batch) <= self.version
+                for note in batch_notes
+            )
+        )
+
+    def files(self, table: str) -> list[str]:
+        """The data files of a table at this version (for DuckDB, Spark, ...): ``"matches"``,
+        ``"players"`` (the snapshots), ``"telemetry/deaths"``, ..."""
+        if table not in self._tables:
+            raise InvalidArgumentError(
+                f"no table {table!r}; the archive has {', '.join(self._tables)}",
+                parameter="table",
+            )
+        return list(self._tables[table].files)
+
+    def to_frames(self, start: Any = None, end: Any = None, **filters: Any) -> MatchFrames:
+        """The matches created in ``[start, end)`` that pass ``filters``, as pandas MatchFrames.
+
+        Args:
+            start, end: bounds (datetime, date or ISO 8601; default open).
+            **filters: ``server_types``, ``patch_versions``, ``ranking_type``, ``game_modes``
+                (values of the matches table) and ``player_ids``.
+
+        Players and teams are the snapshot of each one's latest match up to ``end``.
+        """
+        from matchkit.archive.slicing import slice_frames
+
+        return slice_frames(self._tables, start, end, filters)
+
+
+def _latest(snapshots: dd.DataFrame, key: str) -> dd.DataFrame:
+    """Each id's snapshot of its latest match, without the snapshot's match columns."""
+    meta = snapshots._meta.drop(columns=list(SNAPSHOT_COLUMNS))
+    return snapshots.shuffle(on=key).map_partitions(latest_snapshots, key, meta=meta)
+
+
+def latest_snapshots(frame: pd.DataFrame, key: str) -> pd.DataFrame:
+    """Each id's row of its latest match (by the match's time, then id)."""
+    ordered = frame.sort_values(["match_created_at", "match_id"], kind="stable")
+    latest = ordered.drop_duplicates(key, keep="last")
+    return latest.drop(columns=list(SNAPSHOT_COLUMNS)).reset_index(drop=True)
+
+
+def open_archive(path: str | os.PathLike[str], *, version: int | None = None) -> Archive:
+    """Open the archive in ``path``, as its last completed batch left it, or at batch ``version``.
+
+    A sync at work meanwhile is not seen: its batch counts once it is complete.
+
+    Raises:
+        ArchiveError: ``path`` holds no archive, a data file is missing or of another size than
+            its table's log says (the message names it), or ``version`` is unknown.
+    """
+    from deltalake import DeltaTable
+
+    folder = Path(path)
+    manifest = read_manifest(folder)
+    if manifest is None:
+        raise ArchiveError(
+            f"{folder} is not an archive (no archive.json); create one with "
+            "`matchkit archive sync` or matchkit.archive.sync",
+            path=folder,
+        )
+    # By default the tables as the last completed batch left them: a batch being committed
+    # (rosters already, matches not yet) is never half seen.
+    batch = manifest["batch"]
+    pinned: dict[str, int] | None = manifest.get("versions", {}).get(str(batch))
+    if version is not None:
+        known = manifest.get("versions", {})
+        if str(version) not in known:
+            raise ArchiveError(
+                f"{folder} has no version {version!r}; its versions are the batches "
+                f"{', '.join(known) or '(none yet)'}",
+                path=folder,
+            )
+        pinned, batch = known[str(version)], int(version)
+    tables = {}
+    labels = list(pinned) if pinned is not None else table_labels(folder)
+    for label in labels:
+        try:
+            table = DeltaTable(str(folder / label), version=pinned[label] if pinned else None)
+        except Exception as error:
+            raise ArchiveError(
+                f"cannot open {folder / label}: {error}", path=folder / label
+            ) from error
+        tables[label] = _table_files(folder, label, table)
+    for name in TABLE_NAMES:
+        if name not in tables:
+            tables[name] = TableFiles(name, -1, (), (), _dtypes(name, TABLES[name], pa.schema([])))
+    return Archive(folder, manifest, tables, batch)
+
+
+def _table_files(folder: Path, label: str, table: Any) -> TableFiles:
+    actions = pa.table(table.get_add_actions(flatten=True))
+    paths = actions.column("path").to_pylist()
+    sizes = actions.column("size_bytes").to_pylist()
+    column = f"partition.{PARTITION}"
+    months = (
+        actions.column(column).to_pylist()
+        if column in actions.column_names
+        else [None] * len(paths)
+    )
+    root = folder / label
+    files = []
+    for relative, size in zip(paths, sizes, strict=True):
+        file = root / relative
+        try:
+            actual = file.stat().st_size
+        except FileNotFoundError:
+            raise ArchiveError(
+                f"{file} is missing, and version {table.version()} of {root} lists it; restore "
+                "it from a backup (or open an earlier version with version=)",
+                path=file,
+            ) from None
+        if actual != size:
+            raise ArchiveError(
+                f"{file} is damaged: {actual} bytes, the table's log says {size}; restore it "
+                "from a backup",
+                path=file,
+            )
+        files.append(str(file))
+    schema = pa.schema(table.schema().to_arrow())
+    if label.startswith("telemetry/"):
+        from matchkit.telemetry.schema import TABLES as TELEMETRY_TABLES
+
+        declared = TELEMETRY_TABLES[label[10:]]
+    else:
+        declared = TABLES[label]
+    return TableFiles(label, table.version(), tuple(files), tuple(months),
+                      _dtypes(label, declared, schema))  # fmt: skip
+
+
+def _dtypes(label: str, declared: TableSchema, schema: pa.Schema) -> dict[str, object]:
+    """The archive's columns of a table: the declared ones, its extras, the snapshot's own."""
+    dtypes = {column.name: archive_dtype(column.kind) for column in declared.columns}
+    skipped = {PARTITION, *SNAPSHOT_COLUMNS} if label in SNAPSHOT_LINKS else {PARTITION}
+    # extra columns after the known ones, sorted by name (as in MatchFrames), whatever order
+    # the batches brought them in
+    for field in sorted(schema, key=lambda field: field.name):
+        if field.name not in dtypes and field.name not in skipped:
+            dtypes[field.name] = pandas_of_arrow(field.type)
+    if label in SNAPSHOT_LINKS:
+        dtypes["match_id"] = pd.StringDtype()
+        dtypes["match_created_at"] = DATETIME_DTYPE
+    return dtypes

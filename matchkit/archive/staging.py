@@ -1,0 +1,70 @@
+"""The staged copy of a batch: its stored tables, written before any table is committed.
+
+A sync writes a batch's tables (as :func:`matchkit.archive.writer.prepare_batch` gives them)
+to ``DIR/_staging/batch-N/``, one Parquet file per table, atomically (a hidden folder renamed
+into place), and only then records the batch as pending. A sync that finds a pending batch
+commits exactly these tables: the rows of a batch never depend on when it is completed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import orjson
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from matchkit.archive.layout import STAGING
+from matchkit.errors import ArchiveError
+
+__all__ = ["clear_staging", "read_staged", "stage"]
+
+_ORDER = "order.json"
+
+
+def _folder(folder: Path, batch: int) -> Path:
+    return folder / STAGING / f"batch-{batch}"
+
+
+def stage(folder: Path, batch: int, prepared: dict[str, pa.Table]) -> None:
+    """Write the batch's tables to its staging folder, atomically."""
+    target = _folder(folder, batch)
+    temporary = target.parent / f".{target.name}.{os.getpid()}"
+    shutil.rmtree(temporary, ignore_errors=True)
+    temporary.mkdir(parents=True)
+    names = []
+    for index, (label, table) in enumerate(prepared.items()):
+        name = f"{index:02d}.parquet"
+        pq.write_table(table, temporary / name)
+        names.append([label, name])
+    with open(temporary / _ORDER, "wb") as handle:
+        handle.write(orjson.dumps(names))
+        handle.flush()
+        os.fsync(handle.fileno())
+    shutil.rmtree(target, ignore_errors=True)
+    os.rename(temporary, target)
+
+
+def read_staged(folder: Path, batch: int) -> dict[str, pa.Table]:
+    """The staged tables of a pending batch, in commit order.
+
+    Raises:
+        ArchiveError: they are missing or damaged.
+    """
+    source = _folder(folder, batch)
+    try:
+        names = orjson.loads((source / _ORDER).read_bytes())
+        return {label: pq.read_table(source / name) for label, name in names}
+    except (OSError, orjson.JSONDecodeError, pa.ArrowException) as error:
+        raise ArchiveError(
+            f"batch {batch} was left pending by an interrupted sync, and its staged tables in "
+            f"{source} cannot be read ({error}); restore the archive from a backup",
+            path=source,
+        ) from None
+
+
+def clear_staging(folder: Path) -> None:
+    """Remove every staged batch (when none is pending, they are leftovers)."""
+    shutil.rmtree(folder / STAGING, ignore_errors=True)

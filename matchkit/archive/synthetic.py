@@ -1,0 +1,166 @@
+"""``matchkit synth --archive DIR --matches N``: a large synthetic archive, written directly.
+
+No documents, no HTTP, no normalizer: each chunk of matches is drawn with numpy, vectorized,
+from the sample set's parameters (:mod:`matchkit.synth.parameters`: server types and their
+shares, rosters and sizes, ranked shares, the side advantage of each Arena mode played as
+first-to-3 rounds, triangular round and match durations, regions, the daily cycle, patches
+every few weeks, character popularity, slot kinds, team shares, skewed player activity) and
+committed as one batch through the archive's writer (:func:`matchkit.archive.writer.commit_batch`,
+appending: the ids are new by construction). Tables hold the known columns of MatchFrames
+(no extra columns such as participants' damage stats); spectators is empty. The player pool
+grows with N (the sample's 3,000 players per 4,200 matches, at least 3,000).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from matchkit.archive.layout import FORMAT, locked, read_manifest, write_manifest
+from matchkit.archive.synthetic_draw import draw_chunk, hex_ids
+from matchkit.archive.versions import table_versions
+from matchkit.archive.writer import commit_batch
+from matchkit.errors import InvalidArgumentError
+from matchkit.synth import parameters as p
+
+__all__ = ["write_synthetic_archive"]
+
+CHUNK = 100_000
+_MICROS = 1_000_000
+
+
+def write_synthetic_archive(
+    path: str | os.PathLike[str],
+    *,
+    matches: int,
+    seed: int = p.DEFAULT_SEED,
+    as_of: str = p.DEFAULT_AS_OF,
+    days: int = 365,
+    chunk: int = CHUNK,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, int]:
+    """Write an archive of ``matches`` synthetic matches over the ``days`` before ``as_of``.
+
+    Args:
+        path: a new (or empty) folder.
+        matches: how many matches.
+        seed: the seed (the same arguments give the same rows).
+        as_of: the end of the time range.
+        days: the days the matches spread over.
+        chunk: matches drawn and committed at a time (one batch each).
+        progress: called with the number of matches written after each chunk.
+
+    Returns:
+        Rows written per table.
+
+    Raises:
+        InvalidArgumentError: ``matches`` or ``days`` < 1, or ``path`` is not empty.
+    """
+    from matchkit.rules.windows import format_time, parse_time
+
+    for name, value in (("matches", matches), ("days", days), ("chunk", chunk)):
+        if not isinstance(value, int) or value < 1:
+            raise InvalidArgumentError(
+                f"{name}={value!r} must be a whole number >= 1", parameter=name
+            )
+    folder = Path(path)
+    if folder.exists() and any(folder.iterdir()):
+        raise InvalidArgumentError(f"{folder} is not empty; choose a new folder", parameter="path")
+    folder.mkdir(parents=True, exist_ok=True)
+    end = parse_time(as_of, parameter="as_of")
+    start = end - timedelta(days=days)
+    pool = max(p.GLOBAL_PLAYER_POOL, matches * p.GLOBAL_PLAYER_POOL // p.GLOBAL_MATCHES)
+    model = _Model(pool)
+    patches = _patches(start, end)
+    counts: dict[str, int] = {}
+    with locked(folder):
+        manifest = read_manifest(folder) or {
+            "format": FORMAT,
+            "scope": {"shard": "global", "filters": {}, "telemetry": False},
+            "source": f"matchkit synth --archive (seed {seed})",
+            "batch": 0,
+            "watermark": None,
+            "pending": None,
+            "versions": {},
+            "gaps": [],
+            "scopes": [],
+        }
+        chunks = -(-matches // chunk)
+        span = (end - start) / chunks
+
+        def drawn(index: int) -> dict:
+            n = min(chunk, matches - index * chunk)
+            low = start + span * index
+            return draw_chunk(
+                model, np.random.default_rng([seed, index]), n, low, low + span, patches
+            )
+
+        # The next chunk is drawn while this one is written (numpy and deltalake both work
+        # without the GIL): two chunks in memory at most.
+        with ThreadPoolExecutor(max_workers=1) as drawer:
+            coming = drawer.submit(drawn, 0)
+            for index in range(chunks):
+                tables = coming.result()
+                if index + 1 < chunks:
+                    coming = drawer.submit(drawn, index + 1)
+                batch = manifest["batch"] + 1
+                done = commit_batch(folder, batch, tables, append=True)
+                del tables
+                for name, rows in done.added.items():
+                    counts[name] = counts.get(name, 0) + rows
+                manifest["batch"] = batch
+                manifest["watermark"] = format_time(start + span * (index + 1))
+                manifest["versions"][str(batch)] = table_versions(folder)
+                write_manifest(folder, manifest)
+                if progress is not None:
+                    progress(min(matches, (index + 1) * chunk))
+    return counts
+
+
+class _Model:
+    """The sample set's parameters as arrays."""
+
+    def __init__(self, pool: int) -> None:
+        from matchkit.synth.catalogue import build_catalogue
+
+        catalogue = build_catalogue()
+        self.modes = p.MODES
+        self.mode_share = _shares([m.share for m in p.MODES])
+        self.regions = np.array([r for r, _ in p.REGIONS])
+        self.region_share = _shares([s for _, s in p.REGIONS])
+        self.hours = np.array(p.HOURLY_ACTIVITY, dtype=float) / sum(p.HOURLY_ACTIVITY)
+        self.actors = np.array([c.actor for c in catalogue.characters])
+        self.actor_share = _shares([c.popularity for c in catalogue.characters])
+        self.maps = np.array(catalogue.arena_maps)
+        self.royale_map = catalogue.royale_map
+        self.game_modes = np.array([catalogue.game_mode_ids[m.server_type] for m in p.MODES])
+        weights = 1.0 / (np.arange(1, pool + 1) + p.PLAYER_SKEW)
+        self.player_cdf = np.cumsum(weights / weights.sum())
+        self.player_cdf[-1] = 1.0
+        numbers = 770_000_000_000_000_000 + np.arange(pool, dtype=np.int64) * 7_919_113
+        self.player_ids = pa.array(numbers.astype(str), pa.string())
+        self.player_names = pa.array([f"Player{i}" for i in range(pool)], pa.string())
+        teams = sum(count for _, count in p.TEAM_POOL)
+        self.team_ids = hex_ids(np.random.default_rng(0), teams, lower=True)
+        self.team_names = pa.array([f"Team {i}" for i in range(teams)], pa.string())
+
+
+def _shares(values: list) -> np.ndarray:
+    shares = np.array([float(value) for value in values])
+    return shares / shares.sum()
+
+
+def _patches(start: datetime, end: datetime) -> list[tuple[int, str]]:
+    """(start in microseconds, version) of each patch live between ``start`` and ``end``."""
+    from matchkit.synth.catalogue import patch_schedule
+
+    return [
+        (int(patch.start.timestamp()) * _MICROS, patch.version)
+        for patch in patch_schedule(start, end, p.FIRST_PATCH_GLOBAL)
+    ]

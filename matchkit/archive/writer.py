@@ -1,0 +1,245 @@
+"""Commit one batch of tables to the archive's Delta tables: insert-only, idempotent, explicit.
+
+Every table's commit of batch ``N`` carries the application transaction
+``(matchkit-archive, N)`` in the same atomic Delta commit as its rows. A table whose
+transaction version is already ``N`` or more has this batch, and is skipped: a batch repeated
+after a crash never adds a row twice. Rows are inserted only when their key is not in the table
+yet (a Delta merge with ``when_not_matched_insert_all``, pruned to the batch's months), so an
+overlap between batches cannot duplicate either. The ``matches`` table is committed last: a
+match is in the archive only once every row it owns is.
+
+Schema changes are never silent: a column the batch brings that the table lacks is added by
+schema evolution and reported; a column the table has that the batch lacks stays, its new rows
+empty, and is reported; a column whose type changed is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from matchkit.archive.convert import match_months, snapshot_frame, stored_key, to_arrow
+from matchkit.archive.layout import APP_ID, PARTITION
+from matchkit.errors import ArchiveError
+from matchkit.model.schema import TABLE_NAMES, TABLES, TableSchema
+
+__all__ = ["BatchResult", "commit_batch", "commit_table", "key_of", "prepare_batch"]
+
+
+@dataclass
+class BatchResult:
+    """What one batch added.
+
+    Attributes:
+        added: rows added per table (``telemetry/<name>`` for telemetry tables); a table
+            skipped because it already had the batch is absent.
+        new_columns: ``table.column`` of each column the batch added to a table.
+        absent_columns: ``table.column`` of each column the table has and the batch did not
+            bring (kept; its rows of this batch are empty).
+        problems: what the normalizer noted in the batch (the sync sets it).
+    """
+
+    added: dict[str, int] = field(default_factory=dict)
+    new_columns: list[str] = field(default_factory=list)
+    absent_columns: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def prepare_batch(
+    tables: Mapping[str, pd.DataFrame], telemetry: Mapping[str, pd.DataFrame] | None = None
+) -> dict[str, pa.Table]:
+    """The tables of one batch as the archive stores them, by label, in commit order:
+    telemetry tables (``telemetry/<name>``), then MatchFrames', ``matches`` last (a match is
+    there once everything it owns is)."""
+    months = match_months(tables["matches"])
+    prepared = {}
+    for name, frame in (telemetry or {}).items():
+        prepared[f"telemetry/{name}"] = _stored_table(frame, months)
+    for name in [*(n for n in TABLE_NAMES if n != "matches"), "matches"]:
+        frame = snapshot_frame(name, tables) if name in ("players", "teams") else tables[name]
+        prepared[name] = _stored_table(frame, months)
+    return prepared
+
+
+def key_of(label: str) -> tuple[str, ...]:
+    """The stored key of a table by label."""
+    if label.startswith("telemetry/"):
+        from matchkit.telemetry.schema import TABLES as TELEMETRY_TABLES
+
+        return TELEMETRY_TABLES[label.removeprefix("telemetry/")].key
+    schema: TableSchema = TABLES[label]
+    return stored_key(label, schema)
+
+
+def commit_batch(
+    folder: Path, batch: int, prepared: Mapping[str, pa.Table], *, append: bool = False
+) -> BatchResult:
+    """Commit the prepared tables of one batch (:func:`prepare_batch`), in their order.
+
+    Args:
+        folder: the archive folder.
+        batch: the batch number, > every batch committed before.
+        prepared: the stored tables by label.
+        append: the rows' keys are new by construction (a synthetic archive): append them
+            without looking for them in the table.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    result = BatchResult()
+
+    def commit(label: str) -> None:
+        added = commit_table(
+            folder / label,
+            prepared[label],
+            key=key_of(label),
+            batch=batch,
+            result=result,
+            label=label,
+            append=append,
+        )
+        if added is not None:
+            result.added[label] = added
+
+    # The tables are independent; matches waits for all of them (a match is there once
+    # everything it owns is). deltalake writes without the GIL, so threads share the cores.
+    others = [label for label in prepared if label != "matches"]
+    with ThreadPoolExecutor(max_workers=min(4, max(1, len(others)))) as pool:
+        list(pool.map(commit, others))
+    if "matches" in prepared:
+        commit("matches")
+    result.added = {label: result.added[label] for label in prepared if label in result.added}
+    return result
+
+
+def _stored_table(frame: pd.DataFrame, months: pd.Series) -> pa.Table:
+    row_months = np.asarray(frame["match_id"].map(months).array, dtype=object)
+    row_months[pd.isna(row_months)] = None
+    return to_arrow(frame, row_months)
+
+
+def commit_table(
+    path: Path,
+    data: pa.Table,
+    *,
+    key: tuple[str, ...],
+    batch: int,
+    result: BatchResult | None = None,
+    label: str = "",
+    append: bool = False,
+) -> int | None:
+    """Insert the rows of ``data`` whose key the table lacks, as batch ``batch``.
+
+    Returns:
+        The rows added, or ``None`` when the table already had this batch.
+
+    Raises:
+        ArchiveError: a column's type differs from the table's, or Delta refused the write.
+    """
+    from deltalake import (
+        ColumnProperties,
+        CommitProperties,
+        DeltaTable,
+        Transaction,
+        WriterProperties,
+        write_deltalake,
+    )
+
+    result = result if result is not None else BatchResult()
+    label = label or path.name
+    commit = CommitProperties(app_transactions=[Transaction(APP_ID, batch)])
+    # A table's own id is unique: a dictionary of it is never smaller, only slower to try.
+    unique = {key[0]: ColumnProperties(dictionary_enabled=False)} if len(key) == 1 else {}
+    properties = WriterProperties(compression="SNAPPY", column_properties=unique)
+    try:
+        if not DeltaTable.is_deltatable(str(path)):
+            path.mkdir(parents=True, exist_ok=True)
+            write_deltalake(
+                str(path),
+                data,
+                partition_by=[PARTITION],
+                mode="append",
+                commit_properties=commit,
+                writer_properties=properties,
+            )
+            return data.num_rows
+        table = DeltaTable(str(path))
+        if (table.transaction_version(APP_ID) or 0) >= batch:
+            return None
+        data, new = _aligned(data, pa.schema(table.schema().to_arrow()), label, result)
+        if data.num_rows == 0 and not new:
+            return 0
+        if append:
+            write_deltalake(
+                table, data, mode="append", schema_mode="merge" if new else None,
+                commit_properties=commit,
+            )  # fmt: skip
+            return data.num_rows
+        months = sorted({m for m in data.column(PARTITION).to_pylist() if m is not None})
+        match = " AND ".join(f"t.{column} = s.{column}" for column in key)
+        if months and None not in data.column(PARTITION).to_pylist():
+            listed = ", ".join(f"'{month}'" for month in months)
+            match += f" AND t.{PARTITION} IN ({listed})"
+        metrics = (
+            table.merge(
+                data,
+                predicate=match,
+                source_alias="s",
+                target_alias="t",
+                merge_schema=bool(new),
+                commit_properties=commit,
+                writer_properties=properties,
+            )
+            .when_not_matched_insert_all()
+            .execute()
+        )
+        return int(metrics["num_target_rows_inserted"])
+    except ArchiveError:
+        raise
+    except Exception as error:  # deltalake's own errors, OSError
+        raise ArchiveError(
+            f"could not write batch {batch} to {path}: {error}; nothing of this table's batch "
+            "was committed, run the sync again",
+            path=path,
+        ) from error
+
+
+def _aligned(
+    data: pa.Table, schema: pa.Schema, label: str, result: BatchResult
+) -> tuple[pa.Table, list[str]]:
+    """``data`` in the table's column order and types; columns the table lacks at the end."""
+    columns, fields = [], []
+    for target in schema:
+        if target.name not in data.column_names:
+            columns.append(pa.nulls(data.num_rows, type=target.type))
+            result.absent_columns.append(f"{label}.{target.name}")
+        else:
+            column = data.column(target.name)
+            if column.type != target.type:
+                column = _cast(column, target, label)
+            columns.append(column)
+        fields.append(pa.field(target.name, target.type))
+    new = [name for name in data.column_names if name not in schema.names]
+    for name in new:
+        columns.append(data.column(name))
+        fields.append(data.schema.field(name))
+        result.new_columns.append(f"{label}.{name}")
+    return pa.Table.from_arrays(columns, schema=pa.schema(fields)), new
+
+
+def _cast(column: pa.ChunkedArray, target: pa.Field, label: str) -> pa.ChunkedArray:
+    if column.null_count == len(column):
+        return pa.nulls(len(column), type=target.type)
+    try:
+        return column.cast(target.type, safe=True)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        raise ArchiveError(
+            f"column {target.name} of {label} is {target.type} in the archive but {column.type} "
+            "in this batch; the service changed its type. Nothing of this table's batch was "
+            "written: archive this scope into a new folder",
+            path=label,
+        ) from None

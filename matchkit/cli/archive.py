@@ -1,0 +1,281 @@
+"""``matchkit archive sync | info | compact``: the archive from the command line.
+
+:func:`add_archive_parser` declares the arguments (for :mod:`matchkit.cli.parser`);
+:func:`run_archive` runs them (for :mod:`matchkit.cli.commands`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+import warnings
+from datetime import timedelta
+from pathlib import Path
+
+from matchkit.errors import InvalidArgumentError
+from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT
+
+__all__ = ["add_archive_parser", "run_archive", "synth_archive"]
+
+_WIDTH = 96
+_FILTERS = (
+    ("player-ids", "ID1,ID2", "global and na"),
+    ("patch-versions", "2.9,2.10", "global"),
+    ("server-types", "QUICK2V2,QUICK3V3", "global"),
+    ("player-names", "alice,bob", "na"),
+    ("team-names", "red,blue", "na"),
+    ("game-modes", "casual,ranked", "na"),
+)
+
+
+def _parser(actions, name: str, *, help: str, description: str, epilog: str):
+    return actions.add_parser(
+        name,
+        help=help,
+        description=textwrap.fill(description, width=_WIDTH),
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def add_archive_parser(commands) -> None:
+    """Declare ``matchkit archive`` and its actions."""
+    archive = commands.add_parser(
+        "archive",
+        help="keep matches past the service's 120 days, in Delta Lake tables",
+        description=textwrap.fill(
+            "Keep matches (and their telemetry) past the service's 120 days in an archive "
+            "folder of Delta Lake tables, read lazily with Dask (matchkit.archive.open). See "
+            "docs/archive.md.",
+            width=_WIDTH,
+        ),
+        epilog="""\
+examples:
+  matchkit archive sync archive                   # append what the service has and it lacks
+  matchkit archive info archive                   # tables, rows, match times, versions, scope
+  matchkit archive compact archive                # fewer, larger files; unused ones removed
+""",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    actions = archive.add_subparsers(dest="action", required=True, metavar="ACTION")
+    _sync_parser(actions)
+    info = _parser(
+        actions,
+        "info",
+        help="what an archive holds",
+        description="Print an archive's tables with their rows, files, versions and size, the "
+        "range of its match times, its watermark, its scope and the gaps it has.",
+        epilog="examples:\n  matchkit archive info archive\n",
+    )
+    info.add_argument("dir", type=Path, metavar="DIR", help="the archive folder")
+    compact = _parser(
+        actions,
+        "compact",
+        help="compact the tables and remove the files no version uses",
+        description="Rewrite each table's small files into larger ones (a new version with "
+        "the same rows), then remove the data files that no version of the last "
+        "--retention-hours uses. Only files of the archive's Delta tables are removed.",
+        epilog="""\
+examples:
+  matchkit archive compact archive                # keep what versions of the last week use
+  matchkit archive compact archive --retention-hours 0   # keep only what the latest uses
+""",
+    )
+    compact.add_argument("dir", type=Path, metavar="DIR", help="the archive folder")
+    compact.add_argument(
+        "--retention-hours",
+        type=float,
+        default=168,
+        metavar="H",
+        help="keep the files that versions of the last H hours use (default: 168, a week)",
+    )
+    compact.add_argument(
+        "--wait",
+        type=float,
+        default=0,
+        metavar="S",
+        help="seconds to wait for a running sync (default: 0, refuse)",
+    )
+
+
+def _sync_parser(actions) -> None:
+    sync = _parser(
+        actions,
+        "sync",
+        help="append what the service has and the archive lacks",
+        description="Fetch, through the HTTP cache and the rate limit, the matches from the "
+        "archive's watermark (first run: --start, else the oldest day the service keeps) to "
+        "now, one window at a time, and append them to the archive in DIR. Run it daily (e.g. "
+        "from cron): a re-run adds nothing, and a sync killed at any point is completed by the "
+        "next. The scope (shard, filters, --telemetry) is kept with the archive; another is "
+        "refused unless --change-scope. The API key is read from MATCHKIT_API_KEY.",
+        epilog="""\
+examples:
+  matchkit archive sync archive                           # the embedded sample service
+  matchkit archive sync archive --telemetry --start 2026-08-01
+  MATCHKIT_API_KEY=... matchkit archive sync ~/archive --base-url https://api.example.com
+  matchkit archive sync quick --server-types QUICK2V2,QUICK3V3   # a scope of its own
+  0 6 * * * matchkit archive sync /data/archive --no-progress    # a crontab line
+""",
+    )
+    sync.add_argument("dir", type=Path, metavar="DIR", help="the archive folder (created)")
+    sync.add_argument(
+        "--base-url",
+        default=None,
+        metavar="URL",
+        help="service URL (default: $MATCHKIT_BASE_URL, else the embedded sample service)",
+    )
+    sync.add_argument("--shard", default="global", choices=["global", "na"],
+                      help="region of the service (default: global)")  # fmt: skip
+    sync.add_argument(
+        "--start",
+        default=None,
+        metavar="TIME",
+        help="where a new archive starts, e.g. 2026-08-01 (default: the oldest day the "
+        "service keeps; ignored once the archive has a watermark)",
+    )
+    sync.add_argument(
+        "--now",
+        default=None,
+        metavar="TIME",
+        help="ISO 8601 time taken as now (default: the embedded service's now, else the clock)",
+    )
+    for name, example, shards in _FILTERS:
+        sync.add_argument(
+            f"--{name}",
+            default=None,
+            metavar="A,B",
+            help=f"only matches with any of these, e.g. {example} ({shards}; default: none)",
+        )
+    sync.add_argument("--ranking-type", default=None, metavar="TYPE",
+                      help="RANKED or UNRANKED (global; default: both)")  # fmt: skip
+    sync.add_argument("--telemetry", action="store_true",
+                      help="archive each match's telemetry too (default: off)")  # fmt: skip
+    sync.add_argument(
+        "--rate-limit",
+        default=None,
+        metavar="RATE",
+        help="'off', N/minute or a number a minute (default: "
+        f"{DEFAULT_RATE_LIMIT} for a remote service, off for the embedded one)",
+    )
+    sync.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="folder of the HTTP cache (default: $MATCHKIT_CACHE_DIR, else the user cache)",
+    )
+    sync.add_argument("--window-days", type=float, default=7, metavar="N",
+                      help="days per batch (default: 7)")  # fmt: skip
+    sync.add_argument(
+        "--change-scope",
+        action="store_true",
+        help="sync although the archive holds another scope (default: refuse)",
+    )
+    sync.add_argument(
+        "--wait",
+        type=float,
+        default=0,
+        metavar="S",
+        help="seconds to wait for another sync of DIR (default: 0, refuse)",
+    )
+    sync.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress lines (the client's bar shows only on a terminal)",
+    )
+
+
+def run_archive(args: argparse.Namespace) -> int:
+    """Run ``matchkit archive ACTION``."""
+    import matchkit.archive as archive
+
+    if args.action == "info":
+        print(archive.info(args.dir))
+        return 0
+    if args.action == "compact":
+        print(archive.compact(args.dir, retention_hours=args.retention_hours, wait=args.wait))
+        return 0
+    from matchkit.client.client import Client
+
+    if not args.window_days > 0:
+        raise InvalidArgumentError(
+            f"--window-days {args.window_days} must be > 0", parameter="window_days"
+        )
+    filters: dict[str, object] = {}
+    for name, _, _ in _FILTERS:
+        value = getattr(args, name.replace("-", "_"))
+        if value is not None:
+            filters[name.replace("-", "_")] = value.split(",")
+    if args.ranking_type is not None:
+        filters["ranking_type"] = args.ranking_type
+    progress = not args.no_progress and sys.stderr.isatty()
+    with (
+        Client(
+            args.base_url,
+            shard=args.shard,
+            cache_dir=args.cache_dir,
+            rate_limit=args.rate_limit,
+            now=args.now,
+            progress=progress,
+        ) as client,
+        warnings.catch_warnings(),
+    ):
+        result = archive.sync(
+            client,
+            args.dir,
+            start=args.start,
+            telemetry=args.telemetry,
+            window=timedelta(days=args.window_days),
+            allow_scope_change=args.change_scope,
+            wait=args.wait,
+            progress=not args.no_progress,
+            **filters,
+        )
+    print(result)
+    return 0
+
+
+def synth_archive(args: argparse.Namespace) -> int:
+    """Run ``matchkit synth --archive DIR --matches N``."""
+    import time
+
+    from matchkit.archive.synthetic import write_synthetic_archive
+
+    if args.telemetry:
+        raise InvalidArgumentError(
+            "synth --archive --telemetry is not available yet: archive telemetry with "
+            "`matchkit archive sync --telemetry` from a service",
+            parameter="telemetry",
+        )
+    if args.matches is None:
+        raise InvalidArgumentError("synth --archive needs --matches N", parameter="matches")
+    if args.na_matches is not None:
+        raise InvalidArgumentError(
+            "synth --archive writes the global shard only; leave out --na-matches",
+            parameter="na_matches",
+        )
+    options = {"seed": args.seed, "as_of": args.as_of, "days": args.days}
+    began = time.monotonic()
+    show = sys.stderr.isatty()
+
+    def progress(done: int) -> None:
+        if show:
+            print(f"\r{done:,} of {args.matches:,} matches", end="", file=sys.stderr, flush=True)
+
+    counts = write_synthetic_archive(
+        args.archive,
+        matches=args.matches,
+        progress=progress,
+        **{key: value for key, value in options.items() if value is not None},
+    )
+    seconds = time.monotonic() - began
+    if show:
+        print(file=sys.stderr)
+    rows = ", ".join(f"{name} {count:,}" for name, count in counts.items() if count)
+    print(
+        f"wrote {args.archive}: {args.matches:,} matches in {seconds:.1f} s "
+        f"({args.matches / seconds:,.0f} a second); rows: {rows}"
+    )
+    return 0

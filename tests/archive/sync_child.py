@@ -1,0 +1,66 @@
+"""Syncs in processes of their own, for the tests that kill them: a fork server.
+
+It imports everything once, says ``ready``, then reads commands on stdin, one a line:
+
+- ``run JSON``: fork a child that syncs (JSON: folder, base_url, now, start, window_hours,
+  cache_dir, wait; the key in MATCHKIT_API_KEY) and exits 0 (1 on an error); print its pid.
+- ``wait PID``: wait for that child; print its exit code (``-9`` when killed by SIGKILL).
+
+Forking a process that has imported everything starts a sync at once, so that 20 syncs killed
+at random points cost 20 syncs, not 20 interpreter start-ups.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from datetime import timedelta
+
+import matchkit.archive as archive
+from matchkit.client.client import Client
+
+
+def _sync(spec: dict) -> None:
+    with Client(
+        spec["base_url"], now=spec["now"], cache_dir=spec["cache_dir"], rate_limit="off",
+        progress=False,
+    ) as client:  # fmt: skip
+        archive.sync(
+            client,
+            spec["folder"],
+            start=spec["start"],
+            window=timedelta(hours=spec["window_hours"]),
+            wait=spec["wait"],
+            progress=False,
+        )
+
+
+def main() -> int:
+    archive.sync  # noqa: B018 (import everything before saying ready)
+    import deltalake  # noqa: F401
+
+    from matchkit.normalize import pipeline  # noqa: F401
+
+    print("ready", flush=True)
+    for line in sys.stdin:
+        command, _, argument = line.strip().partition(" ")
+        if command == "run":
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    _sync(json.loads(argument))
+                except BaseException:
+                    traceback.print_exc()
+                    os._exit(1)
+                os._exit(0)
+            print(pid, flush=True)
+        elif command == "wait":
+            _, status = os.waitpid(int(argument), 0)
+            print(os.waitstatus_to_exitcode(status), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

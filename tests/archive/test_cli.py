@@ -1,0 +1,55 @@
+"""`matchkit archive sync | info | compact` against the reference service over loopback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from matchkit.cli import main
+from tests.archive.conftest import NOW_A
+
+
+def run(capsys, *arguments: str) -> tuple[int, str, str]:
+    code = main(list(arguments))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_sync_info_compact(service_a, tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("MATCHKIT_API_KEY", service_a.api_key)
+    folder = str(tmp_path / "archive")
+    common = ["--base-url", service_a.base_url, "--now", NOW_A, "--rate-limit", "off",
+              "--cache-dir", str(tmp_path / "cache"), "--window-days", "1"]  # fmt: skip
+    code, out, err = run(capsys, "archive", "sync", folder, "--start", "2026-10-29", *common)
+    assert code == 0, err
+    assert "added" in out
+    assert "matches from 2026-10-29T00:00:00Z to 2026-10-31T00:00:00Z" in out
+    assert "batch 2: 2026-10-30T00:00:00Z to 2026-10-31T00:00:00Z" in err  # progress lines
+    assert service_a.api_key not in out + err
+    code, out, _ = run(capsys, "archive", "sync", folder, *common)
+    assert code == 0
+    assert "already up to date" in out
+    code, _, err = run(capsys, "archive", "sync", folder, "--server-types", "QUICK2V2", *common)
+    assert code == 2
+    assert "--change-scope" in err
+    code, out, _ = run(capsys, "archive", "info", folder)
+    assert code == 0
+    assert "scope: shard global; filters: none; telemetry: no" in out
+    assert "watermark: 2026-10-31T00:00:00Z; batch 2" in out
+    code, out, _ = run(capsys, "archive", "compact", folder)
+    assert code == 0
+    assert "2 files compacted into 1" in out
+    code, _, err = run(capsys, "archive", "info", str(tmp_path / "nothing"))
+    assert code == 2
+    assert "not an archive" in err
+
+
+@pytest.mark.parametrize("action", ["sync", "info", "compact"])
+def test_help_has_examples(action: str, capsys) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["archive", action, "--help"])
+    assert exited.value.code == 0
+    out = capsys.readouterr().out
+    assert "examples:" in out
+    assert f"matchkit archive {action}" in out
