@@ -137,8 +137,14 @@ class Transport:
         *,
         kind: RequestKind,
         expire_after: ExpirationTime,
+        check: Callable[[Fetched], None] | None = None,
     ) -> Fetched:
         """GET ``base_url + path``: from the cache, else from the service, checked.
+
+        ``check`` checks an answer against its request (e.g.
+        :func:`matchkit.client.checks.list_page_check`) after the body's shape, before it is
+        used or stored: a :class:`BadAnswerError` it raises is retried like a 5xx, never
+        cached, and a cached answer it refuses is dropped and fetched again.
 
         Raises:
             CacheMissError: offline and the cache does not hold the request.
@@ -153,7 +159,7 @@ class Transport:
         shown = _display_url(url, params)
         key = self.keys.key("GET", url, (params or {}).items())
         if kind != "status":
-            hit = self._from_cache(key, kind, shown)
+            hit = self._from_cache(key, kind, shown, check)
             if hit is not None:
                 return hit
         if self.offline:
@@ -164,7 +170,9 @@ class Transport:
             )
         if kind == "list":
             self.confirm_service()
-        return self._fetch(url, params, kind=kind, key=key, expire_after=expire_after)
+        return self._fetch(
+            url, params, kind=kind, key=key, expire_after=expire_after, answer_check=check
+        )
 
     def lookup(self, path: str, params: Mapping[str, str] | None = None) -> CachedResponse | None:
         """The cached answer to ``GET base_url + path?params``: fresh, or any when offline."""
@@ -194,18 +202,27 @@ class Transport:
             ) from failure
         self.confirmed = True
 
-    def _from_cache(self, key: str, kind: RequestKind, shown: str) -> Fetched | None:
+    def _from_cache(
+        self,
+        key: str,
+        kind: RequestKind,
+        shown: str,
+        check: Callable[[Fetched], None] | None = None,
+    ) -> Fetched | None:
         response = cached_response(self.session, key, allow_stale=self.offline)
         if response is None:
             return None
         try:
             head = check_body(kind, response.content)
+            fetched = Fetched(response.content, head, shown, response.status_code, True)
+            if check is not None:
+                check(fetched)
         except BadAnswerError:
             self.session.cache.delete(key)  # not what a fresh answer may be: fetch it again
             return None
         self.cache_hits += 1
         logger.debug("GET %s -> %s (cache)", shown, response.status_code)
-        return Fetched(response.content, head, shown, response.status_code, True)
+        return fetched
 
     def _fetch(
         self,
@@ -215,6 +232,7 @@ class Transport:
         kind: RequestKind,
         key: str,
         expire_after: ExpirationTime,
+        answer_check: Callable[[Fetched], None] | None = None,
     ) -> Fetched:
         """Send until an answer is final (:class:`Retrying`): checked and stored, empty, or an
         error.
@@ -247,8 +265,11 @@ class Transport:
             answered, status = response.url or shown, response.status_code
             if status == 200:
                 head = check_body(kind, response.content)  # a BadAnswerError is retried
+                fetched = Fetched(response.content, head, answered, status, False)
+                if answer_check is not None:
+                    answer_check(fetched)  # against the request; retried too
                 self._store(response, key, expire_after)
-                return Fetched(response.content, head, answered, status, False)
+                return fetched
             if status == 404 and kind == "list":
                 # The real Vainglory service answered an empty list with 404; the service is
                 # confirmed (GET /status) before any list request reaches it.
