@@ -6,7 +6,7 @@ even after the last match), ``self`` and, past the first page, ``previous``:
 :func:`link_offsets`. A client cannot rely on full pages: the real Vainglory service returned
 short pages mid-window (5 of 50, 48 of 50) while more matches existed. So a client stops only
 on an empty page or a page without ``next``, and moves on by the number of matches it received:
-:func:`next_offset`.
+:func:`next_offset` (the rule by position, which a client that ignores shifts would follow).
 
 :class:`WindowCursor` is how the client walks a window: by time, not by position. Each page
 after the first asks for the window from the last match received on (ascending: from the start
@@ -17,12 +17,16 @@ not a count), and a change within the boundary second shows as a page that does 
 it: the cursor then asks the same bound again from its first match (a resync), which holds every
 match from that time on. Retention trimming the start of a window only moves the service's start
 later; the next page still holds every match that remains. A page with no new match ends the
-window, as an empty page did (decision 8: a short page does not).
+window, as an empty page did (decision 8: a short page does not). A service whose pages are not
+in ``createdAt`` order cannot be walked by time: the cursor then walks it by position, each page
+still beginning with the last match received, and a shift costs paging the window again from its
+start (at most :data:`MAX_RESTARTS` times, then ``"stuck"``). A service that ignores ``sort``
+while each of its pages happens to look sorted is indistinguishable from one that sorts.
 
 The cost: each page of ``limit`` matches brings ``limit - 1`` new ones (the first repeats the
 last one received), and the page that ends a window repeats one instead of being empty. With
 pages of 1 no overlap is possible: those pages skip every match of the boundary second already
-held, and a change within that second is not detected.
+held (by position: every match held), and a change there is not detected.
 
 Example:
     >>> next_offset(offset=0, received=3, next_link="...?page[offset]=5")
