@@ -165,6 +165,7 @@ class Pager:
                 kind="list",
                 expire_after=expire_after,
                 check=list_page_check(asked),
+                fresh=cursor.resyncs > 0,  # the list moved: its cached pages are of before
             )
             document = fetched.head
             if document is None:  # a 404 on a list (decision 11): empty, if the window's first

@@ -138,13 +138,16 @@ class Transport:
         kind: RequestKind,
         expire_after: ExpirationTime,
         check: Callable[[Fetched], None] | None = None,
+        fresh: bool = False,
     ) -> Fetched:
         """GET ``base_url + path``: from the cache, else from the service, checked.
 
         ``check`` checks an answer against its request (e.g.
         :func:`matchkit.client.checks.list_page_check`) after the body's shape, before it is
         used or stored: a :class:`BadAnswerError` it raises is retried like a 5xx, never
-        cached, and a cached answer it refuses is dropped and fetched again.
+        cached, and a cached answer it refuses is dropped and fetched again. ``fresh`` asks the
+        service even when the cache holds the answer (online; the new answer replaces it): the
+        pager's, once a window's list has moved under it.
 
         Raises:
             CacheMissError: offline and the cache does not hold the request.
@@ -158,7 +161,7 @@ class Transport:
         url = self.base_url + path
         shown = _display_url(url, params)
         key = self.keys.key("GET", url, (params or {}).items())
-        if kind != "status":
+        if kind != "status" and not (fresh and not self.offline):
             hit = self._from_cache(key, kind, shown, check)
             if hit is not None:
                 return hit

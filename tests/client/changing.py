@@ -39,6 +39,7 @@ class ChangingList:
         present: the ids the list holds now.
         leave: request number (1 = the first list request) -> ids that leave before it.
         arrive: request number -> ids that arrive before it.
+        unsorted: serve the opposite of the order asked (a service that ignores ``sort``).
         served: the list requests answered so far.
     """
 
@@ -46,6 +47,7 @@ class ChangingList:
     present: set[str]
     leave: dict[int, set[str]] = field(default_factory=dict)
     arrive: dict[int, set[str]] = field(default_factory=dict)
+    unsorted: bool = False
     served: int = 0
     ever: set[str] = field(default_factory=set)
     throughout: set[str] = field(default_factory=set)
@@ -67,7 +69,7 @@ class ChangingList:
             for match_id in self.present
             if (key := _created(self.documents[match_id]))[0] in window
         )
-        if query.descending:
+        if query.descending != self.unsorted:
             inside.reverse()
         chosen = [self.documents[match_id] for _, match_id in inside]
         page = chosen[query.offset : query.offset + query.limit]

@@ -101,3 +101,21 @@ def test_a_cached_page_its_check_refuses_is_fetched_again(
     )
     assert again.from_cache
     assert again.body == checked.body
+
+
+def test_a_service_that_ignores_sort_is_paged_by_position_and_loses_nothing(
+    service, httpserver: HTTPServer, tmp_path, caplog
+) -> None:
+    from tests.client.changing import changing_list, in_order
+    from tests.client.proxy import WINDOW, clients, match_ids
+
+    proxy, served = changing_list(httpserver, service, WINDOW)
+    served.unsorted = True  # newest first when oldest first is asked
+    served.leave[6] = {in_order(served.documents)[-2]}  # near the start of its own order
+    with clients(proxy, tmp_path / "cache") as connect, caplog.at_level("INFO"):
+        result = match_ids(connect().matches(*WINDOW))
+    assert "not in createdAt order: paging the window by position" in caplog.text
+    assert "did not begin with the last match received" in caplog.text  # the shift, seen
+    assert len(result) == len(set(result))
+    assert served.throughout <= set(result) <= served.ever
+    assert result == sorted(result, key=in_order(served.documents).index)  # ordered_frames
