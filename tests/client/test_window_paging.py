@@ -119,3 +119,17 @@ def test_a_service_that_ignores_sort_is_paged_by_position_and_loses_nothing(
     assert len(result) == len(set(result))
     assert served.throughout <= set(result) <= served.ever
     assert result == sorted(result, key=in_order(served.documents).index)  # ordered_frames
+
+
+def test_a_service_that_ignores_the_offset_is_an_error_not_an_endless_loop(
+    httpserver: HTTPServer, make_client: Callable[..., Client]
+) -> None:
+    documents = [orjson.loads(orjson.dumps(d)) for d in _documents(5)]
+    for document in documents:  # five matches of one second: the offset is all that pages them
+        document["data"]["attributes"]["createdAt"] = "2026-10-20T10:00:00Z"
+    documents.sort(key=lambda d: d["data"]["id"])
+    httpserver.expect_request(LIST).respond_with_handler(lambda request: _page(documents))
+    with pytest.raises(ServiceError, match="brought no match not already received") as raised:
+        make_client().matches(START, END)
+    assert "ignores page[offset]" in str(raised.value)
+    assert sent(httpserver) < 20
