@@ -1,9 +1,13 @@
 """Running a plan: the pages of each window and batch in order, and which matches a cap keeps.
 
-:class:`Pager` pages each window (and each batch of a long id or name list) from offset 0,
-moving on by the matches received until an empty page or a page without ``next``
-(:func:`matchkit.rules.paging.next_offset`, decision 8); a 404 on a list is an empty window. It
-yields the pages as the service sent them (:class:`matchkit.client.transport.Fetched`: the raw
+:class:`Pager` pages each window (and each batch of a long id or name list) by time, each page
+after the first asking from the last match received on and beginning with it
+(:class:`matchkit.rules.paging.WindowCursor`), so that a match leaving or arriving while the
+window is paged (retention moving on, a deletion) cannot cost another match; a page with no new
+match, an empty page or a page without ``next`` ends the window (decision 8); a 404 on a list is
+an empty window. Every page is checked against its request before it is used or cached
+(:func:`matchkit.client.checks.list_page_check`: its window and the filters its matches show).
+It yields the pages as the service sent them (:class:`matchkit.client.transport.Fetched`: the raw
 body and its data and links), with a progress bar over the pages and matches that names the
 window and shows rate-limit waits (:class:`matchkit.client.progress.FetchProgress`).
 
@@ -21,13 +25,14 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from matchkit.client.cache import page_expiry
+from matchkit.client.checks import created_at, list_page_check
 from matchkit.client.plan import FetchPlan, list_path
 from matchkit.client.progress import FetchProgress
 from matchkit.client.session import ThrottleMixin
 from matchkit.client.transport import Fetched, Transport
 from matchkit.errors import ServiceError
 from matchkit.rules.jsonapi import primary_resources
-from matchkit.rules.paging import link_offset, next_offset
+from matchkit.rules.paging import WindowCursor
 from matchkit.rules.query import MatchQuery
 from matchkit.rules.windows import TimeWindow
 
@@ -136,35 +141,75 @@ class Pager:
     def _iter_window(
         self, query: MatchQuery, window: TimeWindow, plan: FetchPlan
     ) -> Iterator[Fetched]:
+        """The pages of one window and batch, walked by time (:class:`WindowCursor`).
+
+        Every page is checked against its request before it is used or cached
+        (:func:`matchkit.client.checks.list_page_check`); a page that does not begin with the
+        last match of the page before (a match left or arrived at the boundary) is not
+        yielded, and asked again from the boundary's first match (by position: from the
+        window's start).
+
+        Raises:
+            ServiceError: a page disagrees with its request after the retries, or the paging
+                makes no progress (a service that ignores it, a list that keeps moving).
+        """
         path = list_path(query.shard)
         expire_after = page_expiry(window.end, now=plan.now)
-        offset = 0
-        previous: list[Any] | None = None
+        cursor = WindowCursor(window, descending=query.descending, limit=query.limit)
         while True:
-            params = query.with_window(window).with_offset(offset).to_params()
-            fetched = self.transport.get(path, params, kind="list", expire_after=expire_after)
+            request = cursor.request()
+            asked = query.with_window(request.window).with_offset(request.offset)
+            fetched = self.transport.get(
+                path,
+                asked.to_params(),
+                kind="list",
+                expire_after=expire_after,
+                check=list_page_check(asked),
+                fresh=cursor.resyncs > 0,  # the list moved: its cached pages are of before
+            )
             document = fetched.head
-            if document is None:
-                return
-            ids = [resource.get("id") for resource in primary_resources(document)]
-            if ids and ids == previous:
+            if document is None:  # a 404 on a list (decision 11): empty, if the window's first
+                if not cursor.seen and cursor.resyncs == 0:
+                    return
                 raise ServiceError(
-                    f"GET {fetched.url} repeated the previous page; the service ignores "
-                    "page[offset], so the window cannot be paged",
+                    f"404 from GET {fetched.url} in the middle of a window, after "
+                    f"{len(cursor.seen)} match(es): not an empty window; try again later",
                     status=fetched.status,
                     url=fetched.url,
                 )
-            previous = ids
-            yield fetched
+            matches = primary_resources(document)
+            ids = [resource.get("id") for resource in matches]
+            times = [created_at(resource) for resource in matches]  # checked: none is None
             links = document.get("links") if isinstance(document.get("links"), dict) else {}
-            next_link = links.get("next") if isinstance(links.get("next"), str) else None
-            following = next_offset(offset=offset, received=len(ids), next_link=next_link)
-            if following is None:
+            has_next = isinstance(links.get("next"), str) and bool(links.get("next"))
+            by_time = cursor.by_time
+            step = cursor.take(ids, times, has_next=has_next)  # type: ignore[arg-type]
+            if by_time and not cursor.by_time:
+                logger.info(
+                    "GET %s is not in createdAt order: paging the window by position, from "
+                    "its start again",
+                    fetched.url,
+                )
+            if step == "resync":
+                logger.info(
+                    "GET %s did not begin with the last match received: a match left or "
+                    "arrived at the boundary; asking again from the boundary",
+                    fetched.url,
+                )
+                continue
+            if step == "stuck":
+                raise ServiceError(
+                    f"GET {fetched.url} brought no match not already received, after "
+                    f"{cursor.resyncs} page(s) that did not begin with the last one received: "
+                    "the service ignores page[offset] or the time filters, or its list keeps "
+                    "moving while the window is paged; the window cannot be paged whole, "
+                    "try again later",
+                    status=fetched.status,
+                    url=fetched.url,
+                )
+            yield fetched
+            if step == "done":
                 return
-            hinted = link_offset(next_link)
-            if hinted is not None and hinted != following:
-                logger.debug("links.next offset %d disagrees; using offset %d", hinted, following)
-            offset = following
 
 
 def _created_at(resource: dict[str, Any]) -> str:

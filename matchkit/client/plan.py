@@ -3,8 +3,9 @@
 Pure: nothing here makes a request, reads the cache or knows the rate limiter. The client turns
 a :class:`matchkit.rules.query.MatchQuery` into consecutive windows of at most 28 days
 (:func:`plan_windows`), each asked in batches the service takes (:meth:`MatchQuery.batches`),
-and pages each from offset 0 with the shard's largest page until an empty page or a page without
-``next`` (:func:`matchkit.rules.paging.next_offset`).
+and pages each by time with the shard's largest page, each page after the first beginning with
+the last match received, until a page with no new match, an empty page or a page without
+``next`` (:class:`matchkit.rules.paging.WindowCursor`).
 
 Example:
     >>> from matchkit.rules.query import MatchQuery
@@ -91,7 +92,8 @@ def make_plan(
 
 @dataclass(frozen=True)
 class PlannedRequest:
-    """The first request of one window and batch (further pages follow until an empty one).
+    """The first request of one window and batch (further pages follow until one brings no new
+    match).
 
     Attributes:
         window: the time window.
@@ -111,7 +113,8 @@ class FetchPlan:
     """The windows and requests a call would make, and what they cost under the rate limit.
 
     The number of pages per window is only known once the pages arrive: a window holding ``n``
-    matches takes at least ``ceil(n / page_limit) + 1`` requests (the last, empty page ends it).
+    matches takes at least ``ceil(n / (page_limit - 1)) + 1`` requests (each page after the
+    first begins with the last match received; the page of that match alone ends it).
 
     Attributes:
         query: the validated query (its time bounds as the caller gave them).
@@ -142,7 +145,8 @@ class FetchPlan:
 
     def seconds_for(self, matches: int) -> float:
         """The rate-limit time of fetching ``matches`` matches from the network, at least."""
-        pages = -(-matches // self.page_limit) + len(self.requests)
+        new_per_page = max(1, self.page_limit - 1)  # each page repeats the last match received
+        pages = -(-matches // new_per_page) + len(self.requests)
         return pages * self.seconds_per_page
 
     def __str__(self) -> str:

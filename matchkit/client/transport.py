@@ -154,6 +154,7 @@ class Transport:
         kind: RequestKind,
         expire_after: ExpirationTime,
         check: Check | None = None,
+        fresh: bool = False,
     ) -> Fetched:
         """GET ``base_url + path``: from the cache, else from the service, checked.
 
@@ -164,7 +165,10 @@ class Transport:
             check: the request's check hook (:data:`matchkit.client.request.Check`), run on
                 every answer of this request, cached or new, before it is used or stored; a
                 :class:`matchkit.client.answers.BadAnswerError` from it means "retry like a
-                5xx, never cache, then a ServiceError saying what disagreed".
+                5xx, never cache, then a ServiceError saying what disagreed"; a cached answer it
+                refuses is dropped and fetched again.
+            fresh: ask the service even when the cache holds the answer (online; the new
+                answer replaces it): the pager's, once a window's list has moved under it.
 
         Raises:
             CacheMissError: offline and the cache does not hold the request.
@@ -179,7 +183,7 @@ class Transport:
         url = self.base_url + path
         shown = display_url(url, params)
         key = self.keys.key("GET", url, (params or {}).items())
-        if kind != "status":
+        if kind != "status" and not (fresh and not self.offline):
             hit = self._from_cache(key, kind, shown, check)
             if hit is not None:
                 return hit

@@ -46,9 +46,12 @@ class Proxy:
     url: str
     seen: list[tuple[str, dict[str, str]]] = field(default_factory=list)
 
-    def forward(self, request: Request, **replace: str) -> Response:
-        """Send ``request`` on to the reference service (with ``replace``d query parameters)."""
+    def forward(self, request: Request, *, drop: tuple[str, ...] = (), **replace: str) -> Response:
+        """Send ``request`` on to the reference service (with ``replace``d query parameters,
+        and without those it should ``drop``)."""
         params = {**request.args.to_dict(), **replace}
+        for name in drop:
+            params.pop(name, None)
         headers = {
             name: value
             for name, value in request.headers.items()

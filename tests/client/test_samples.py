@@ -12,10 +12,12 @@ from werkzeug import Request, Response
 
 from matchkit.client.client import Client
 from matchkit.normalize.pipeline import to_frames
+from matchkit.rules.query import MatchQuery
+from matchkit.rules.windows import TimeWindow, parse_time
 from tests.client.conftest import assert_same_frames, sent
 from tests.conftest import shared_path
 
-NOW = "2017-12-05T00:00:00Z"  # the Battlerite recordings are from late 2017
+NOW = "2017-12-23T00:00:00Z"  # the Battlerite recordings are from 2017-11-22 to 2017-12-22
 LIST = "/shards/global/matches"
 
 
@@ -27,11 +29,31 @@ def _verbatim(path: Path, status: int = 200) -> Response:
     return Response(path.read_bytes(), status=status, content_type="application/json")
 
 
-def _by_offset(pages: dict[int, Path]) -> Callable[[Request], Response]:
-    """Answer each page[offset] with a recorded file (verbatim)."""
+def _recorded(path: Path, empty: Path | None = None) -> Callable[[Request], Response]:
+    """A service holding the matches of one recorded page, in its order and page size.
+
+    The request that the recording answered (its whole window, offset 0) gets the file verbatim;
+    any other the matches of the file inside its window from its offset on (the client pages by
+    time: each page after the first asks from the last match received on), with the file's
+    included resources and links, or ``empty`` verbatim when none is left.
+    """
+    document = _load(path)
+    size = len(document["data"])
 
     def handler(request: Request) -> Response:
-        return _verbatim(pages[int(request.args.get("page[offset]", "0"))])
+        query = MatchQuery.from_params("global", request.args.to_dict())
+        inside = [
+            match
+            for match in document["data"]
+            if parse_time(match["attributes"]["createdAt"]) in TimeWindow(query.start, query.end)
+        ]
+        page = inside[query.offset : query.offset + size]
+        if page == document["data"]:
+            return _verbatim(path)
+        if not page and empty is not None:
+            return _verbatim(empty)
+        body = {**document, "data": page}
+        return Response(json.dumps(body), content_type="application/json")
 
     return handler
 
@@ -61,7 +83,7 @@ def test_a_page_without_next_ends_the_window(httpserver: HTTPServer, client: Cli
     document = _load(path)
     assert set(document["links"]) == {"self"}
     assert len(document["data"]) == 38  # more than the limit of 5 the client asked for
-    httpserver.expect_request(LIST).respond_with_handler(_by_offset({0: path}))
+    httpserver.expect_request(LIST).respond_with_handler(_recorded(path))
     frames = client.matches(player_ids=["776588202252308480"])
     assert sent(httpserver) == 1
     assert len(frames) == 38
@@ -73,8 +95,13 @@ def test_next_on_an_empty_page_does_not_keep_paging(httpserver: HTTPServer, clie
     assert "next" in _load(empty)["links"]
     full = _sample("battlerite", "matches-response-932292498397777920.json")
     assert len(_load(full)["data"]) == 5
-    httpserver.expect_request(LIST).respond_with_handler(_by_offset({0: full, 5: empty}))
-    frames = client.matches()
+    httpserver.expect_request(LIST).respond_with_handler(_recorded(full, empty))
+    frames = client.matches(start="2017-11-22T00:00:00Z", end="2017-12-20T00:00:00Z")
+    # The five share one second: the next page asks from it, past the first four; it holds
+    # the fifth alone (the last match received), which ends the window.
+    _status, _first, (second, _) = httpserver.log
+    assert second.args["filter[createdAt-start]"] == "2017-11-22T20:34:58Z"
+    assert second.args["page[offset]"] == "4"
     assert sent(httpserver) == 2
     assert len(frames) == 5
     assert_same_frames(frames, to_frames([_load(full)]))
@@ -96,10 +123,14 @@ def test_a_page_of_50_with_next_is_followed(
     assert len(document["data"]) == 50
     assert document["links"]["next"].endswith("page[offset]=50")
     empty = _sample("battlerite", "matches-response-empty.json")
-    httpserver.expect_request(LIST).respond_with_handler(_by_offset({0: path, 50: empty}))
+    httpserver.expect_request(LIST).respond_with_handler(_recorded(path, empty))
     frames = client.matches()
-    offsets = [request.args.get("page[offset]") for request, _ in httpserver.log]
-    assert offsets == [None, "0", "50"]  # GET /status first
+    asked = [request.args for request, _ in httpserver.log[1:]]  # after GET /status
+    # 50 for a limit of 5: all taken; the next page asks from the last match's second on.
+    assert len(asked) == 2
+    last = document["data"][-1]["attributes"]["createdAt"]
+    assert asked[1]["filter[createdAt-start]"] == last
+    assert asked[1]["page[offset]"] == "0"
     assert len(frames) == len({m["id"] for m in document["data"]})
     assert_same_frames(frames, to_frames([document]))
 
@@ -108,7 +139,7 @@ def test_a_next_link_with_a_decoded_offset_sign(httpserver: HTTPServer, client: 
     path = _sample("battlerite", "matches-response-935162935435730944.json")
     assert " 0100" in _load(path)["links"]["next"]
     empty = _sample("battlerite", "matches-response-empty.json")
-    httpserver.expect_request(LIST).respond_with_handler(_by_offset({0: path, 5: empty}))
+    httpserver.expect_request(LIST).respond_with_handler(_recorded(path, empty))
     frames = client.matches(end="2017-12-03T15:23:53+0100")
     _status, (first, _), _ = httpserver.log
     assert first.args["filter[createdAt-end]"] == "2017-12-03T14:23:53Z"

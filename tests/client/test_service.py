@@ -91,19 +91,24 @@ def test_a_120_day_fetch_equals_the_stores_ground_truth(
     assert created.is_monotonic_increasing
 
 
-def test_each_window_is_paged_until_an_empty_page(
+def test_each_window_is_paged_until_a_page_with_no_new_match(
     full_fetch: dict[str, Any], dataset: Dataset
 ) -> None:
-    # A window holding n matches takes ceil(n / 5) + 1 requests: its pages, then an empty one
-    # (decision 8: a short page is not the end); the client confirms the service once first.
+    # Each page after the first begins with the last match received (so that a match leaving
+    # or arriving cannot cost another): a window holding n > 0 matches takes a page of 5, then
+    # ceil((n - 5) / 4) pages of 4 new ones, then the page of the last match alone that ends it
+    # (as an empty page did: decision 8, a short page is not the end); an empty window one
+    # request. The client confirms the service once first.
     windows = split_window(TimeWindow(full_fetch["start"], dataset.as_of))
     assert len(windows) == 5
     created = full_fetch["first"].matches["created_at"]
     counts = [int(((created >= w.start) & (created < w.end)).sum()) for w in windows]
     assert sum(counts) == len(created)
-    assert full_fetch["cold_requests"] == 1 + sum(-(-n // 5) + 1 for n in counts)
-    # At most one request per window more than when a short page ended a window.
-    assert full_fetch["cold_requests"] - 1 - sum(n // 5 + 1 for n in counts) <= len(windows)
+    pages = [2 + -(-max(0, n - 5) // 4) if n else 1 for n in counts]
+    assert full_fetch["cold_requests"] == 1 + sum(pages)
+    # The overlap's cost: a fifth of each page, against ceil(n / 5) + 1 without it.
+    without = sum(-(-n // 5) + 1 for n in counts)
+    assert 1.2 * without < sum(pages) < 1.3 * without
 
 
 def test_a_second_identical_call_makes_no_request(full_fetch: dict[str, Any]) -> None:
@@ -274,7 +279,7 @@ def test_plan_marks_cached_windows_and_prices_pages(
     assert len(service.requests) == before  # planning sends nothing
     assert [r.cached for r in plan.requests] == [False, False]
     assert plan.seconds_per_page == 2.0
-    assert plan.seconds_for(100) == (100 // 5 + 2) * 2.0
+    assert plan.seconds_for(100) == (100 // 4 + 2) * 2.0  # 4 new matches a page of 5
     assert "2 window(s)" in str(plan)
     # Fill the first window through an unlimited client sharing the cache.
     connect().matches(start="2026-08-01T00:00:00Z", end="2026-08-29T00:00:00Z")
