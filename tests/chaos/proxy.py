@@ -355,8 +355,8 @@ class Chaos:
     def _held(self, request: Request, name: str, started: float) -> None:
         with self._lock:
             self.held.append(
-                f"{request.kind} {_shown(request.handler.path)}: {name} still read after "
-                f"{time.monotonic() - started:.1f} s"
+                f"{request.kind} {_shown(request.handler.path)}: {name}: the client neither "
+                f"finished nor closed the connection in {time.monotonic() - started:.1f} s"
             )
 
     def _fault_gzip_bomb(self, request: Request) -> None:
