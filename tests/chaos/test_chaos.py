@@ -21,7 +21,7 @@ from tests.chaos.catalogue import CATALOGUE
 from tests.chaos.harness import SeedResult, World, run_seed
 
 DEFAULT_SEEDS = 200
-CHUNK = 25
+CHUNK = 10
 """Seeds per test: each test stays far below pytest's timeout, and -n/-k can split them."""
 
 
@@ -55,7 +55,7 @@ def test_chaos_seeds_keep_the_invariant(chaos_world: World, seeds: range) -> Non
     # client that raised on everything would pass the invariant by doing nothing).
     outcomes = [outcome for result in results for outcome in result.outcomes.values()]
     if len(outcomes) >= 30:
-        assert outcomes.count("equal") >= len(outcomes) // 2, outcomes
+        assert outcomes.count("equal") >= len(outcomes) // 3, outcomes
 
 
 def _report(failed: list[SeedResult], total: int) -> str:
