@@ -17,14 +17,15 @@ not a count), and a change within the boundary second shows as a page that does 
 it: the cursor then asks the same bound again from its first match (a resync), which holds every
 match from that time on. Retention trimming the start of a window only moves the service's start
 later; the next page still holds every match that remains. A page with no new match ends the
-window, as an empty page did (decision 8: a short page does not). A service whose pages are not
+window only once the page past it is empty too (decision 8: a short page does not end a window,
+and a page of the last match alone may be one). A service whose pages are not
 in ``createdAt`` order cannot be walked by time: the cursor then walks it by position, each page
 still beginning with the last match received, and a shift costs paging the window again from its
 start (at most :data:`MAX_RESTARTS` times, then ``"stuck"``). A service that ignores ``sort``
 while each of its pages happens to look sorted is indistinguishable from one that sorts.
 
 The cost: each page of ``limit`` matches brings ``limit - 1`` new ones (the first repeats the
-last one received), and the page that ends a window repeats one instead of being empty. With
+last one received), and a window ends on two pages: the last match alone, then an empty one. With
 pages of 1 no overlap is possible: those pages skip every match of the boundary second already
 held (by position: every match held), and a change there is not detected.
 
@@ -140,6 +141,7 @@ class WindowCursor:
     _last: Hashable | None = None
     _idle: int = 0
     _restarts: int = 0
+    _past_last: bool = False
 
     def request(self) -> PageRequest:
         """The page to ask for next."""
@@ -162,8 +164,12 @@ class WindowCursor:
             complete; ``"stuck"``: the paging makes no progress (a service that ignores it, or
             one whose list keeps moving).
         """
+        past_last, self._past_last = self._past_last, False
         overlapping = (
-            self._last is not None and self.limit > 1 and (self._skip > 0 or not self.by_time)
+            not past_last
+            and self._last is not None
+            and self.limit > 1
+            and (self._skip > 0 or not self.by_time)
         )
         if overlapping and (not ids or ids[0] != self._last):
             self.resyncs += 1
@@ -181,8 +187,17 @@ class WindowCursor:
                 new += 1
         if new:
             self._idle = 0
-        if not has_next or not ids or (not new and len(ids) < self.limit):
-            return "done"  # an empty page, no next link, or nothing after the last match
+        if not has_next or not ids:
+            return "done"  # an empty page, or no next link
+        if not new:
+            if past_last:
+                return "stuck"  # past the last match received, only matches received
+            if len(ids) < self.limit and self._last is not None:
+                # Only the last match again: the window's end, or a short page, which does
+                # not end a window (decision 8). Asked once more past it: empty, it ends.
+                self._skip += 1
+                self._past_last = True
+                return "more"
         if self.by_time and not _in_order(times, descending=self.descending):
             self.by_time, self._bound, self._skip = False, None, 0  # by position, from 0 again
             self._last = None

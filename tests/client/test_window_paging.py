@@ -51,7 +51,9 @@ def test_the_next_page_asks_from_the_last_match_received(
 ) -> None:
     documents = _documents(8)
     httpserver.expect_request(LIST).respond_with_handler(
-        _in_turn(_page(documents[:5]), _page(documents[4:8]), _page(documents[7:8]))
+        _in_turn(
+            _page(documents[:5]), _page(documents[4:8]), _page(documents[7:8]), _page([])
+        )
     )
     frames = make_client().matches(START, END)
     assert list(frames.matches["match_id"]) == [d["data"]["id"] for d in documents]
@@ -60,9 +62,11 @@ def test_the_next_page_asks_from_the_last_match_received(
         START,
         documents[4]["data"]["attributes"]["createdAt"],
         documents[7]["data"]["attributes"]["createdAt"],
+        documents[7]["data"]["attributes"]["createdAt"],  # past it: empty, the window's end
     ]
+    assert [a["page[offset]"] for a in asked][-2:] == ["0", "1"]
     assert {a["filter[createdAt-end]"] for a in asked} == {END}
-    assert sent(httpserver) == 3
+    assert sent(httpserver) == 4
 
 
 def test_a_404_after_the_first_page_is_not_an_empty_window(

@@ -34,5 +34,5 @@ def test_short_pages_mid_window_lose_no_match(reference, httpserver, tmp_path) -
     assert match_ids(through_proxy) == match_ids(direct)
     assert all(params["page[limit]"] == "5" for params in proxy.lists())
     # Pages of 3, each after the first beginning with the last match received (2 new), until
-    # the page of the last match alone.
-    assert len(proxy.lists()) == 1 + -(-(len(direct) - 3) // 2) + 1
+    # the page of the last match alone, then the empty page past it that ends the window.
+    assert len(proxy.lists()) == 1 + -(-(len(direct) - 3) // 2) + 1 + 1

@@ -126,8 +126,8 @@ def test_a_window_is_walked_whole_with_one_match_of_overlap() -> None:
     assert outcome == "done"
     assert list(cursor.seen) == sorted(items)
     # 5 new, then 4 new a page (the first repeats the last received), then the page of the
-    # last match alone ends the window: 1 + 2 + 1.
-    assert requests == 4
+    # last match alone, and the empty page past it, end the window: 1 + 2 + 1 + 1.
+    assert requests == 5
     assert cursor.resyncs == 0
 
 
@@ -191,8 +191,9 @@ def test_a_service_that_does_not_sort_is_walked_by_position() -> None:
     assert outcome == "done"
     assert not cursor.by_time
     assert set(cursor.seen) == set(items)
-    # The first page shows the disorder; then from offset 0 again: 5 + 4 a page + the last.
-    assert requests == 1 + 1 + 5 + 1
+    # The first page shows the disorder; then from offset 0 again: 5 + 4 a page + the last,
+    # and the empty page past it.
+    assert requests == 1 + 1 + 5 + 1 + 1
 
 
 def test_by_position_a_shift_pages_the_window_again_and_loses_nothing() -> None:
