@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 from scipy.stats import binomtest
 
-from matchkit.analysis._engine import is_archive, map_values
+from matchkit.analysis._engine import is_archive, is_lazy, map_values
 from matchkit.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
@@ -143,7 +143,7 @@ def participant_table(
     Raises:
         InvalidArgumentError: ``data`` is neither, or the DataFrame lacks a ``required`` column.
     """
-    if isinstance(data, pd.DataFrame):
+    if isinstance(data, pd.DataFrame) or is_lazy(data):
         missing = [name for name in required if name not in data.columns]
         if missing:
             raise InvalidArgumentError(

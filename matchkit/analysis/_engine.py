@@ -30,6 +30,7 @@ import pandas as pd
 __all__ = [
     "PARTITION_INDEX",
     "collect",
+    "concat",
     "is_archive",
     "is_lazy",
     "join",
@@ -72,10 +73,17 @@ def summarize(
     ``aggregations`` are pandas named aggregations (``picks=("won", "size")``). On Dask, the
     groups are combined into one partition (``split_out=1``): use it where the result is small.
     """
+    if is_lazy(table) and table.index.name in keys:
+        table = table.map_partitions(_unnamed_index)
     grouped = table.groupby(list(keys), observed=True, dropna=False, sort=sort)
     if is_lazy(table):
         return grouped.agg(split_out=1, **aggregations)
     return grouped.agg(**aggregations)
+
+
+def _unnamed_index(part: pd.DataFrame) -> pd.DataFrame:
+    """The partition with an unnamed index (the partition column may be a group's name)."""
+    return part.rename_axis(None)
 
 
 def _aligned(*tables: Any) -> bool:
@@ -129,6 +137,15 @@ def _merge_partition(left: pd.DataFrame, right: pd.DataFrame, on: str, how: str)
     value = source[0] if len(source) else None
     merged.index = pd.Index([value] * len(merged), name=left.index.name, dtype=left.index.dtype)
     return merged
+
+
+def concat(parts: Sequence[Any]) -> Any:
+    """The rows of ``parts`` one after the other (pandas: a fresh index)."""
+    if not any(is_lazy(part) for part in parts):
+        return pd.concat(parts, ignore_index=True)
+    import dask.dataframe as dd
+
+    return dd.concat(list(parts), ignore_unknown_divisions=True)
 
 
 def map_values(series: Any, function: Callable[[pd.Series], pd.Series], name: str) -> Any:
