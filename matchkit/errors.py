@@ -13,6 +13,7 @@ __all__ = [
     "AuthError",
     "CacheError",
     "CacheMissError",
+    "ClusterError",
     "DocumentError",
     "InvalidArgumentError",
     "MatchkitError",
@@ -130,3 +131,15 @@ class CacheError(MatchkitError):
     def __init__(self, message: str, *, path: object) -> None:
         super().__init__(message)
         self.path = path
+
+
+class ClusterError(MatchkitError):
+    """The Dask scheduler given (``scheduler=`` or ``MATCHKIT_DASK_SCHEDULER``) did not answer.
+
+    Attributes:
+        address: the scheduler's address.
+    """
+
+    def __init__(self, message: str, *, address: str) -> None:
+        super().__init__(message)
+        self.address = address
