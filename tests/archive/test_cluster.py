@@ -53,9 +53,11 @@ def test_a_cluster_started_is_closed_on_leaving(monkeypatch):
             assert address != outside.scheduler_address
             assert started.submit(len, "abc").result() == 3
         assert cluster.status.name == "closed"
-        with pytest.raises(ClusterError, match="did not answer") as caught:
-            with client(scheduler=address, timeout=1):
-                pass
+        with (
+            pytest.raises(ClusterError, match="did not answer") as caught,
+            client(scheduler=address, timeout=1),
+        ):
+            pass
         assert caught.value.address == address
 
 
@@ -64,25 +66,26 @@ def test_a_scheduler_that_does_not_answer_is_a_typed_error():
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     address = f"tcp://127.0.0.1:{port}"
-    with pytest.raises(ClusterError, match=f"{address}.*did not answer.*{SCHEDULER_VARIABLE}"):
-        with client(scheduler=address, timeout=1):
-            pass
+    expected = f"{address}.*did not answer.*{SCHEDULER_VARIABLE}"
+    with pytest.raises(ClusterError, match=expected), client(scheduler=address, timeout=1):
+        pass
 
 
 @pytest.mark.parametrize("scheduler", ["", "   ", 8786])
 def test_a_scheduler_that_is_not_an_address_is_refused(scheduler):
-    with pytest.raises(InvalidArgumentError, match="must be an address") as caught:
-        with client(scheduler=scheduler):
-            pass
+    with (
+        pytest.raises(InvalidArgumentError, match="must be an address") as caught,
+        client(scheduler=scheduler),
+    ):
+        pass
     assert caught.value.parameter == "scheduler"
 
 
 @pytest.mark.parametrize("n_workers", [0, -1, 1.5, True])
 def test_a_worker_count_that_is_not_positive_is_refused(n_workers, monkeypatch):
     monkeypatch.delenv(SCHEDULER_VARIABLE, raising=False)
-    with pytest.raises(InvalidArgumentError, match="positive integer"):
-        with client(n_workers=n_workers):
-            pass
+    with pytest.raises(InvalidArgumentError, match="positive integer"), client(n_workers=n_workers):
+        pass
 
 
 def test_the_dashboard_is_on_a_loopback_port_when_asked(monkeypatch):
