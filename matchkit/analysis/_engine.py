@@ -86,15 +86,15 @@ def _unnamed_index(part: pd.DataFrame) -> pd.DataFrame:
     return part.rename_axis(None)
 
 
+def _partitioned(table: Any) -> bool:
+    """True for a Dask table indexed by the archive's partition column, with known divisions."""
+    return table.index.name == PARTITION_INDEX and table.known_divisions
+
+
 def _aligned(*tables: Any) -> bool:
-    """True when the Dask tables share known divisions on the archive's partition index."""
-    first = tables[0]
-    return all(
-        table.index.name == PARTITION_INDEX
-        and table.known_divisions
-        and tuple(table.divisions) == tuple(first.divisions)
-        for table in tables
-    )
+    """True when the Dask tables are partitioned by match time on the same divisions."""
+    divisions = {tuple(table.divisions) for table in tables}
+    return all(_partitioned(table) for table in tables) and len(divisions) == 1
 
 
 def per_match_sums(table: Any, **aggregations: tuple[str, str]) -> Any:
@@ -105,14 +105,20 @@ def per_match_sums(table: Any, **aggregations: tuple[str, str]) -> Any:
     """
     if not is_lazy(table):
         return _per_match_partition(table, aggregations)
-    if not _aligned(table):
+    if not _partitioned(table):
         table = table.shuffle("match_id", npartitions=table.npartitions)
-    return table.map_partitions(_per_match_partition, aggregations, align_dataframes=False)
+        return table.map_partitions(_per_match_partition, aggregations, align_dataframes=False)
+    return table.map_partitions(_per_match_in_place, aggregations, align_dataframes=False)
 
 
 def _per_match_partition(part: pd.DataFrame, aggregations: Mapping[str, tuple[str, str]]):
     """One partition's rows aggregated per match (the partition's index dropped)."""
     return part.groupby("match_id", sort=False).agg(**aggregations).reset_index()
+
+
+def _per_match_in_place(part: pd.DataFrame, aggregations: Mapping[str, tuple[str, str]]):
+    """One partition's rows aggregated per match, keeping the partition's index value."""
+    return _with_index_of(_per_match_partition(part, aggregations), part, part)
 
 
 def join(left: Any, right: Any, *, on: str, how: str = "inner", validate: str | None = None) -> Any:
@@ -133,10 +139,15 @@ def join(left: Any, right: Any, *, on: str, how: str = "inner", validate: str | 
 def _merge_partition(left: pd.DataFrame, right: pd.DataFrame, on: str, how: str):
     """One partition's merge; the rows keep the partition's index value (its month)."""
     merged = left.reset_index(drop=True).merge(right.reset_index(drop=True), on=on, how=how)
+    return _with_index_of(merged, left, right)
+
+
+def _with_index_of(rows: pd.DataFrame, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` indexed by the partition value of ``left`` (else of ``right``)."""
     source = left.index if len(left) else right.index
     value = source[0] if len(source) else None
-    merged.index = pd.Index([value] * len(merged), name=left.index.name, dtype=left.index.dtype)
-    return merged
+    rows.index = pd.Index([value] * len(rows), name=left.index.name, dtype=left.index.dtype)
+    return rows
 
 
 def concat(parts: Sequence[Any]) -> Any:
