@@ -4,7 +4,8 @@ round a match is decided in.
 Pandas on :class:`matchkit.telemetry.TelemetryFrames`, or on an archive's telemetry (the columns
 each function reads are computed by Dask, then the same pandas code runs); nothing here touches
 HTTP. Every function returns a tidy DataFrame with counts (``n``, ``players``, ``matches``)
-beside each estimate and its interval; what was left out, and why, is in ``result.attrs["excluded"]``.
+beside each estimate and its interval; what was left out, and why, is in
+``result.attrs["excluded"]``.
 Characters and battlerites are the wire's integer ids; ``character_name`` and
 ``battlerite_name`` come from ``names=`` (:class:`matchkit.names.Names`, e.g.
 ``fetch_names(client.base_url)``, or a mapping of actor id -> name; default: the sample set's
@@ -98,7 +99,9 @@ def _telemetry(value: object, columns: Mapping[str, Sequence[str] | None]) -> Te
         lazy = []
         for name, wanted in columns.items():
             table = getattr(tables, name)
-            lazy.append(table if wanted is None else table[[c for c in wanted if c in table.columns]])
+            if wanted is not None:
+                table = table[[column for column in wanted if column in table.columns]]
+            lazy.append(table)
         computed = collect(*lazy)
         return cast(
             "TelemetryFrames",
