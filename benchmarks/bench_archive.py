@@ -68,6 +68,7 @@ def duckdb_query(folder: Path) -> tuple[float, Any]:
     for _ in range(ROUNDS):
         with duckdb.connect() as connection:
             connection.execute("SET threads = 2")
+            connection.execute("SET enable_progress_bar = false")
             started = time.perf_counter()
             result = connection.execute(SQL, {name: files[name] for name in TABLES}).df()
             best = min(best, time.perf_counter() - started)
