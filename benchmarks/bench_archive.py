@@ -98,10 +98,10 @@ def _stop_sampler(dask_worker: Any = None) -> int:
     return int(state["peak"])
 
 
-def dask_query(client: Any, tables: Any) -> tuple[float, Any, list[int]]:
+def dask_query(client: Any, tables: Any, rounds: int = ROUNDS) -> tuple[float, Any, list[int]]:
     """Best wall time of matchkit's side win rates on Dask, its result, each worker's peak RSS."""
     best, result, peaks = float("inf"), None, []
-    for _ in range(ROUNDS):
+    for _ in range(rounds):
         client.run(_start_sampler)
         started = time.perf_counter()
         result = side_win_rates(tables, by="server_type")
@@ -170,13 +170,13 @@ def _shuffled_tables(folder: Path) -> Any:
     return tables
 
 
-def measure(root: Path, count: int, client: Any, *, extras: bool) -> list[str]:
-    lines = []
+def measure(root: Path, count: int, client: Any, *, extras: bool) -> None:
+    """Build an archive of ``count`` matches and print its figures as they are measured."""
     folder = root / f"archive-{count}"
     started = time.perf_counter()
     built = build(folder, count)
     seconds = time.perf_counter() - started
-    lines.append(
+    _say(
         f"build {built['matches']:,} matches ({built['rosters']:,} rosters; files "
         f"{built['files']}): {seconds:.1f} s, {built['matches'] / seconds:,.0f} matches/s "
         "(benchmarks/archive_data.py, not yet `matchkit synth --archive`)"
@@ -185,13 +185,13 @@ def measure(root: Path, count: int, client: Any, *, extras: bool) -> list[str]:
     ours, result, peaks = dask_query(client, dask_tables(folder))
     ratio = ours / duck
     verdict = "ok" if ratio <= TARGET_RATIO else "OVER TARGET"
-    lines.append(
+    _say(
         f"side win rates by server type, {built['matches']:,} matches: matchkit on Dask "
         f"{ours:.2f} s, DuckDB {duck:.2f} s, ratio {ratio:.1f}x (target <= {TARGET_RATIO:.0f}x: "
         f"{verdict}); same counts: {agree(result, sql)}"
     )
     over = max(peaks) > TARGET_WORKER_BYTES
-    lines.append(
+    _say(
         "peak RSS per worker: "
         + ", ".join(f"{peak / 2**20:.0f} MiB" for peak in peaks)
         + f" (target <= 1 GB: {'OVER TARGET' if over else 'ok'})"
@@ -199,7 +199,7 @@ def measure(root: Path, count: int, client: Any, *, extras: bool) -> list[str]:
     if extras:
         started = time.perf_counter()
         side_win_rates(_shuffled_tables(folder), by="server_type")
-        lines.append(
+        _say(
             f"same query, tables without their partition index (Dask shuffles on match id): "
             f"{time.perf_counter() - started:.2f} s (one run)"
         )
@@ -208,16 +208,19 @@ def measure(root: Path, count: int, client: Any, *, extras: bool) -> list[str]:
         built_daily = build(daily, count, granularity="day")
         build_seconds = time.perf_counter() - started
         daily_duck, _ = duckdb_query(daily)
-        daily_ours, _, _ = dask_query(client, dask_tables(daily))
-        lines.append(
+        daily_ours, _, _ = dask_query(client, dask_tables(daily), rounds=1)
+        _say(
             f"daily partitions ({built_daily['files']['matches']} files per table, built in "
-            f"{build_seconds:.1f} s): matchkit {daily_ours:.2f} s, DuckDB {daily_duck:.2f} s, "
-            f"ratio {daily_ours / daily_duck:.1f}x"
+            f"{build_seconds:.1f} s): matchkit {daily_ours:.2f} s (one run), DuckDB "
+            f"{daily_duck:.2f} s, ratio {daily_ours / daily_duck:.1f}x"
         )
         shutil.rmtree(daily, ignore_errors=True)
-    lines.append(daily_sync(folder, built["matches"]))
+    _say(daily_sync(folder, built["matches"]))
     shutil.rmtree(folder, ignore_errors=True)
-    return lines
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
 
 
 def main() -> None:
@@ -230,8 +233,7 @@ def main() -> None:
     ):
         counts = sizes()
         for index, count in enumerate(counts):
-            for line in measure(Path(folder), count, dask_client, extras=index == 0):
-                print(line, flush=True)
+            measure(Path(folder), count, dask_client, extras=index == 0)
 
 
 if __name__ == "__main__":
