@@ -34,6 +34,7 @@ __all__ = [
     "is_archive",
     "is_lazy",
     "join",
+    "map_frame",
     "map_values",
     "per_match_sums",
     "summarize",
@@ -157,6 +158,15 @@ def concat(parts: Sequence[Any]) -> Any:
     import dask.dataframe as dd
 
     return dd.concat(list(parts), ignore_unknown_divisions=True)
+
+
+def map_frame(table: Any, function: Callable[..., pd.DataFrame], *args: Any) -> Any:
+    """``function(table, *args)`` for a row-wise function of a pandas DataFrame: on pandas at
+    once, on Dask partition by partition (one task per partition, the index kept)."""
+    if not is_lazy(table):
+        return function(table, *args)
+    meta = function(table._meta, *args)
+    return table.map_partitions(function, *args, meta=meta, align_dataframes=False)
 
 
 def map_values(series: Any, function: Callable[[pd.Series], pd.Series], name: str) -> Any:

@@ -30,6 +30,7 @@ from matchkit.analysis._engine import (
     collect,
     is_lazy,
     join,
+    map_frame,
     per_match_sums,
     summarize,
     with_dtypes,
@@ -93,13 +94,26 @@ def side_win_rates(
     excluded = {"royale_matches": (~arena).sum()}
     matches = matches.loc[arena, ["match_id", *keys]]
     if level == "match":
-        per_group, count_column = _match_counts(frames.rosters, matches, keys, excluded)
+        rows, count_column = _match_rows(frames.rosters, matches, keys), "matches"
+        reasons = {
+            "matches_without_two_sides": "no_two_sides",
+            "matches_without_result": "no_result",
+        }
     else:
-        per_group, count_column = _round_counts(frames.rounds, matches, keys, excluded)
+        rows, count_column = _round_rows(frames.rounds, matches, keys), "rounds"
+        reasons = {"rounds_without_winner": "no_winner"}
+    sums = {name: (name, "sum") for name in rows.columns if name not in keys}
+    if keys:
+        per_group = summarize(rows, keys, **sums)
+    else:
+        per_group = rows.assign(all=0).groupby("all").agg(**sums)
     dtypes, categories = key_dtypes(frames, "matches", keys) if is_lazy(per_group) else ({}, {})
     per_group, excluded, categories = collect(per_group, excluded, categories)
-    per_group = with_dtypes(per_group.reset_index(), dtypes, categories)
-    table = _by_side(per_group, keys, count_column)
+    for reason, column in reasons.items():
+        excluded[reason] = per_group[column].sum()
+    per_group = per_group.loc[per_group[count_column] > 0]
+    per_group = with_dtypes(per_group.reset_index(drop=not keys), dtypes, categories)
+    table = _by_side(per_group.reset_index(drop=True), keys, count_column)
     table = table.assign(
         **wilson_columns(table["wins"], table[count_column], confidence=confidence)
     )
@@ -120,60 +134,63 @@ def _by_side(per_group: pd.DataFrame, keys: list[str], count_column: str) -> pd.
     return table
 
 
-def _match_counts(
-    rosters: Any, matches: Any, keys: list[str], excluded: dict[str, Any]
-) -> tuple[Any, str]:
-    """Per group: usable Arena matches and the wins of each side (lazy on an archive).
+def _match_rows(rosters: Any, matches: Any, keys: list[str]) -> Any:
+    """One row per Arena match: its keys, 1 if usable (else 0), each side's win (0/1) and why it
+    is not usable (``no_two_sides``, ``no_result``; 0/1). Lazy on an archive.
 
     A match is usable with exactly two rosters, one on side 1 and one on side 2, both with a
-    result; the others are counted in ``excluded``.
+    result.
     """
-    won = rosters["won"]
-    indicators = rosters[["match_id"]].assign(
-        rosters=1,
-        side_one=(rosters["side"] == 1).fillna(False).astype("int64"),
-        side_two=(rosters["side"] == 2).fillna(False).astype("int64"),
-        results=won.notnull().astype("int64"),
-        side_one_wins=((rosters["side"] == 1) & won).fillna(False).astype("int64"),
-        side_two_wins=((rosters["side"] == 2) & won).fillna(False).astype("int64"),
-    )
-    totals = {name: (name, "sum") for name in indicators.columns if name != "match_id"}
-    per_match = per_match_sums(indicators, **totals)
+    indicators = map_frame(rosters[["match_id", "side", "won"]], _roster_indicators)
+    totals = [name for name in indicators.columns if name != "match_id"]
+    per_match = per_match_sums(indicators, **{name: (name, "sum") for name in totals})
     matches = join(matches, per_match, on="match_id", how="left", validate="one_to_one")
-    counts = matches[list(totals)].fillna(0).astype("int64")
+    return map_frame(matches, _usable_matches, keys, totals)
+
+
+def _roster_indicators(rosters: pd.DataFrame) -> pd.DataFrame:
+    """Per roster: 1, and 0/1 for side 1, side 2, a result, a win on side 1, on side 2."""
+    won = rosters["won"]
+    one = rosters["side"] == 1
+    two = rosters["side"] == 2
+    return rosters[["match_id"]].assign(
+        rosters=1,
+        side_one=one.fillna(False).astype("int64"),
+        side_two=two.fillna(False).astype("int64"),
+        results=won.notna().astype("int64"),
+        side_one_wins=(one & won).fillna(False).astype("int64"),
+        side_two_wins=(two & won).fillna(False).astype("int64"),
+    )
+
+
+def _usable_matches(matches: pd.DataFrame, keys: list[str], totals: list[str]) -> pd.DataFrame:
+    counts = matches[totals].fillna(0).astype("int64")
     two_sides = (counts["rosters"] == 2) & (counts["side_one"] == 1) & (counts["side_two"] == 1)
     has_result = counts["results"] == counts["rosters"]
-    excluded["matches_without_two_sides"] = (~two_sides).sum()
-    excluded["matches_without_result"] = (two_sides & ~has_result).sum()
-    usable = matches.loc[two_sides & has_result, keys].assign(
-        matches=1,
-        side_one_wins=counts["side_one_wins"],
-        side_two_wins=counts["side_two_wins"],
+    usable = two_sides & has_result
+    return matches[keys].assign(
+        matches=usable.astype("int64"),
+        side_one_wins=counts["side_one_wins"].where(usable, 0),
+        side_two_wins=counts["side_two_wins"].where(usable, 0),
+        no_two_sides=(~two_sides).astype("int64"),
+        no_result=(two_sides & ~has_result).astype("int64"),
     )
-    return _group_totals(usable, keys, ["matches", "side_one_wins", "side_two_wins"]), "matches"
 
 
-def _round_counts(
-    rounds: Any, matches: Any, keys: list[str], excluded: dict[str, Any]
-) -> tuple[Any, str]:
-    """Per group: decided rounds of Arena matches and the rounds each side won."""
+def _round_rows(rounds: Any, matches: Any, keys: list[str]) -> Any:
+    """One row per round of an Arena match: its keys, 1 if decided, each side's win (0/1), and
+    ``no_winner`` (0/1: ``winning_team`` missing or not 1/2). Lazy on an archive."""
     rounds = join(
         rounds[["match_id", "winning_team"]], matches, on="match_id", validate="many_to_one"
     )
+    return map_frame(rounds, _decided_rounds, keys)
+
+
+def _decided_rounds(rounds: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     decided = rounds["winning_team"].isin(SIDES).fillna(False).astype(bool)
-    excluded["rounds_without_winner"] = (~decided).sum()
-    winners = rounds.loc[decided]
-    usable = winners[keys].assign(
-        rounds=1,
-        side_one_wins=(winners["winning_team"] == SIDES[0]).astype("int64"),
-        side_two_wins=(winners["winning_team"] == SIDES[1]).astype("int64"),
+    return rounds[keys].assign(
+        rounds=decided.astype("int64"),
+        side_one_wins=(decided & (rounds["winning_team"] == SIDES[0])).astype("int64"),
+        side_two_wins=(decided & (rounds["winning_team"] == SIDES[1])).astype("int64"),
+        no_winner=(~decided).astype("int64"),
     )
-    return _group_totals(usable, keys, ["rounds", "side_one_wins", "side_two_wins"]), "rounds"
-
-
-def _group_totals(usable: Any, keys: list[str], columns: list[str]) -> Any:
-    """The sums of ``columns`` per group (one row for all when there are no keys)."""
-    sums = {name: (name, "sum") for name in columns}
-    if keys:
-        return summarize(usable, keys, **sums)
-    return usable.assign(all=0).groupby("all").agg(**sums).reset_index(drop=True)
