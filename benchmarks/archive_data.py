@@ -146,7 +146,7 @@ def read_partition(paths: list[str], value: str, columns: list[str] | None = Non
     (``columns``: those to read, as Dask's column projection asks)."""
     table = pa.concat_tables(pq.read_table(path, columns=columns) for path in paths)
     frame = table.to_pandas(types_mapper=_DTYPES.get)
-    frame.index = pd.Index([value] * len(frame), name="month", dtype=pd.StringDtype())
+    frame.index = pd.Index([value], name="month", dtype=pd.StringDtype()).repeat(len(frame))
     return frame
 
 

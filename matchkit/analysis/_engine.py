@@ -146,8 +146,10 @@ def _merge_partition(left: pd.DataFrame, right: pd.DataFrame, on: str, how: str)
 def _with_index_of(rows: pd.DataFrame, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
     """``rows`` indexed by the partition value of ``left`` (else of ``right``)."""
     source = left.index if len(left) else right.index
-    value = source[0] if len(source) else None
-    rows.index = pd.Index([value] * len(rows), name=left.index.name, dtype=left.index.dtype)
+    if len(source):
+        rows.index = source[:1].repeat(len(rows))
+    else:
+        rows.index = pd.Index([None] * len(rows), name=left.index.name, dtype=left.index.dtype)
     return rows
 
 
