@@ -29,7 +29,14 @@ from matchkit.analysis._common import (
     wilson_columns,
     with_group_columns,
 )
-from matchkit.analysis._engine import collect, concat, is_lazy, summarize, with_dtypes
+from matchkit.analysis._engine import (
+    collect,
+    concat,
+    is_archive,
+    is_lazy,
+    summarize,
+    with_dtypes,
+)
 from matchkit.analysis._sources import key_dtypes
 from matchkit.errors import InvalidArgumentError
 from matchkit.names import Names, with_names
@@ -278,8 +285,8 @@ def _collected(
 ) -> tuple[pd.DataFrame, dict[str, int]]:
     """``table`` (grouped) and the counts of ``excluded``, computed: the groups as columns, in
     the dtypes they have on MatchFrames."""
-    lazy = is_lazy(table)
-    dtypes, categories = key_dtypes(frames, "participant_view", keys) if lazy else ({}, {})
+    archive = is_lazy(table) and is_archive(frames)
+    dtypes, categories = key_dtypes(frames, "participant_view", keys) if archive else ({}, {})
     table, excluded, categories = collect(table, excluded, categories)
     table = with_dtypes(table.reset_index(), dtypes, categories)
     return table, {reason: int(count) for reason, count in excluded.items()}

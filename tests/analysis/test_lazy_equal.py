@@ -7,6 +7,7 @@ them on a LocalCluster of worker processes.
 
 from __future__ import annotations
 
+import dask.dataframe as dd
 import pytest
 from dask.dataframe.utils import assert_eq
 
@@ -69,3 +70,10 @@ def test_an_archive_gives_the_table_of_matchframes(lazy, call):
     assert_eq(result, expected)
     assert result.attrs == expected.attrs
     assert len(result) > 0
+
+
+def test_a_lazy_participant_view_is_analysed_as_given():
+    view = sample_frames().participant_view()
+    lazy_view = dd.from_pandas(view, npartitions=3, sort=False)
+    expected = cosmetic_win_rates(view, "outfit", "actor")
+    assert_eq(cosmetic_win_rates(lazy_view, "outfit", "actor"), expected)
