@@ -1,5 +1,6 @@
 """The analyses of an archive run on a real distributed LocalCluster (worker processes) and give
-the tables of MatchFrames; the work is done by the workers."""
+the tables of MatchFrames; the work is done by the workers, without a shuffle when the tables
+are partitioned by month."""
 
 from __future__ import annotations
 
@@ -37,6 +38,12 @@ def test_the_workers_compute_the_table_of_matchframes(dask_client, layout, call)
     workers = set(dask_client.scheduler_info(n_workers=-1)["workers"])
     assert {task["worker"] for task in tasks.data} <= workers
     assert len(tasks.data) >= lazy.matches.npartitions
+    names = {str(task["key"]) for task in tasks.data}
+    shuffled = {name for name in names if "shuffle" in name or "hash-join" in name}
+    if layout.get("by_month"):  # a match's rows share a partition: joined where they lie
+        assert not shuffled
+    elif function is side_win_rates:  # rosters grouped per match, then joined: a shuffle
+        assert shuffled
     expected = function(sample_frames(), *args, **kwargs)
     assert_eq(result, expected)
     assert result.attrs == expected.attrs
