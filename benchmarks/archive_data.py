@@ -52,8 +52,11 @@ def _suffixed(column: pa.ChunkedArray, suffix: str) -> pa.ChunkedArray:
     return pc.binary_join_element_wise(column, pa.scalar(suffix, pa.large_string()), separator)
 
 
-def _copy(sample: dict[str, pa.Table], copy: int, start: pd.Timestamp, granularity: str):
-    """One copy of the sample tables moved to start at ``start``, with new ids."""
+def _copy(
+    sample: dict[str, pa.Table], copy: int, start: pd.Timestamp, granularity: str, bucket: str = ""
+):
+    """One copy of the sample tables moved to start at ``start``, with new ids; its partition
+    value is the month (or day) of each match, followed by ``bucket``."""
     suffix = f"-{copy}"
     matches = sample["matches"]
     created = matches["created_at"].to_pandas()
@@ -61,7 +64,7 @@ def _copy(sample: dict[str, pa.Table], copy: int, start: pd.Timestamp, granulari
     offset = (created - first) % pd.Timedelta(days=SPAN_DAYS)
     moved = (start + offset).dt.as_unit("us")
     fmt = "%Y-%m" if granularity == "month" else "%Y-%m-%d"
-    partition = moved.dt.strftime(fmt)
+    partition = moved.dt.strftime(fmt) + bucket
     key = pa.array(partition, pa.large_string())
     months = dict(zip(matches["match_id"].to_pylist(), partition, strict=True))
     matches = matches.set_column(
@@ -83,9 +86,19 @@ def _copy(sample: dict[str, pa.Table], copy: int, start: pd.Timestamp, granulari
 
 
 def build(
-    folder: Path, matches: int, *, months: int = 24, granularity: str = "month"
+    folder: Path,
+    matches: int,
+    *,
+    months: int = 24,
+    granularity: str = "month",
+    bucket_matches: int | None = None,
 ) -> dict[str, Any]:
     """Write an archive of at least ``matches`` matches (whole copies of the sample set).
+
+    With ``bucket_matches``, a month holding more matches is split into buckets of at most
+    about that many (each whole copy of the sample in one bucket, so a match's rows share a
+    bucket in every table): the partition value is then ``2025-01.3``, and partitions keep
+    their size whatever the size of the archive.
 
     Returns:
         What was written: ``matches``, ``rosters`` (rows), ``files`` per table.
@@ -97,10 +110,16 @@ def build(
     origin = pd.Timestamp("2025-01-01", tz="UTC")
     starts = [origin + pd.DateOffset(months=m) for m in range(months)]
     rows = {name: 0 for name in TABLES}
+    per_copy = sample["matches"].num_rows
     for month in range(months):
         parts: dict[str, list[pa.Table]] = defaultdict(list)
-        for copy in range(month, copies, months):
-            for name, table in _copy(sample, copy, starts[month], granularity).items():
+        month_copies = list(range(month, copies, months))
+        buckets = 1
+        if bucket_matches:
+            buckets = max(1, math.ceil(len(month_copies) * per_copy / bucket_matches))
+        for position, copy in enumerate(month_copies):
+            bucket = f".{position % buckets}" if buckets > 1 else ""
+            for name, table in _copy(sample, copy, starts[month], granularity, bucket).items():
                 parts[name].append(table)
         for name in TABLES:
             if not parts[name]:
