@@ -136,6 +136,7 @@ def agree(result: Any, sql: Any) -> bool:
 def daily_sync(folder: Path, matches: int) -> str:
     """Append a day's matches (and rosters) as one commit; its time and files added/removed."""
     import pyarrow as pa
+    import pyarrow.compute as pc
     from deltalake import DeltaTable, write_deltalake
 
     from benchmarks.archive_data import _copy, sample_tables
@@ -143,14 +144,14 @@ def daily_sync(folder: Path, matches: int) -> str:
     sample = sample_tables()
     day = max(1, matches // 365)
     start = pd.Timestamp("2027-01-01", tz="UTC")
-    copy = _copy(sample, 10**6, start, "month")
-    day_rows = {
-        "matches": copy["matches"].slice(0, day),
-    }
-    kept = set(day_rows["matches"]["match_id"].to_pylist())
-    rosters = copy["rosters"]
-    mask = pa.array([m in kept for m in rosters["match_id"].to_pylist()])
-    day_rows["rosters"] = rosters.filter(mask)
+    copies = [
+        _copy(sample, 10**6 + number, start, "month")
+        for number in range(-(-day // sample["matches"].num_rows))
+    ]
+    day_rows = {"matches": pa.concat_tables(copy["matches"] for copy in copies).slice(0, day)}
+    kept = pa.chunked_array(day_rows["matches"]["match_id"])
+    rosters = pa.concat_tables(copy["rosters"] for copy in copies)
+    day_rows["rosters"] = rosters.filter(pc.is_in(rosters["match_id"], value_set=kept))
     before = {name: set(DeltaTable(str(folder / name)).file_uris()) for name in TABLES}
     started = time.perf_counter()
     for name in TABLES:
@@ -160,7 +161,8 @@ def daily_sync(folder: Path, matches: int) -> str:
     added = sum(len(after[name] - before[name]) for name in TABLES)
     removed = sum(len(before[name] - after[name]) for name in TABLES)
     return (
-        f"daily sync ({day:,} matches, {day_rows['rosters'].num_rows:,} rosters, one commit "
+        f"daily sync ({day_rows['matches'].num_rows:,} matches, "
+        f"{day_rows['rosters'].num_rows:,} rosters, one commit "
         f"per table): {seconds:.2f} s; files added {added}, files rewritten or removed {removed}"
     )
 
