@@ -16,6 +16,7 @@ __all__ = [
     "AuthError",
     "CacheError",
     "CacheMissError",
+    "ClusterError",
     "DocumentError",
     "InvalidArgumentError",
     "MatchkitError",
@@ -166,3 +167,14 @@ class ArchiveScopeError(ArchiveError, ValueError):
         super().__init__(message, path=path)
         self.stored = stored
         self.asked = asked
+
+class ClusterError(MatchkitError):
+    """The Dask scheduler given (``scheduler=`` or ``MATCHKIT_DASK_SCHEDULER``) did not answer.
+
+    Attributes:
+        address: the scheduler's address.
+    """
+
+    def __init__(self, message: str, *, address: str) -> None:
+        super().__init__(message)
+        self.address = address

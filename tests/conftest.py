@@ -39,3 +39,15 @@ def shared_path(*parts: str) -> Path:
 def samples_dir() -> Path:
     """The recorded real responses in ../shared/samples (never copied into the project)."""
     return shared_path("samples")
+
+
+@pytest.fixture(scope="session")
+def dask_client():
+    """A real Dask LocalCluster for the session: 2 worker processes of 1 thread and 1 GiB each,
+    started once (matchkit.archive.cluster.client), Dask's default scheduler while it runs."""
+    from matchkit.archive.cluster import SCHEDULER_VARIABLE, client
+
+    if os.environ.get(SCHEDULER_VARIABLE):
+        pytest.fail(f"unset {SCHEDULER_VARIABLE}: the tests start their own LocalCluster")
+    with client(n_workers=2, memory_limit="1GiB") as started:
+        yield started

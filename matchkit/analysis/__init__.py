@@ -1,8 +1,11 @@
 """Analysis of normalized matches: side win rates, durations, cosmetics.
 
-Pure pandas on :class:`matchkit.model.frames.MatchFrames` (or their participant view); nothing here
-touches HTTP. Every function returns a tidy DataFrame; what it left out, and why, is in the
-result's ``attrs["excluded"]``.
+On :class:`matchkit.model.frames.MatchFrames` (or their participant view) with pandas, or on an
+archive (:func:`matchkit.archive.open`: its tables are lazy Dask DataFrames) with Dask: one
+implementation each, the same table from both (``matchkit.analysis._engine``); Dask computes
+where the result is small, then the same pandas code finishes it. Nothing here touches HTTP.
+Every function returns a tidy pandas DataFrame; what it left out, and why, is in the result's
+``attrs["excluded"]``.
 
 Example:
     >>> from matchkit.analysis import side_win_rates  # doctest: +SKIP

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 from scipy.stats import binomtest
 
+from matchkit.analysis._engine import is_archive, is_lazy, map_values
 from matchkit.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
@@ -117,7 +118,9 @@ def with_group_columns(table: pd.DataFrame, keys: Sequence[str], *, source: str)
             parameter="by",
         )
     derived = {
-        key: TIME_PERIODS[key](table["created_at"]) for key in keys if key not in table.columns
+        key: map_values(table["created_at"], TIME_PERIODS[key], key)
+        for key in keys
+        if key not in table.columns
     }
     return table.assign(**derived) if derived else table
 
@@ -128,14 +131,19 @@ def arena_mask(matches: pd.DataFrame) -> pd.Series:
 
 
 def participant_table(
-    data: MatchFrames | pd.DataFrame, *, required: Sequence[str] = ()
-) -> pd.DataFrame:
-    """The participant view of a MatchFrames, or the given participant view DataFrame.
+    data: MatchFrames | pd.DataFrame | Any,
+    *,
+    required: Sequence[str] = (),
+    keys: Sequence[str] = (),
+) -> pd.DataFrame | Any:
+    """The participant view of a MatchFrames, or the given participant view DataFrame, or the
+    lazy view of an archive (its ``required`` columns, the grouping ``keys``, ``won`` and
+    ``is_royale``).
 
     Raises:
         InvalidArgumentError: ``data`` is neither, or the DataFrame lacks a ``required`` column.
     """
-    if isinstance(data, pd.DataFrame):
+    if isinstance(data, pd.DataFrame) or is_lazy(data):
         missing = [name for name in required if name not in data.columns]
         if missing:
             raise InvalidArgumentError(
@@ -144,6 +152,13 @@ def participant_table(
                 parameter="frames",
             )
         return data
+    if is_archive(data):
+        from matchkit.analysis._sources import lazy_participant_view
+
+        columns = [*required, *(key for key in keys if key not in TIME_PERIODS)]
+        if any(key in TIME_PERIODS for key in keys):
+            columns.append("created_at")
+        return lazy_participant_view(data, [*columns, "won", "is_royale"])
     return matchframes(data).participant_view()
 
 

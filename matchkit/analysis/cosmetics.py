@@ -29,6 +29,15 @@ from matchkit.analysis._common import (
     wilson_columns,
     with_group_columns,
 )
+from matchkit.analysis._engine import (
+    collect,
+    concat,
+    is_archive,
+    is_lazy,
+    summarize,
+    with_dtypes,
+)
+from matchkit.analysis._sources import key_dtypes
 from matchkit.errors import InvalidArgumentError
 from matchkit.names import Names, with_names
 
@@ -49,7 +58,7 @@ CosmeticKind = Literal["attachment", "emote", "mount", "outfit"]
 
 
 def cosmetic_usage(
-    frames: MatchFrames | pd.DataFrame,
+    frames: MatchFrames | pd.DataFrame | Any,
     kind: CosmeticKind | Sequence[CosmeticKind] = "mount",
     by: str | Sequence[str] | None = "actor",
     *,
@@ -60,7 +69,8 @@ def cosmetic_usage(
 
     Args:
         frames: the normalized matches, or their participant view
-            (:meth:`MatchFrames.participant_view`).
+            (:meth:`MatchFrames.participant_view`), or an archive (:func:`matchkit.archive.open`):
+            the same table, computed by Dask.
         kind: one of :data:`COSMETIC_KINDS`, or several (their rows are stacked).
         by: grouping keys, columns of the participant view; ``"actor"`` (the character) by
             default; None pools every participant.
@@ -78,7 +88,8 @@ def cosmetic_usage(
     """
     picks, excluded = _picks(frames, kind, by)
     keys = group_keys(by)
-    table = _usage(picks, keys)
+    counts, excluded = _collected(frames, _pick_counts(picks, keys), excluded, keys)
+    table = _usage(counts, keys, _kinds(kind))
     if top is not None:
         table = table.loc[table["rank"] <= _check_top(top)].reset_index(drop=True)
     table = _named(table, names, kind)
@@ -87,7 +98,7 @@ def cosmetic_usage(
 
 
 def cosmetic_summary(
-    frames: MatchFrames | pd.DataFrame,
+    frames: MatchFrames | pd.DataFrame | Any,
     kind: CosmeticKind | Sequence[CosmeticKind] = "mount",
     by: str | Sequence[str] | None = "actor",
     *,
@@ -111,7 +122,8 @@ def cosmetic_summary(
     """
     picks, excluded = _picks(frames, kind, by)
     keys = [*group_keys(by), "cosmetic_kind"]
-    usage = _usage(picks, keys[:-1])
+    counts, excluded = _collected(frames, _pick_counts(picks, keys[:-1]), excluded, keys[:-1])
+    usage = _usage(counts, keys[:-1], _kinds(kind))
     entropy_terms = -usage["share"] * np.log(usage["share"])
     grouped = usage.assign(entropy=entropy_terms).groupby(
         keys, observed=True, dropna=False, sort=True
@@ -138,7 +150,7 @@ def cosmetic_summary(
 
 
 def cosmetic_win_rates(
-    frames: MatchFrames | pd.DataFrame,
+    frames: MatchFrames | pd.DataFrame | Any,
     kind: CosmeticKind = "mount",
     by: str | Sequence[str] | None = "actor",
     *,
@@ -175,18 +187,20 @@ def cosmetic_win_rates(
             parameter="kind",
         )
     keys = group_keys(by)
-    view = participant_table(frames, required=("won", "kind", kind))
+    view = participant_table(frames, required=("won", "kind", kind), keys=keys)
     if "is_royale" in view.columns:
         is_arena = arena_mask(view)
     else:
         is_arena = pd.Series(True, index=view.index)
-    has_result = view["won"].notna()
+    has_result = view["won"].notnull()
     picks, excluded = _picks(view.loc[is_arena & has_result], kind, by)
-    excluded["royale"] = int((~is_arena).sum())
-    excluded["without_result"] = int((is_arena & ~has_result).sum())
+    excluded["royale"] = (~is_arena).sum()
+    excluded["without_result"] = (is_arena & ~has_result).sum()
     picks = picks.assign(won=picks["won"].astype(bool))
-    grouped = picks.groupby([*keys, "cosmetic"], observed=True, dropna=False, sort=False)
-    table = grouped["won"].agg(picks="size", wins="sum").reset_index()
+    table = summarize(
+        picks, [*keys, "cosmetic"], sort=False, picks=("won", "size"), wins=("won", "sum")
+    )
+    table, excluded = _collected(frames, table, excluded, keys)
     table = table.astype({"picks": "int64", "wins": "int64"})
     table = table.loc[table["picks"] >= min_picks]
     table = table.sort_values(
@@ -233,7 +247,7 @@ def _kinds(kind: CosmeticKind | Sequence[CosmeticKind]) -> list[str]:
 
 
 def _picks(
-    frames: MatchFrames | pd.DataFrame,
+    frames: MatchFrames | pd.DataFrame | Any,
     kind: CosmeticKind | Sequence[CosmeticKind],
     by: str | Sequence[str] | None,
 ) -> tuple[pd.DataFrame, dict[str, int]]:
@@ -241,31 +255,49 @@ def _picks(
     kinds = _kinds(kind)
     keys = group_keys(by)
     view = with_group_columns(
-        participant_table(frames, required=("kind", *kinds)), keys, source="the participant view"
+        participant_table(frames, required=("kind", *kinds), keys=keys),
+        keys,
+        source="the participant view",
     )
     is_bot = (view["kind"] == "bot").fillna(False).astype(bool)
     extra = ["won"] if "won" in view.columns else []
     people = view.loc[~is_bot]
-    excluded = {"bots": int(is_bot.sum()), "missing_cosmetic": 0}
+    excluded: dict[str, Any] = {"bots": is_bot.sum(), "missing_cosmetic": 0}
     parts = []
     for name in kinds:
-        present = people[name].notna()
-        excluded["missing_cosmetic"] += int((~present).sum())
+        present = people[name].notnull()
+        excluded["missing_cosmetic"] += (~present).sum()
         part = people.loc[present, [*keys, name, *extra]].rename(columns={name: "cosmetic"})
         parts.append(part.assign(cosmetic_kind=name))
-    picks = pd.concat(parts, ignore_index=True)
-    picks["cosmetic"] = picks["cosmetic"].astype("Int64")
-    picks["cosmetic_kind"] = pd.Categorical(picks["cosmetic_kind"], categories=kinds)
+    picks = concat(parts)
+    picks = picks.assign(cosmetic=picks["cosmetic"].astype("Int64"))
     return picks[[*keys, "cosmetic_kind", "cosmetic", *extra]], excluded
 
 
-def _usage(picks: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+def _pick_counts(picks: Any, keys: list[str]) -> Any:
+    """The picks of each cosmetic per group and kind (lazy on an archive)."""
+    group = [*keys, "cosmetic_kind", "cosmetic"]
+    return summarize(picks, group, sort=False, picks=("cosmetic", "size"))
+
+
+def _collected(
+    frames: Any, table: Any, excluded: dict[str, Any], keys: list[str]
+) -> tuple[pd.DataFrame, dict[str, int]]:
+    """``table`` (grouped) and the counts of ``excluded``, computed: the groups as columns, in
+    the dtypes they have on MatchFrames."""
+    archive = is_lazy(table) and is_archive(frames)
+    dtypes, categories = key_dtypes(frames, "participant_view", keys) if archive else ({}, {})
+    table, excluded, categories = collect(table, excluded, categories)
+    table = with_dtypes(table.reset_index(), dtypes, categories)
+    return table, {reason: int(count) for reason, count in excluded.items()}
+
+
+def _usage(counts: pd.DataFrame, keys: list[str], kinds: list[str]) -> pd.DataFrame:
+    """Shares and ranks of each cosmetic in its group and kind, most picked first."""
     group = [*keys, "cosmetic_kind"]
-    counts = (
-        picks.groupby([*group, "cosmetic"], observed=True, dropna=False, sort=False)
-        .size()
-        .rename("picks")
-        .reset_index()
+    counts = counts.assign(
+        cosmetic_kind=pd.Categorical(counts["cosmetic_kind"].astype(object), categories=kinds),
+        picks=counts["picks"].astype("int64"),
     )
     totals = counts.groupby(group, observed=True, dropna=False)["picks"].transform("sum")
     counts["share"] = counts["picks"] / totals

@@ -5,15 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
+import numpy as np
 import pandas as pd
 
 from matchkit.analysis._common import (
     check_level,
     group_keys,
     in_version_order,
-    matchframes,
     with_group_columns,
 )
+from matchkit.analysis._engine import collect, is_lazy, join, summarize, with_dtypes
+from matchkit.analysis._sources import key_dtypes, match_data
 from matchkit.errors import InvalidArgumentError
 from matchkit.names import Names, with_names
 
@@ -29,7 +31,7 @@ UNITS = {"seconds": 1.0, "minutes": 60.0}
 
 
 def duration_summary(
-    frames: MatchFrames | pd.DataFrame,
+    frames: MatchFrames | pd.DataFrame | Any,
     by: str | Sequence[str] | None = None,
     *,
     level: Literal["match", "round"] = "match",
@@ -38,11 +40,14 @@ def duration_summary(
 ) -> pd.DataFrame:
     """Count, mean, median, quartiles and 90th percentile of durations, per group.
 
-    Quantiles interpolate linearly between observations (pandas' default). Missing durations
-    are left out and counted in ``attrs["excluded"]``.
+    Quantiles interpolate linearly between observations (pandas' default); they are exact,
+    computed from the count of each duration per group (durations are whole seconds, so the
+    counts are small even for an archive of millions of matches). Missing durations are left
+    out and counted in ``attrs["excluded"]``.
 
     Args:
-        frames: the normalized matches (or, at match level, their ``matches`` table).
+        frames: the normalized matches (or, at match level, their ``matches`` table), or an
+            archive (:func:`matchkit.archive.open`): the same table, computed by Dask.
         by: grouping keys: columns of the matches table (``"server_type"``, ``"patch_version"``,
             ...) or a period of ``created_at`` (``"date"``, ``"week"``, ``"month"``); None for
             one group.
@@ -67,7 +72,7 @@ def duration_summary(
     if isinstance(frames, pd.DataFrame) and level == "match":
         frames = _MatchesOnly(frames)
     else:
-        frames = matchframes(frames)
+        frames = match_data(frames)
     if unit not in UNITS:
         raise InvalidArgumentError(f"unit={unit!r}: use 'seconds' or 'minutes'", parameter="unit")
     matches = with_group_columns(frames.matches, keys, source="the matches table")
@@ -75,14 +80,22 @@ def duration_summary(
         observations = matches[[*keys, "duration"]]
     else:
         rounds = frames.rounds[["match_id", "duration"]]
-        observations = rounds.merge(
-            matches[["match_id", *keys]], on="match_id", how="inner", validate="many_to_one"
+        observations = join(
+            rounds, matches[["match_id", *keys]], on="match_id", validate="many_to_one"
         )
-    known = observations["duration"].notna()
-    observations = observations.loc[known, [*keys, "duration"]].astype({"duration": "float64"})
-    observations = observations.assign(duration=observations["duration"] / UNITS[unit])
-    table = with_names(in_version_order(_summarize(observations, keys), keys), names)
-    table.attrs["excluded"] = {"missing_duration": int((~known).sum())}
+    known = observations["duration"].notnull()
+    histogram = summarize(
+        observations.loc[known, [*keys, "duration"]].assign(group=0),
+        [*keys, "duration"] if keys else ["group", "duration"],
+        count=("duration", "size"),
+    )
+    missing = (~known).sum()
+    dtypes, categories = key_dtypes(frames, "matches", keys) if is_lazy(histogram) else ({}, {})
+    histogram, missing, categories = collect(histogram, missing, categories)
+    histogram = with_dtypes(histogram.reset_index(), dtypes, categories)
+    table = _summarize(histogram, keys, UNITS[unit])
+    table = with_names(in_version_order(table, keys), names)
+    table.attrs["excluded"] = {"missing_duration": int(missing)}
     table.attrs["level"] = level
     table.attrs["unit"] = unit
     return table
@@ -102,20 +115,47 @@ class _MatchesOnly:
         self.matches = matches
 
 
-def _summarize(observations: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    duration = observations["duration"]
+def _summarize(histogram: pd.DataFrame, keys: list[str], seconds: float) -> pd.DataFrame:
+    """The statistics per group from the counts of each (group, duration): exact quantiles,
+    interpolated linearly between observations as pandas does."""
     if not keys:
-        row = {
-            "count": [int(duration.size)],
-            "mean": [duration.mean()],
-            "median": [duration.median()],
-            "q1": [duration.quantile(0.25)],
-            "q3": [duration.quantile(0.75)],
-            "p90": [duration.quantile(0.9)],
-        }
-        return pd.DataFrame(row).astype({"count": "int64"})
-    grouped = observations.groupby(keys, observed=True, dropna=False, sort=True)["duration"]
-    table = grouped.agg(["size", "mean", "median"]).rename(columns={"size": "count"})
-    for name, fraction in (("q1", 0.25), ("q3", 0.75), ("p90", 0.9)):
-        table[name] = grouped.quantile(fraction)
+        values = histogram.sort_values("duration", kind="stable")
+        row = _statistics(values["duration"], values["count"], seconds)
+        return pd.DataFrame({name: [value] for name, value in row.items()}).astype(
+            {"count": "int64"}
+        )
+    grouped = histogram.sort_values("duration", kind="stable").groupby(
+        keys, observed=True, dropna=False, sort=True
+    )
+    table = grouped.agg(count=("count", "sum"))
+    rows = [_statistics(part["duration"], part["count"], seconds) for _, part in grouped]
+    for name in DURATION_STATISTICS[1:]:
+        table[name] = [row[name] for row in rows]
     return table.reset_index().astype({"count": "int64"})[[*keys, *DURATION_STATISTICS]]
+
+
+def _statistics(durations: pd.Series, counts: pd.Series, seconds: float) -> dict[str, float]:
+    """Count, mean and quantiles of the durations (ascending) seen ``counts`` times each."""
+    values = durations.to_numpy(dtype="float64") / seconds
+    weights = counts.to_numpy(dtype="int64")
+    total = int(weights.sum())
+    if total == 0:
+        nan = float("nan")
+        return {"count": 0, "mean": nan, "median": nan, "q1": nan, "q3": nan, "p90": nan}
+    ends = np.cumsum(weights)
+
+    def quantile(fraction: float) -> float:
+        position = (total - 1) * fraction
+        below = int(np.floor(position))
+        low = values[np.searchsorted(ends, below, side="right")]
+        high = values[np.searchsorted(ends, min(below + 1, total - 1), side="right")]
+        return float(low + (high - low) * (position - below))
+
+    return {
+        "count": total,
+        "mean": float((values * weights).sum() / total),
+        "median": quantile(0.5),
+        "q1": quantile(0.25),
+        "q3": quantile(0.75),
+        "p90": quantile(0.9),
+    }

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
+import numpy as np
 import pandas as pd
 
 from matchkit.analysis._common import (
@@ -22,10 +23,19 @@ from matchkit.analysis._common import (
     check_level,
     group_keys,
     in_version_order,
-    matchframes,
     wilson_columns,
     with_group_columns,
 )
+from matchkit.analysis._engine import (
+    collect,
+    is_lazy,
+    join,
+    map_frame,
+    per_match_sums,
+    summarize,
+    with_dtypes,
+)
+from matchkit.analysis._sources import key_dtypes, match_data
 from matchkit.names import Names, with_names
 
 if TYPE_CHECKING:
@@ -40,7 +50,7 @@ Level = Literal["match", "round"]
 
 
 def side_win_rates(
-    frames: MatchFrames,
+    frames: MatchFrames | Any,
     by: str | Sequence[str] | None = None,
     *,
     level: Level = "match",
@@ -50,7 +60,8 @@ def side_win_rates(
     """Each side's win rate per group, with counts and a Wilson interval.
 
     Args:
-        frames: the normalized matches.
+        frames: the normalized matches, or an archive (:func:`matchkit.archive.open`): the
+            same table, computed by Dask where the data are.
         by: grouping keys: columns of the matches table (``"server_type"``, ``"ranking_type"``,
             ``"patch_version"``, ``"region"``, ...) or a period of ``created_at``
             (``"date"``, ``"week"``, ``"month"``); None for one group.
@@ -75,72 +86,111 @@ def side_win_rates(
         >>> rates = side_win_rates(frames, by="server_type")  # doctest: +SKIP
         >>> rates.query("side == 1")[["server_type", "win_rate", "ci_low", "ci_high"]]
     """
-    frames = matchframes(frames)
+    frames = match_data(frames)
     keys = group_keys(by)
     check_level(level)
     matches = with_group_columns(frames.matches, keys, source="the matches table")
     arena = arena_mask(matches)
-    excluded = {"royale_matches": int((~arena).sum())}
+    excluded = {"royale_matches": (~arena).sum()}
     matches = matches.loc[arena, ["match_id", *keys]]
     if level == "match":
-        observations, count_column = _match_observations(frames.rosters, matches, excluded)
+        rows, count_column = _match_rows(frames.rosters, matches, keys), "matches"
+        reasons = {
+            "matches_without_two_sides": "no_two_sides",
+            "matches_without_result": "no_result",
+        }
     else:
-        observations, count_column = _round_observations(frames.rounds, matches, excluded)
-    grouped = observations.groupby([*keys, "side"], observed=True, dropna=False, sort=True)
-    table = grouped["won"].agg(["size", "sum"]).reset_index()
-    table = table.rename(columns={"size": count_column, "sum": "wins"})
-    table["side"] = table["side"].astype("Int64")
-    table[count_column] = table[count_column].astype("int64")
-    table["wins"] = table["wins"].astype("int64")
+        rows, count_column = _round_rows(frames.rounds, matches, keys), "rounds"
+        reasons = {"rounds_without_winner": "no_winner"}
+    sums = {name: (name, "sum") for name in rows.columns if name not in keys}
+    if keys:
+        per_group = summarize(rows, keys, **sums)
+    else:
+        per_group = rows.assign(all=0).groupby("all").agg(**sums)
+    dtypes, categories = key_dtypes(frames, "matches", keys) if is_lazy(per_group) else ({}, {})
+    per_group, excluded, categories = collect(per_group, excluded, categories)
+    for reason, column in reasons.items():
+        excluded[reason] = per_group[column].sum()
+    per_group = per_group.loc[per_group[count_column] > 0]
+    per_group = with_dtypes(per_group.reset_index(drop=not keys), dtypes, categories)
+    table = _by_side(per_group.reset_index(drop=True), keys, count_column)
     table = table.assign(
         **wilson_columns(table["wins"], table[count_column], confidence=confidence)
     )
     table = with_names(in_version_order(table, keys), names)
-    table.attrs["excluded"] = excluded
+    table.attrs["excluded"] = {reason: int(count) for reason, count in excluded.items()}
     table.attrs["level"] = level
     return table
 
 
-def _match_observations(
-    rosters: pd.DataFrame, matches: pd.DataFrame, excluded: dict[str, int]
-) -> tuple[pd.DataFrame, str]:
-    """One row per roster of a usable Arena match: its group keys, side and won."""
-    rosters = rosters.loc[
-        rosters["match_id"].isin(matches["match_id"]), ["match_id", "side", "won"]
-    ]
-    indicators = pd.DataFrame(
-        {
-            "match_id": rosters["match_id"],
-            "rosters": 1,
-            "side_one": (rosters["side"] == 1).fillna(False).astype("int64"),
-            "side_two": (rosters["side"] == 2).fillna(False).astype("int64"),
-            "results": rosters["won"].notna().astype("int64"),
-        }
-    )
-    per_match = indicators.groupby("match_id", sort=False).sum()
-    two_sides = (
-        (per_match["rosters"] == 2) & (per_match["side_one"] == 1) & (per_match["side_two"] == 1)
-    )
-    has_result = per_match["results"] == per_match["rosters"]
-    without_rosters = int((~matches["match_id"].isin(per_match.index)).sum())
-    excluded["matches_without_two_sides"] = int((~two_sides).sum()) + without_rosters
-    excluded["matches_without_result"] = int((two_sides & ~has_result).sum())
-    usable = per_match.index[two_sides & has_result]
-    rosters = rosters.loc[rosters["match_id"].isin(usable)]
-    observations = rosters.merge(matches, on="match_id", how="inner", validate="many_to_one")
-    observations["won"] = observations["won"].astype(bool)
-    return observations, "matches"
+def _by_side(per_group: pd.DataFrame, keys: list[str], count_column: str) -> pd.DataFrame:
+    """Two rows per group, side 1 then side 2: the keys, side, the count and the wins."""
+    rows = per_group.loc[per_group.index.repeat(len(SIDES))].reset_index(drop=True)
+    first = np.tile([True, False], len(per_group))
+    table = rows[keys].assign(side=pd.array(np.where(first, *SIDES), dtype="Int64"))
+    table[count_column] = rows[count_column].astype("int64")
+    wins = np.where(first, rows["side_one_wins"], rows["side_two_wins"])
+    table["wins"] = pd.Series(wins, dtype="int64")
+    return table
 
 
-def _round_observations(
-    rounds: pd.DataFrame, matches: pd.DataFrame, excluded: dict[str, int]
-) -> tuple[pd.DataFrame, str]:
-    """Two rows per decided round of an Arena match (one per side): group keys, side, won."""
-    rounds = rounds.loc[rounds["match_id"].isin(matches["match_id"]), ["match_id", "winning_team"]]
+def _match_rows(rosters: Any, matches: Any, keys: list[str]) -> Any:
+    """One row per Arena match: its keys, 1 if usable (else 0), each side's win (0/1) and why it
+    is not usable (``no_two_sides``, ``no_result``; 0/1). Lazy on an archive.
+
+    A match is usable with exactly two rosters, one on side 1 and one on side 2, both with a
+    result.
+    """
+    indicators = map_frame(rosters[["match_id", "side", "won"]], _roster_indicators)
+    totals = [name for name in indicators.columns if name != "match_id"]
+    per_match = per_match_sums(indicators, **{name: (name, "sum") for name in totals})
+    matches = join(matches, per_match, on="match_id", how="left", validate="one_to_one")
+    return map_frame(matches, _usable_matches, keys, totals)
+
+
+def _roster_indicators(rosters: pd.DataFrame) -> pd.DataFrame:
+    """Per roster: 1, and 0/1 for side 1, side 2, a result, a win on side 1, on side 2."""
+    won = rosters["won"]
+    one = rosters["side"] == 1
+    two = rosters["side"] == 2
+    return rosters[["match_id"]].assign(
+        rosters=1,
+        side_one=one.fillna(False).astype("int64"),
+        side_two=two.fillna(False).astype("int64"),
+        results=won.notna().astype("int64"),
+        side_one_wins=(one & won).fillna(False).astype("int64"),
+        side_two_wins=(two & won).fillna(False).astype("int64"),
+    )
+
+
+def _usable_matches(matches: pd.DataFrame, keys: list[str], totals: list[str]) -> pd.DataFrame:
+    counts = matches[totals].fillna(0).astype("int64")
+    two_sides = (counts["rosters"] == 2) & (counts["side_one"] == 1) & (counts["side_two"] == 1)
+    has_result = counts["results"] == counts["rosters"]
+    usable = two_sides & has_result
+    return matches[keys].assign(
+        matches=usable.astype("int64"),
+        side_one_wins=counts["side_one_wins"].where(usable, 0),
+        side_two_wins=counts["side_two_wins"].where(usable, 0),
+        no_two_sides=(~two_sides).astype("int64"),
+        no_result=(two_sides & ~has_result).astype("int64"),
+    )
+
+
+def _round_rows(rounds: Any, matches: Any, keys: list[str]) -> Any:
+    """One row per round of an Arena match: its keys, 1 if decided, each side's win (0/1), and
+    ``no_winner`` (0/1: ``winning_team`` missing or not 1/2). Lazy on an archive."""
+    rounds = join(
+        rounds[["match_id", "winning_team"]], matches, on="match_id", validate="many_to_one"
+    )
+    return map_frame(rounds, _decided_rounds, keys)
+
+
+def _decided_rounds(rounds: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     decided = rounds["winning_team"].isin(SIDES).fillna(False).astype(bool)
-    excluded["rounds_without_winner"] = int((~decided).sum())
-    rounds = rounds.loc[decided].merge(matches, on="match_id", how="inner", validate="many_to_one")
-    per_side = [rounds.assign(side=side, won=rounds["winning_team"] == side) for side in SIDES]
-    observations = pd.concat(per_side, ignore_index=True)
-    observations["won"] = observations["won"].astype(bool)
-    return observations, "rounds"
+    return rounds[keys].assign(
+        rounds=decided.astype("int64"),
+        side_one_wins=(decided & (rounds["winning_team"] == SIDES[0])).astype("int64"),
+        side_two_wins=(decided & (rounds["winning_team"] == SIDES[1])).astype("int64"),
+        no_winner=(~decided).astype("int64"),
+    )

@@ -1,9 +1,11 @@
 """Analyses of match telemetry: rates per minute, battlerite picks and wins, queue times, the
 round a match is decided in.
 
-Pure pandas on :class:`matchkit.telemetry.TelemetryFrames`; nothing here touches HTTP. Every
-function returns a tidy DataFrame with counts (``n``, ``players``, ``matches``) beside each
-estimate and its interval; what was left out, and why, is in ``result.attrs["excluded"]``.
+Pandas on :class:`matchkit.telemetry.TelemetryFrames`, or on an archive's telemetry (the columns
+each function reads are computed by Dask, then the same pandas code runs); nothing here touches
+HTTP. Every function returns a tidy DataFrame with counts (``n``, ``players``, ``matches``)
+beside each estimate and its interval; what was left out, and why, is in
+``result.attrs["excluded"]``.
 Characters and battlerites are the wire's integer ids; ``character_name`` and
 ``battlerite_name`` come from ``names=`` (:class:`matchkit.names.Names`, e.g.
 ``fetch_names(client.base_url)``, or a mapping of actor id -> name; default: the sample set's
@@ -16,13 +18,15 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
 from scipy import stats as scipy_stats
 
 from matchkit.analysis._common import group_keys, wilson_columns
+from matchkit.analysis._engine import collect, is_lazy
 from matchkit.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
@@ -42,6 +46,9 @@ __all__ = [
 
 RATE_STATS = ("damage_done", "healing_done", "disables_done")
 """The per-round stats :func:`per_minute_rates` reports by default."""
+
+SEATS = ["match_id", "user_id", "character", "team"]
+"""The columns of ``reserved_users`` that seat a player."""
 
 
 def _catalogue(names: Names | Mapping[str, Any] | None) -> Names:
@@ -75,16 +82,41 @@ def battlerite_labels(
     return _catalogue(names).label("battlerite", battlerites)
 
 
-def _telemetry(value: object) -> TelemetryFrames:
+def _telemetry(value: object, columns: Mapping[str, Sequence[str] | None]) -> TelemetryFrames:
+    """``value`` when it is TelemetryFrames; for an archive (or its ``telemetry``), the
+    ``columns`` of its tables (None: every column), computed together, in pandas.
+
+    An archive's telemetry tables are lazy Dask DataFrames. The functions here read a few of
+    their columns and then run as on TelemetryFrames, so that the results are the same; their
+    medians and per-group loops need the rows, so the columns read are computed whole.
+    """
     from matchkit.telemetry.frames import TelemetryFrames
 
-    if not isinstance(value, TelemetryFrames):
-        raise InvalidArgumentError(
-            "telemetry must be TelemetryFrames (from Client.telemetry or to_telemetry_frames), "
-            f"not {type(value).__name__}",
-            parameter="telemetry",
+    if isinstance(value, TelemetryFrames):
+        return value
+    tables = getattr(value, "telemetry", value)
+    if tables is not None and all(is_lazy(getattr(tables, name, None)) for name in columns):
+        lazy = []
+        for name, wanted in columns.items():
+            table = getattr(tables, name)
+            if wanted is not None:
+                table = table[[column for column in wanted if column in table.columns]]
+            lazy.append(table)
+        computed = collect(*lazy)
+        return cast(
+            "TelemetryFrames",
+            SimpleNamespace(
+                **{
+                    name: table.reset_index(drop=True)
+                    for name, table in zip(columns, computed, strict=True)
+                }
+            ),
         )
-    return value
+    raise InvalidArgumentError(
+        "telemetry must be TelemetryFrames (from Client.telemetry or to_telemetry_frames) or an "
+        f"archive with telemetry (matchkit.archive.open), not {type(value).__name__}",
+        parameter="telemetry",
+    )
 
 
 def _mean_interval(values: pd.Series, confidence: float) -> tuple[float, float, float]:
@@ -142,7 +174,7 @@ def per_minute_rates(
         One row per group and stat: the keys, ``character_name`` (when grouped by character),
         ``stat``, ``per_minute``, ``ci_low``, ``ci_high``, ``n`` (player-rounds).
     """
-    telemetry = _telemetry(telemetry)
+    telemetry = _telemetry(telemetry, {"round_player_stats": None, "reserved_users": SEATS})
     confidence = _check_confidence(confidence)
     keys = group_keys(by)
     rows = telemetry.round_player_stats.merge(
@@ -213,7 +245,14 @@ def battlerite_win_rates(
         ``win_rate``, ``ci_low``, ``ci_high``, and the same for the players who did not pick it:
         ``win_rate_without``, ``without_ci_low``, ``without_ci_high``. Wilson intervals.
     """
-    telemetry = _telemetry(telemetry)
+    telemetry = _telemetry(
+        telemetry,
+        {
+            "match_finishes": ["match_id", "team_one_score", "team_two_score"],
+            "battlerite_picks": ["match_id", "user_id", "character", "battlerite_type"],
+            "reserved_users": SEATS,
+        },
+    )
     confidence = _check_confidence(confidence)
     winners = _match_winners(telemetry)
     picks = telemetry.battlerite_picks
@@ -285,9 +324,14 @@ def queue_times(
         One row per group: the keys, ``n`` (queued players), ``mean_seconds``, ``ci_low``,
         ``ci_high``, ``median_seconds``.
     """
-    telemetry = _telemetry(telemetry)
-    confidence = _check_confidence(confidence)
     keys = group_keys(by)
+    tables: dict[str, list[str] | None] = {
+        "queue_events": ["match_id", "time_in_queue", *(key for key in keys if key != "start_hour")]
+    }
+    if "start_hour" in keys:
+        tables["match_starts"] = ["match_id", "time"]
+    telemetry = _telemetry(telemetry, tables)
+    confidence = _check_confidence(confidence)
     queue = telemetry.queue_events
     if "start_hour" in keys:
         starts = telemetry.match_starts.drop_duplicates("match_id").set_index("match_id")["time"]
@@ -321,7 +365,7 @@ def match_deciding_rounds(telemetry: TelemetryFrames) -> pd.DataFrame:
         ``decided_round`` (0-based: the first round after which the eventual winner led in
         rounds won and kept the lead to the end). Matches whose rounds end level are absent.
     """
-    telemetry = _telemetry(telemetry)
+    telemetry = _telemetry(telemetry, {"rounds": ["match_id", "round", "winning_team"]})
     rounds = telemetry.rounds.sort_values(["match_id", "round"], kind="stable")
     rows: list[tuple[Any, ...]] = []
     level = 0

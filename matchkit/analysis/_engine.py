@@ -1,0 +1,204 @@
+"""pandas or Dask: the few steps where the analyses' one implementation needs to know which.
+
+Each analysis is written once, against what pandas and Dask DataFrames share (masks, merges,
+``groupby(..., observed=True).agg(...)``). Its input is either in memory (:class:`MatchFrames`,
+pandas) or an archive (an object whose tables are lazy Dask DataFrames); the steps below
+differ between the two:
+
+- :func:`summarize` groups with ``split_out=1`` on Dask (no shuffle: the result is small);
+- :func:`per_match` and :func:`join` group and join on a match's key. When the Dask tables are
+  partitioned by match time with known divisions on the same index (:data:`PARTITION_INDEX`),
+  a match's rows of every table lie in the same partition, so the work is done partition by
+  partition, without a shuffle; otherwise Dask shuffles;
+- :func:`collect` computes what is lazy, once and together, at the point where the results are
+  small; the same pandas code then finishes them (intervals, names, order);
+- :func:`with_dtypes` gives the small results' columns the dtypes they have on pandas: text is
+  kept as text in an archive (categoricals whose categories differ between partitions break
+  groupbys), and becomes the MatchFrames categorical again in the result.
+
+Dask is imported only when the input is a Dask object: pandas users do not need it.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+__all__ = [
+    "PARTITION_INDEX",
+    "collect",
+    "concat",
+    "is_archive",
+    "is_lazy",
+    "join",
+    "map_frame",
+    "map_values",
+    "per_match_sums",
+    "summarize",
+    "with_dtypes",
+]
+
+#: The index of an archive's tables that, with known divisions shared by the tables, tells that
+#: the rows of one match lie in one partition of each table (the archive's partition column).
+PARTITION_INDEX = "month"
+
+
+def is_lazy(value: object) -> bool:
+    """True for a Dask collection (DataFrame, Series, scalar); never imports Dask."""
+    dask = sys.modules.get("dask")
+    return dask is not None and bool(dask.is_dask_collection(value))
+
+
+def is_archive(data: object) -> bool:
+    """True for an archive: an object whose ``matches`` table is a Dask DataFrame."""
+    return is_lazy(getattr(data, "matches", None))
+
+
+def collect(*values: Any) -> tuple[Any, ...]:
+    """The values with every Dask collection among them computed, in one pass over the data."""
+    if not any(is_lazy(value) for value in values):
+        return values
+    import dask
+
+    return tuple(dask.compute(*values))
+
+
+def summarize(
+    table: Any, keys: Sequence[str], *, sort: bool = True, **aggregations: tuple[str, str]
+) -> Any:
+    """``table`` grouped by ``keys`` (observed values, missing ones as a group) and aggregated.
+
+    ``aggregations`` are pandas named aggregations (``picks=("won", "size")``). On Dask, the
+    groups are combined into one partition (``split_out=1``): use it where the result is small.
+    """
+    if is_lazy(table) and table.index.name in keys:
+        table = table.map_partitions(_unnamed_index)
+    grouped = table.groupby(list(keys), observed=True, dropna=False, sort=sort)
+    if is_lazy(table):
+        return grouped.agg(split_out=1, **aggregations)
+    return grouped.agg(**aggregations)
+
+
+def _unnamed_index(part: pd.DataFrame) -> pd.DataFrame:
+    """The partition with an unnamed index (the partition column may be a group's name)."""
+    return part.rename_axis(None)
+
+
+def _partitioned(table: Any) -> bool:
+    """True for a Dask table indexed by the archive's partition column, with known divisions."""
+    return table.index.name == PARTITION_INDEX and table.known_divisions
+
+
+def _aligned(*tables: Any) -> bool:
+    """True when the Dask tables are partitioned by match time on the same divisions."""
+    divisions = {tuple(table.divisions) for table in tables}
+    return all(_partitioned(table) for table in tables) and len(divisions) == 1
+
+
+def per_match_sums(table: Any, **aggregations: tuple[str, str]) -> Any:
+    """``table`` aggregated per ``match_id``: one row per match, ``match_id`` a column.
+
+    A large result. On Dask, unless the table is partitioned by match time, its rows are first
+    shuffled on ``match_id`` so that each match's rows share a partition.
+    """
+    if not is_lazy(table):
+        return _per_match_partition(table, aggregations)
+    if not _partitioned(table):
+        table = table.shuffle("match_id", npartitions=table.npartitions)
+        return table.map_partitions(_per_match_partition, aggregations, align_dataframes=False)
+    return table.map_partitions(_per_match_in_place, aggregations, align_dataframes=False)
+
+
+def _per_match_partition(part: pd.DataFrame, aggregations: Mapping[str, tuple[str, str]]):
+    """One partition's rows aggregated per match (the partition's index dropped)."""
+    return part.groupby("match_id", sort=False).agg(**aggregations).reset_index()
+
+
+def _per_match_in_place(part: pd.DataFrame, aggregations: Mapping[str, tuple[str, str]]):
+    """One partition's rows aggregated per match, keeping the partition's index value."""
+    return _with_index_of(_per_match_partition(part, aggregations), part, part)
+
+
+def join(left: Any, right: Any, *, on: str, how: str = "inner", validate: str | None = None) -> Any:
+    """``left.merge(right, on=on, how=how)``: partition by partition when aligned on Dask.
+
+    ``validate`` (pandas' check of the keys' uniqueness) applies on pandas; on Dask the same
+    guarantee comes from the tables' keys (the archive is insert-only, keyed by match id).
+    """
+    if not is_lazy(left):
+        return left.merge(right, on=on, how=how, validate=validate)
+    if _aligned(left, right):
+        import dask.dataframe as dd
+
+        return dd.map_partitions(_merge_partition, left, right, on, how, align_dataframes=False)
+    return left.merge(right, on=on, how=how)
+
+
+def _merge_partition(left: pd.DataFrame, right: pd.DataFrame, on: str, how: str):
+    """One partition's merge; the rows keep the partition's index value (its month)."""
+    merged = left.reset_index(drop=True).merge(right.reset_index(drop=True), on=on, how=how)
+    return _with_index_of(merged, left, right)
+
+
+def _with_index_of(rows: pd.DataFrame, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` indexed by the partition value of ``left`` (else of ``right``)."""
+    source = left.index if len(left) else right.index
+    if len(source):
+        rows.index = source[:1].repeat(len(rows))
+    else:
+        rows.index = pd.Index([None] * len(rows), name=left.index.name, dtype=left.index.dtype)
+    return rows
+
+
+def concat(parts: Sequence[Any]) -> Any:
+    """The rows of ``parts`` one after the other (pandas: a fresh index)."""
+    if not any(is_lazy(part) for part in parts):
+        return pd.concat(parts, ignore_index=True)
+    import dask.dataframe as dd
+
+    return dd.concat(list(parts), ignore_unknown_divisions=True)
+
+
+def map_frame(table: Any, function: Callable[..., pd.DataFrame], *args: Any) -> Any:
+    """``function(table, *args)`` for a row-wise function of a pandas DataFrame: on pandas at
+    once, on Dask partition by partition (one task per partition, the index kept)."""
+    if not is_lazy(table):
+        return function(table, *args)
+    meta = function(table._meta, *args)
+    return table.map_partitions(function, *args, meta=meta, align_dataframes=False)
+
+
+def map_values(series: Any, function: Callable[[pd.Series], pd.Series], name: str) -> Any:
+    """``function(series)`` for an elementwise function of a pandas Series, on pandas or Dask."""
+    if not is_lazy(series):
+        return function(series)
+    meta = function(series._meta).rename(name)
+    return series.map_partitions(function, meta=meta).rename(name)
+
+
+def with_dtypes(
+    table: pd.DataFrame, dtypes: Mapping[str, Any], categories: Mapping[str, Any] | None = None
+) -> pd.DataFrame:
+    """``table`` (computed, small) with the given columns in the given dtypes.
+
+    Args:
+        table: a result computed from an archive.
+        dtypes: column -> the dtype it has when the analysis runs on MatchFrames.
+        categories: column -> the values of the source column, for a categorical without a
+            fixed vocabulary (its categories are the sorted values, as MatchFrames has them).
+    """
+    from matchkit.model.schema import category_dtype
+
+    changes = {}
+    for name, dtype in dtypes.items():
+        if name not in table.columns:
+            continue
+        if isinstance(dtype, pd.CategoricalDtype) and categories and name in categories:
+            values = pd.Series(categories[name]).dropna()
+            dtype = category_dtype(sorted({str(value) for value in values}))
+        if table[name].dtype != dtype:
+            changes[name] = dtype
+    return table.astype(changes) if changes else table

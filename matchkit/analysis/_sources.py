@@ -1,0 +1,137 @@
+"""What an analysis reads: MatchFrames (pandas) or an archive (lazy Dask tables), and the
+dtypes its results' columns get so that both give the same table.
+
+An archive keeps text as text; MatchFrames has categoricals (``server_type``, ``region``, ...)
+whose categories are the column's sorted values. A result's group columns therefore get, from
+an archive, the dtype the MatchFrames schema gives them, with the categories computed from the
+archive's table (:func:`key_dtypes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from matchkit.analysis._engine import is_archive, join
+from matchkit.errors import InvalidArgumentError
+
+__all__ = ["PARTICIPANT_SOURCES", "key_dtypes", "lazy_participant_view", "match_data"]
+
+#: Where the participant view's added columns come from: view column -> (table, column).
+PARTICIPANT_SOURCES: dict[str, tuple[str, str]] = {
+    "side": ("rosters", "side"),
+    "side_label": ("rosters", "side_label"),
+    "won": ("rosters", "won"),
+    "roster_score": ("rosters", "score"),
+    "team_id": ("rosters", "team_id"),
+    **{
+        name: ("matches", name)
+        for name in (
+            "created_at",
+            "duration",
+            "game",
+            "game_mode",
+            "server_type",
+            "ranking_type",
+            "patch_version",
+            "region",
+            "match_type",
+            "is_royale",
+        )
+    },
+}
+
+
+def match_data(data: Any) -> Any:
+    """``data`` itself, when it is MatchFrames or an archive (its tables lazy Dask DataFrames).
+
+    Raises:
+        InvalidArgumentError: it is neither.
+    """
+    from matchkit.model.frames import MatchFrames
+
+    if not isinstance(data, MatchFrames) and not is_archive(data):
+        raise InvalidArgumentError(
+            f"frames must be MatchFrames (from matchkit.to_frames or Client.matches) or an "
+            f"archive (matchkit.archive.open), not {type(data).__name__}",
+            parameter="frames",
+        )
+    return data
+
+
+def _source(table: str, column: str) -> tuple[str, str]:
+    """The MatchFrames table and column a column of ``table`` (or of the view) comes from."""
+    if table == "participant_view":
+        return PARTICIPANT_SOURCES.get(column, ("participants", column))
+    return table, column
+
+
+def key_dtypes(
+    data: Any, table: str, columns: Sequence[str]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The MatchFrames dtypes of ``columns`` of ``table``, and the lazy values of categoricals.
+
+    Args:
+        data: an archive (for MatchFrames the results already have their dtypes).
+        table: a MatchFrames table name, or ``"participant_view"``.
+        columns: the result's columns to give their MatchFrames dtypes (others are left out).
+
+    Returns:
+        ``(dtypes, categories)``: column -> dtype, and column -> a lazy Series of the source
+        column's distinct values, for categoricals without a fixed vocabulary.
+    """
+    from matchkit.model.schema import TABLES
+
+    dtypes: dict[str, Any] = {}
+    categories: dict[str, Any] = {}
+    for name in columns:
+        source_table, source_column = _source(table, name)
+        schema = TABLES.get(source_table)
+        if schema is None or source_column not in schema.column_names:
+            continue
+        column = schema.column(source_column)
+        dtypes[name] = column.dtype
+        if column.kind == "category" and not column.categories:
+            values = getattr(data, source_table)[source_column].dropna()
+            categories[name] = values.drop_duplicates(split_out=1)
+    return dtypes, categories
+
+
+def lazy_participant_view(data: Any, columns: Sequence[str]) -> Any:
+    """The participant view of an archive (lazy), with ``columns`` of it (and the keys).
+
+    Column for column as :meth:`MatchFrames.participant_view` (the roster's ``side``, else the
+    participant's own; ``roster_score`` for the roster's score); the participants' extra
+    columns that clash with a roster or match column are not supported here.
+
+    Raises:
+        InvalidArgumentError: a column is neither the participants' nor the view's.
+    """
+    participants = data.participants
+    wanted = list(dict.fromkeys(columns))
+    unknown = [
+        name
+        for name in wanted
+        if name not in participants.columns and name not in PARTICIPANT_SOURCES
+    ]
+    if unknown:
+        raise InvalidArgumentError(
+            f"the participant view has no column(s) {', '.join(unknown)}", parameter="by"
+        )
+    own = [name for name in wanted if name in participants.columns and name != "side"]
+    view = participants[list(dict.fromkeys(["match_id", "roster_id", "side", *own]))]
+    view = view.rename(columns={"side": "own_side"})
+    from_rosters = {
+        column: name
+        for name, (table, column) in PARTICIPANT_SOURCES.items()
+        if table == "rosters" and (name in wanted or name == "side")
+    }
+    rosters = data.rosters[["roster_id", *from_rosters]].rename(columns=from_rosters)
+    view = join(view, rosters, on="roster_id", how="left")
+    view = view.assign(side=view["side"].fillna(view["own_side"]))
+    from_matches = [
+        name for name in wanted if PARTICIPANT_SOURCES.get(name, ("", ""))[0] == "matches"
+    ]
+    if from_matches:
+        view = join(view, data.matches[["match_id", *from_matches]], on="match_id", how="left")
+    return view[wanted]

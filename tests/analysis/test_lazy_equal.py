@@ -1,0 +1,79 @@
+"""pandas and Dask agree: every analysis of MatchFrames gives the same table on an archive's lazy
+Dask tables (tests/analysis/lazy.py), on one partition and on many, with text as text.
+
+Computed with Dask's default (threaded) scheduler here; tests/analysis/test_cluster.py runs
+them on a LocalCluster of worker processes.
+"""
+
+from __future__ import annotations
+
+import dask.dataframe as dd
+import pytest
+from dask.dataframe.utils import assert_eq
+
+from matchkit.analysis import (
+    COSMETIC_KINDS,
+    cosmetic_summary,
+    cosmetic_usage,
+    cosmetic_win_rates,
+    duration_summary,
+    side_win_rates,
+)
+from matchkit.analysis._engine import is_lazy
+from tests.analysis.helpers import sample_frames
+from tests.analysis.lazy import lazy_tables
+
+LAYOUTS = {
+    "one partition, string": {"npartitions": 1},
+    "seven partitions, object": {"npartitions": 7, "text": "object"},
+    "monthly partitions": {"by_month": True},
+}
+
+#: (function, args, kwargs) of every public analysis of MatchFrames: their options and groupings
+#: by a categorical, by text, by several columns and by a period of time.
+CALLS = [
+    (side_win_rates, (None,), {}),
+    (side_win_rates, (["server_type", "ranking_type"],), {}),
+    (side_win_rates, ("week",), {"level": "round"}),
+    (side_win_rates, ("patch_version",), {"names": {}}),
+    (duration_summary, (None,), {"unit": "minutes"}),
+    (duration_summary, (["patch_version", "server_type"],), {"level": "round"}),
+    (duration_summary, ("map_id",), {}),
+    (duration_summary, ("date",), {"level": "round", "unit": "minutes"}),
+    (cosmetic_usage, ("mount", "actor"), {"top": 2}),
+    (cosmetic_usage, (["outfit", "emote"], ["server_type", "actor"]), {}),
+    (cosmetic_usage, ("attachment", "month"), {}),
+    (cosmetic_summary, (list(COSMETIC_KINDS), "actor"), {}),
+    (cosmetic_summary, ("mount", None), {}),
+    (cosmetic_win_rates, ("outfit", "actor"), {"top": 3, "min_picks": 5}),
+    (cosmetic_win_rates, ("emote", ["region", "actor"]), {}),
+    (cosmetic_win_rates, ("mount", None), {}),
+]
+
+
+def _name(call: tuple) -> str:
+    function, args, kwargs = call
+    return f"{function.__name__}{args}{kwargs}"
+
+
+@pytest.fixture(scope="module", params=list(LAYOUTS))
+def lazy(request):
+    return lazy_tables(sample_frames(), **LAYOUTS[request.param])
+
+
+@pytest.mark.parametrize("call", CALLS, ids=_name)
+def test_an_archive_gives_the_table_of_matchframes(lazy, call):
+    function, args, kwargs = call
+    expected = function(sample_frames(), *args, **kwargs)
+    result = function(lazy, *args, **kwargs)
+    assert not is_lazy(result)
+    assert_eq(result, expected)
+    assert result.attrs == expected.attrs
+    assert len(result) > 0
+
+
+def test_a_lazy_participant_view_is_analysed_as_given():
+    view = sample_frames().participant_view()
+    lazy_view = dd.from_pandas(view, npartitions=3, sort=False)
+    expected = cosmetic_win_rates(view, "outfit", "actor")
+    assert_eq(cosmetic_win_rates(lazy_view, "outfit", "actor"), expected)

@@ -1,0 +1,49 @@
+"""The analyses of an archive run on a real distributed LocalCluster (worker processes) and give
+the tables of MatchFrames; the work is done by the workers, without a shuffle when the tables
+are partitioned by month."""
+
+from __future__ import annotations
+
+import pytest
+from dask.dataframe.utils import assert_eq
+from distributed import get_task_stream
+
+from matchkit.analysis import (
+    cosmetic_summary,
+    cosmetic_win_rates,
+    duration_summary,
+    side_win_rates,
+)
+from tests.analysis.helpers import sample_frames
+from tests.analysis.lazy import lazy_tables
+
+pytestmark = pytest.mark.filterwarnings("ignore:Sending large graph:UserWarning")
+
+CALLS = [
+    (side_win_rates, ("server_type",), {}),
+    (side_win_rates, ("patch_version",), {"level": "round"}),
+    (duration_summary, (["server_type", "week"],), {"unit": "minutes"}),
+    (cosmetic_summary, (["mount", "outfit"], "actor"), {}),
+    (cosmetic_win_rates, ("mount", ["server_type", "actor"]), {"top": 3}),
+]
+
+
+@pytest.mark.parametrize("layout", [{"npartitions": 7}, {"by_month": True}], ids=str)
+@pytest.mark.parametrize("call", CALLS, ids=lambda call: call[0].__name__)
+def test_the_workers_compute_the_table_of_matchframes(dask_client, layout, call):
+    function, args, kwargs = call
+    lazy = lazy_tables(sample_frames(), **layout)
+    with get_task_stream(client=dask_client) as tasks:
+        result = function(lazy, *args, **kwargs)
+    workers = set(dask_client.scheduler_info(n_workers=-1)["workers"])
+    assert {task["worker"] for task in tasks.data} <= workers
+    assert len(tasks.data) >= lazy.matches.npartitions
+    names = {str(task["key"]) for task in tasks.data}
+    shuffled = {name for name in names if "shuffle" in name or "hash-join" in name}
+    if layout.get("by_month"):  # a match's rows share a partition: joined where they lie
+        assert not shuffled
+    elif function is side_win_rates:  # rosters grouped per match, then joined: a shuffle
+        assert shuffled
+    expected = function(sample_frames(), *args, **kwargs)
+    assert_eq(result, expected)
+    assert result.attrs == expected.attrs
