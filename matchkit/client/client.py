@@ -70,10 +70,8 @@ __all__ = ["Client", "FetchOptions", "RangeClampedWarning", "ServiceStatus", "Un
 
 
 class Client(PlayerCalls):
-    """Fetches match records, cached, paged, windowed and rate-limited, as MatchFrames.
-
-    Players by name or id and one player's matches: :meth:`players`, :meth:`player_matches`
-    (:mod:`matchkit.client.players`).
+    """Fetches match records, cached, paged, windowed and rate-limited, as MatchFrames; players
+    by name or id, and one player's matches (:mod:`matchkit.client.players`).
 
     Args:
         base_url: the service, e.g. ``"https://api.example.com"``; default ``MATCHKIT_BASE_URL``,
