@@ -22,6 +22,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from matchkit.client.cache import page_expiry
@@ -141,7 +142,15 @@ class Pager:
     def _iter_window(
         self, query: MatchQuery, window: TimeWindow, plan: FetchPlan
     ) -> Iterator[Fetched]:
-        """The pages of one window and batch, walked by time (:class:`WindowCursor`).
+        """The pages of one window and batch, walked by time (:class:`WindowCursor`): all from
+        the cache, or all from the service.
+
+        A window is one answer of the list: its pages are read from the cache only when the
+        cache holds it whole and consistent (each page beginning with the last match of the
+        page before); otherwise every page is asked of the service. Cached pages and new ones
+        are never mixed: they would be two answers of the list, whose shared match may differ
+        (the list moved in between, or another fetch was storing the same window), and an
+        interrupted fetch resumes at the window it stopped in.
 
         Every page is checked against its request before it is used or cached
         (:func:`matchkit.client.checks.list_page_check`); a page that does not begin with the
@@ -153,6 +162,10 @@ class Pager:
             ServiceError: a page disagrees with its request after the retries, or the paging
                 makes no progress (a service that ignores it, a list that keeps moving).
         """
+        cached = self._cached_window(query, window)
+        if cached is not None:
+            yield from cached
+            return
         path = list_path(query.shard)
         expire_after = page_expiry(window.end, now=plan.now)
         cursor = WindowCursor(window, descending=query.descending, limit=query.limit)
@@ -165,10 +178,9 @@ class Pager:
                 kind="list",
                 expire_after=expire_after,
                 check=list_page_check(asked),
-                fresh=cursor.resyncs > 0,  # the list moved: its cached pages are of before
+                fresh=True,  # the cache does not hold the window whole (offline: read it)
             )
-            document = fetched.head
-            if document is None:  # a 404 on a list (decision 11): empty, if the window's first
+            if fetched.head is None:  # a 404 on a list (decision 11): empty, if the window's first
                 if not cursor.seen and cursor.resyncs == 0:
                     return
                 raise ServiceError(
@@ -177,13 +189,9 @@ class Pager:
                     status=fetched.status,
                     url=fetched.url,
                 )
-            matches = primary_resources(document)
-            ids = [resource.get("id") for resource in matches]
-            times = [created_at(resource) for resource in matches]  # checked: none is None
-            links = document.get("links") if isinstance(document.get("links"), dict) else {}
-            has_next = isinstance(links.get("next"), str) and bool(links.get("next"))
             by_time = cursor.by_time
-            step = cursor.take(ids, times, has_next=has_next)  # type: ignore[arg-type]
+            ids, times, has_next = _page_of(fetched)
+            step = cursor.take(ids, times, has_next=has_next)
             if by_time and not cursor.by_time:
                 logger.info(
                     "GET %s is not in createdAt order: paging the window by position, from "
@@ -210,6 +218,38 @@ class Pager:
             yield fetched
             if step == "done":
                 return
+
+    def _cached_window(self, query: MatchQuery, window: TimeWindow) -> list[Fetched] | None:
+        """The window's pages from the cache alone, if it holds them whole and consistent."""
+        path = list_path(query.shard)
+        cursor = WindowCursor(window, descending=query.descending, limit=query.limit)
+        pages: list[Fetched] = []
+        while True:
+            request = cursor.request()
+            asked = query.with_window(request.window).with_offset(request.offset)
+            fetched = self.transport.cached(
+                path, asked.to_params(), kind="list", check=list_page_check(asked)
+            )
+            if fetched is None or fetched.head is None:
+                return None
+            ids, times, has_next = _page_of(fetched)
+            step = cursor.take(ids, times, has_next=has_next)
+            if step in ("resync", "stuck"):
+                return None  # cached pages of two answers of the list: ask the service
+            pages.append(fetched)
+            if step == "done":
+                return pages
+
+
+def _page_of(fetched: Fetched) -> tuple[list[Any], list[datetime], bool]:
+    """What the cursor reads of a page: its match ids and times, and whether it links next."""
+    document = fetched.head or {}
+    matches = primary_resources(document)
+    ids = [resource.get("id") for resource in matches]
+    times = [created_at(resource) for resource in matches]  # checked: none is None
+    links = document.get("links") if isinstance(document.get("links"), dict) else {}
+    has_next = isinstance(links.get("next"), str) and bool(links.get("next"))
+    return ids, times, has_next  # type: ignore[return-value]
 
 
 def _created_at(resource: dict[str, Any]) -> str:

@@ -197,6 +197,20 @@ class Transport:
             self.confirm_service()
         return self._fetch(url, params, kind=kind, key=key, expire_after=expire_after, check=check)
 
+    def cached(
+        self,
+        path: str,
+        params: Mapping[str, str] | None = None,
+        *,
+        kind: RequestKind,
+        check: Check | None = None,
+    ) -> Fetched | None:
+        """The cached answer to ``GET base_url + path?params``, checked as :meth:`get` checks
+        it, or ``None`` (nothing is sent)."""
+        url = self.base_url + path
+        key = self.keys.key("GET", url, (params or {}).items())
+        return self._from_cache(key, kind, display_url(url, params), check)
+
     def lookup(self, path: str, params: Mapping[str, str] | None = None) -> CachedResponse | None:
         """The cached answer to ``GET base_url + path?params``: fresh, or any when offline."""
         key = self.keys.key("GET", self.base_url + path, (params or {}).items())

@@ -98,11 +98,14 @@ def test_next_on_an_empty_page_does_not_keep_paging(httpserver: HTTPServer, clie
     httpserver.expect_request(LIST).respond_with_handler(_recorded(full, empty))
     frames = client.matches(start="2017-11-22T00:00:00Z", end="2017-12-20T00:00:00Z")
     # The five share one second: the next page asks from it, past the first four; it holds
-    # the fifth alone (the last match received), which ends the window.
-    _status, _first, (second, _) = httpserver.log
+    # the fifth alone (the last match received); the page past it is empty and ends the
+    # window (the recorded empty page, whose `next` is not followed).
+    _status, _first, (second, _), (third, _) = httpserver.log
     assert second.args["filter[createdAt-start]"] == "2017-11-22T20:34:58Z"
     assert second.args["page[offset]"] == "4"
-    assert sent(httpserver) == 2
+    assert third.args["filter[createdAt-start]"] == "2017-11-22T20:34:58Z"
+    assert third.args["page[offset]"] == "5"
+    assert sent(httpserver) == 3
     assert len(frames) == 5
     assert_same_frames(frames, to_frames([_load(full)]))
 
@@ -126,11 +129,12 @@ def test_a_page_of_50_with_next_is_followed(
     httpserver.expect_request(LIST).respond_with_handler(_recorded(path, empty))
     frames = client.matches()
     asked = [request.args for request, _ in httpserver.log[1:]]  # after GET /status
-    # 50 for a limit of 5: all taken; the next page asks from the last match's second on.
-    assert len(asked) == 2
+    # 50 for a limit of 5: all taken; the next page asks from the last match's second on (it
+    # holds that match alone), and the page past it is empty.
+    assert len(asked) == 3
     last = document["data"][-1]["attributes"]["createdAt"]
-    assert asked[1]["filter[createdAt-start]"] == last
-    assert asked[1]["page[offset]"] == "0"
+    assert asked[1]["filter[createdAt-start]"] == asked[2]["filter[createdAt-start]"] == last
+    assert [asked[1]["page[offset]"], asked[2]["page[offset]"]] == ["0", "1"]
     assert len(frames) == len({m["id"] for m in document["data"]})
     assert_same_frames(frames, to_frames([document]))
 
@@ -141,7 +145,7 @@ def test_a_next_link_with_a_decoded_offset_sign(httpserver: HTTPServer, client: 
     empty = _sample("battlerite", "matches-response-empty.json")
     httpserver.expect_request(LIST).respond_with_handler(_recorded(path, empty))
     frames = client.matches(end="2017-12-03T15:23:53+0100")
-    _status, (first, _), _ = httpserver.log
+    _status, (first, _), *_ = httpserver.log
     assert first.args["filter[createdAt-end]"] == "2017-12-03T14:23:53Z"
     assert len(frames) == 5
 

@@ -96,15 +96,15 @@ def test_each_window_is_paged_until_a_page_with_no_new_match(
 ) -> None:
     # Each page after the first begins with the last match received (so that a match leaving
     # or arriving cannot cost another): a window holding n > 0 matches takes a page of 5, then
-    # ceil((n - 5) / 4) pages of 4 new ones, then the page of the last match alone that ends it
-    # (as an empty page did: decision 8, a short page is not the end); an empty window one
-    # request. The client confirms the service once first.
+    # ceil((n - 5) / 4) pages of 4 new ones, then the page of the last match alone and the
+    # empty page past it, which ends it (decision 8: a short page is not the end); an empty
+    # window one request. The client confirms the service once first.
     windows = split_window(TimeWindow(full_fetch["start"], dataset.as_of))
     assert len(windows) == 5
     created = full_fetch["first"].matches["created_at"]
     counts = [int(((created >= w.start) & (created < w.end)).sum()) for w in windows]
     assert sum(counts) == len(created)
-    pages = [2 + -(-max(0, n - 5) // 4) if n else 1 for n in counts]
+    pages = [3 + -(-max(0, n - 5) // 4) if n else 1 for n in counts]
     assert full_fetch["cold_requests"] == 1 + sum(pages)
     # The overlap's cost: a fifth of each page, against ceil(n / 5) + 1 without it.
     without = sum(-(-n // 5) + 1 for n in counts)
