@@ -168,6 +168,7 @@ class ArchiveScopeError(ArchiveError, ValueError):
         self.stored = stored
         self.asked = asked
 
+
 class ClusterError(MatchkitError):
     """The Dask scheduler given (``scheduler=`` or ``MATCHKIT_DASK_SCHEDULER``) did not answer.
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from matchkit.cli.parser import build_parser
-from matchkit.errors import MatchkitError
+from matchkit.errors import InvalidArgumentError, MatchkitError
 
 __all__ = ["main"]
 

@@ -51,9 +51,7 @@ def test_the_next_page_asks_from_the_last_match_received(
 ) -> None:
     documents = _documents(8)
     httpserver.expect_request(LIST).respond_with_handler(
-        _in_turn(
-            _page(documents[:5]), _page(documents[4:8]), _page(documents[7:8]), _page([])
-        )
+        _in_turn(_page(documents[:5]), _page(documents[4:8]), _page(documents[7:8]), _page([]))
     )
     frames = make_client().matches(START, END)
     assert list(frames.matches["match_id"]) == [d["data"]["id"] for d in documents]
