@@ -32,6 +32,9 @@ from matchkit.synth import parameters as p
 __all__ = ["write_synthetic_archive"]
 
 CHUNK = 100_000
+BUCKET_MATCHES = 50_000
+"""A month of more matches than this is split in buckets (the archive's ``buckets``), so that a
+partition, and a Dask worker's memory, keeps its size whatever the size of the archive."""
 _MICROS = 1_000_000
 
 
@@ -43,6 +46,7 @@ def write_synthetic_archive(
     as_of: str = p.DEFAULT_AS_OF,
     days: int = 365,
     chunk: int = CHUNK,
+    buckets: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, int]:
     """Write an archive of ``matches`` synthetic matches over the ``days`` before ``as_of``.
@@ -54,6 +58,8 @@ def write_synthetic_archive(
         as_of: the end of the time range.
         days: the days the matches spread over.
         chunk: matches drawn and committed at a time (one batch each).
+        buckets: buckets a month (default: enough for at most :data:`BUCKET_MATCHES` matches
+            in each; recorded in the manifest, which later syncs follow).
         progress: called with the number of matches written after each chunk.
 
     Returns:
@@ -69,10 +75,17 @@ def write_synthetic_archive(
             raise InvalidArgumentError(
                 f"{name}={value!r} must be a whole number >= 1", parameter=name
             )
+    if buckets is not None and (not isinstance(buckets, int) or buckets < 1):
+        raise InvalidArgumentError(
+            f"buckets={buckets!r} must be a whole number >= 1", parameter="buckets"
+        )
     folder = Path(path)
     if folder.exists() and any(folder.iterdir()):
         raise InvalidArgumentError(f"{folder} is not empty; choose a new folder", parameter="path")
     folder.mkdir(parents=True, exist_ok=True)
+    if buckets is None:
+        per_month = matches * 30.4375 / days
+        buckets = max(1, -(-int(per_month) // BUCKET_MATCHES))
     end = parse_time(as_of, parameter="as_of")
     start = end - timedelta(days=days)
     pool = max(p.GLOBAL_PLAYER_POOL, matches * p.GLOBAL_PLAYER_POOL // p.GLOBAL_MATCHES)
@@ -90,6 +103,7 @@ def write_synthetic_archive(
             "versions": {},
             "gaps": [],
             "scopes": [],
+            "buckets": buckets,
         }
         chunks = -(-matches // chunk)
         span = (end - start) / chunks
@@ -98,7 +112,13 @@ def write_synthetic_archive(
             n = min(chunk, matches - index * chunk)
             low = start + span * index
             return draw_chunk(
-                model, np.random.default_rng([seed, index]), n, low, low + span, patches
+                model,
+                np.random.default_rng([seed, index]),
+                n,
+                low,
+                low + span,
+                patches,
+                buckets=buckets,
             )
 
         # The next chunk is drawn while this one is written (numpy and deltalake both work
