@@ -87,3 +87,23 @@ def test_an_archive_gives_the_table_of_its_matchframes(synthetic: Path, frames, 
     if function.__name__.startswith(("side", "duration")):  # few cosmetics in a synthetic one
         assert len(result) > 0
     assert_eq(result, function(frames, *args, **kwargs))
+
+
+def test_a_day_appended_lands_in_the_archives_buckets(tmp_path: Path) -> None:
+    from deltalake import DeltaTable
+
+    from matchkit.archive.synthetic import append_synthetic
+
+    folder = tmp_path / "archive"
+    write_synthetic_archive(folder, matches=1_000, days=30, buckets=4)
+    before = set(DeltaTable(str(folder / "rosters")).file_uris())
+    added = append_synthetic(folder, matches=200, days=1)
+    assert added["matches"] == 200
+    after = set(DeltaTable(str(folder / "rosters")).file_uris())
+    assert before <= after  # nothing rewritten
+    opened = archive.open(folder)
+    matches = opened.matches.compute()
+    assert len(matches) == 1_200
+    assert matches["match_id"].is_unique
+    assert matches.index.tolist() == match_months(matches.reset_index(drop=True), 4).tolist()
+    assert opened.rosters.divisions == opened.matches.divisions
