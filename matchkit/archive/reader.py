@@ -118,7 +118,7 @@ class _FileReader:
             frame = to_pandas(pa.table({}), dtypes)
         else:
             frame = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
-        frame.index = pd.Index([value] * len(frame), name=PARTITION, dtype=pd.StringDtype())
+        frame.index = pd.Index([value], name=PARTITION, dtype=pd.StringDtype()).repeat(len(frame))
         return frame
 
 
