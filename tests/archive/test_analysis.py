@@ -107,3 +107,13 @@ def test_a_day_appended_lands_in_the_archives_buckets(tmp_path: Path) -> None:
     assert matches["match_id"].is_unique
     assert matches.index.tolist() == match_months(matches.reset_index(drop=True), 4).tolist()
     assert opened.rosters.divisions == opened.matches.divisions
+
+
+def test_a_slice_of_a_bucketed_archive_reads_its_months(synthetic: Path, frames) -> None:
+    matches = frames.matches
+    middle = matches["created_at"].sort_values().iloc[len(matches) // 2]
+    sliced = archive.open(synthetic).to_frames(end=middle.floor("D"))
+    expected = matches.loc[matches["created_at"] < middle.floor("D"), "match_id"]
+    assert set(sliced.matches["match_id"]) == set(expected)
+    assert 0 < len(sliced.matches) < len(matches)
+    assert set(sliced.rosters["match_id"]) == set(expected)
