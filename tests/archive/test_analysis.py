@@ -37,6 +37,8 @@ def frames(synthetic: Path):
 def test_every_table_shares_the_partitions_of_the_matches(synthetic: Path) -> None:
     opened = archive.open(synthetic)
     buckets = read_manifest(synthetic)["buckets"]
+    assert archive.info(synthetic).buckets == buckets
+    assert ("buckets a month" in str(archive.info(synthetic))) == (buckets > 1)
     divisions = opened.matches.divisions
     assert opened.matches.npartitions == 3 * buckets  # 75 days: three months
     for name in TABLE_NAMES:
