@@ -2,18 +2,18 @@
 
 For each size (``MATCHKIT_BENCH_ARCHIVE_SIZES``, default ``1000000,10000000`` matches):
 
-- the time to build the archive (:mod:`benchmarks.archive_data`: the sample set repeated over
-  24 months, monthly partitions, one file per month and table);
-- ``side_win_rates(archive, by="server_type")`` on a LocalCluster of 2 worker processes of one
-  thread and 1 GiB each (``matchkit.archive.cluster.client``), best of 3, beside DuckDB on the
-  same Parquet files (the tables' current versions), best of 3; the two must agree to the row.
-  Target: matchkit at most 5x DuckDB;
+- the time to build the archive with ``matchkit synth --archive DIR --matches N`` (the real
+  writer, in its own process: wall time, matches a second, CPU-seconds);
+- ``side_win_rates(archive, by="server_type")`` on ``matchkit.archive.open(DIR)`` (the real
+  reader: one partition per month or month bucket, indexed by ``month``) on a LocalCluster of 2
+  worker processes of one thread and 1 GiB each (``matchkit.archive.cluster.client``), best of 3,
+  beside DuckDB on the same Parquet files (``Archive.files``), best of 3; the two must agree to
+  the row. Target: matchkit at most 5x DuckDB;
 - the peak RSS of each worker during the query (target: at most 1 GB, and the same at 1M and
   10M);
-- a daily sync: one day's matches (a 365th of the archive) appended as one commit, and the
-  files it added and rewrote (target: seconds, no rewrite);
-- at the smallest size, the same query with daily partitions (many small files), and with the
-  tables read without their partition index (Dask then shuffles on match id).
+- a daily sync: a day's matches (a 365th of the archive) committed through the archive's writer
+  as a sync commits a batch (insert-only, keyed; ``matchkit.archive.synthetic.append_synthetic``),
+  and the files it added and rewrote (target: seconds, no rewrite).
 
 The machine is shared: the figures are noisy; the best of 3 is printed.
 """
@@ -22,24 +22,22 @@ from __future__ import annotations
 
 import itertools
 import os
+import resource
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
-from benchmarks.archive_data import TABLES, build, dask_tables, file_lists
+import matchkit.archive
 from matchkit.analysis import side_win_rates
 
 TARGET_RATIO = 5.0
 TARGET_WORKER_BYTES = 10**9
 ROUNDS = 3
-#: At most about this many matches per partition (a month is split into buckets beyond it), so
-#: that a worker's memory does not grow with the archive: monthly partitions of 10M matches
-#: (417k matches, 1.3M rosters each) took a 1 GiB worker over its limit.
-BUCKET_MATCHES = int(os.environ.get("MATCHKIT_BENCH_BUCKET_MATCHES", "50000"))
+TABLES = ("matches", "rosters")
 SQL = """
 WITH per_match AS (
     SELECT match_id, count(*) AS rosters,
@@ -64,11 +62,11 @@ def sizes() -> list[int]:
     return [int(part) for part in text.split(",") if part.strip()]
 
 
-def duckdb_query(folder: Path) -> tuple[float, Any]:
+def duckdb_query(archive: Any) -> tuple[float, Any]:
     """Best wall time of DuckDB's side win rates on the tables' files, and its result."""
     import duckdb
 
-    files = file_lists(folder)
+    files = {name: archive.files(name) for name in TABLES}
     best, result = float("inf"), None
     for _ in range(ROUNDS):
         with duckdb.connect() as connection:
@@ -133,72 +131,63 @@ def agree(result: Any, sql: Any) -> bool:
     return len(ours) == 2 * len(sql)
 
 
-def daily_sync(folder: Path, matches: int) -> str:
-    """Append a day's matches (and rosters) as one commit; its time and files added/removed."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    from deltalake import DeltaTable, write_deltalake
-
-    from benchmarks.archive_data import _copy, sample_tables
-
-    sample = sample_tables()
-    day = max(1, matches // 365)
-    start = pd.Timestamp("2027-01-01", tz="UTC")
-    copies = [
-        _copy(sample, 10**6 + number, start, "month")
-        for number in range(-(-day // sample["matches"].num_rows))
-    ]
-    day_rows = {"matches": pa.concat_tables(copy["matches"] for copy in copies).slice(0, day)}
-    kept = pa.chunked_array(day_rows["matches"]["match_id"])
-    rosters = pa.concat_tables(copy["rosters"] for copy in copies)
-    day_rows["rosters"] = rosters.filter(pc.is_in(rosters["match_id"], value_set=kept))
-    before = {name: set(DeltaTable(str(folder / name)).file_uris()) for name in TABLES}
+def build(folder: Path, count: int) -> str:
+    """``matchkit synth --archive folder --matches count`` in its own process; its figures."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    for name in TABLES:
-        write_deltalake(str(folder / name), day_rows[name], mode="append", partition_by=["month"])
+    subprocess.run(
+        [sys.executable, "-m", "matchkit", "synth", "--archive", str(folder), "--matches",
+         str(count)],
+        check=True, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
     seconds = time.perf_counter() - started
-    after = {name: set(DeltaTable(str(folder / name)).file_uris()) for name in TABLES}
-    added = sum(len(after[name] - before[name]) for name in TABLES)
-    removed = sum(len(before[name] - after[name]) for name in TABLES)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    files = sum(len(matchkit.archive.open(folder).files(name)) for name in TABLES)
     return (
-        f"daily sync ({day_rows['matches'].num_rows:,} matches, "
-        f"{day_rows['rosters'].num_rows:,} rosters, one commit "
-        f"per table): {seconds:.2f} s; files added {added}, files rewritten or removed {removed}"
+        f"build {count:,} matches (`matchkit synth --archive`): {seconds:.1f} s wall, "
+        f"{count / seconds:,.0f} matches/s; {cpu:.1f} CPU-s ({count / cpu:,.0f} matches per "
+        f"CPU-s); {files} files in matches + rosters"
     )
 
 
-def _shuffled_tables(folder: Path) -> Any:
-    """The tables read by dd.read_parquet without the partition index (a shuffle on match id)."""
-    import dask.dataframe as dd
+def daily_sync(folder: Path, matches: int) -> str:
+    """A day's matches committed as a sync commits a batch; its time and files added/removed."""
+    from deltalake import DeltaTable
 
-    class Tables:
-        pass
+    from matchkit.archive.synthetic import append_synthetic
+    from matchkit.archive.versions import table_labels
 
-    tables = Tables()
-    for name, paths in file_lists(folder).items():
-        setattr(tables, name, dd.read_parquet(paths))
-    return tables
+    day = max(1, matches // 365)
+    labels = table_labels(folder)
+    before = {label: set(DeltaTable(str(folder / label)).file_uris()) for label in labels}
+    started = time.perf_counter()
+    added = append_synthetic(folder, matches=day, days=1)
+    seconds = time.perf_counter() - started
+    after = {label: set(DeltaTable(str(folder / label)).file_uris()) for label in labels}
+    new = sum(len(after[label] - before[label]) for label in labels)
+    removed = sum(len(before[label] - after[label]) for label in labels)
+    rows = sum(added.values())
+    return (
+        f"daily sync ({added.get('matches', 0):,} matches, {rows:,} rows in {len(labels)} "
+        f"tables, one commit each, insert-only by key): {seconds:.2f} s; files added {new}, "
+        f"files rewritten or removed {removed}"
+    )
 
 
-def measure(root: Path, count: int, client: Any, *, extras: bool) -> None:
+def measure(root: Path, count: int, client: Any) -> None:
     """Build an archive of ``count`` matches and print its figures as they are measured."""
     folder = root / f"archive-{count}"
-    started = time.perf_counter()
-    built = build(folder, count, bucket_matches=BUCKET_MATCHES)
-    seconds = time.perf_counter() - started
-    _say(
-        f"build {built['matches']:,} matches ({built['rosters']:,} rosters; files "
-        f"{built['files']}): {seconds:.1f} s, {built['matches'] / seconds:,.0f} matches/s "
-        "(benchmarks/archive_data.py, not yet `matchkit synth --archive`)"
-    )
-    duck, sql = duckdb_query(folder)
-    ours, result, peaks = dask_query(client, dask_tables(folder))
+    _say(build(folder, count))
+    opened = matchkit.archive.open(folder)
+    duck, sql = duckdb_query(opened)
+    ours, result, peaks = dask_query(client, opened)
     ratio = ours / duck
     verdict = "ok" if ratio <= TARGET_RATIO else "OVER TARGET"
     _say(
-        f"side win rates by server type, {built['matches']:,} matches: matchkit on Dask "
-        f"{ours:.2f} s, DuckDB {duck:.2f} s, ratio {ratio:.1f}x (target <= {TARGET_RATIO:.0f}x: "
-        f"{verdict}); same counts: {agree(result, sql)}"
+        f"side win rates by server type, {count:,} matches ({opened.matches.npartitions} "
+        f"partitions): matchkit on Dask {ours:.2f} s, DuckDB {duck:.2f} s, ratio {ratio:.1f}x "
+        f"(target <= {TARGET_RATIO:.0f}x: {verdict}); same counts: {agree(result, sql)}"
     )
     over = max(peaks) > TARGET_WORKER_BYTES or peaks == [-1]
     _say(
@@ -210,26 +199,7 @@ def measure(root: Path, count: int, client: Any, *, extras: bool) -> None:
         )
         + f" (target <= 1 GB: {'OVER TARGET' if over else 'ok'})"
     )
-    if extras:
-        started = time.perf_counter()
-        side_win_rates(_shuffled_tables(folder), by="server_type")
-        _say(
-            f"same query, tables without their partition index (Dask shuffles on match id): "
-            f"{time.perf_counter() - started:.2f} s (one run)"
-        )
-        daily = root / f"archive-{count}-daily"
-        started = time.perf_counter()
-        built_daily = build(daily, count, granularity="day")
-        build_seconds = time.perf_counter() - started
-        daily_duck, _ = duckdb_query(daily)
-        daily_ours, _, _ = dask_query(client, dask_tables(daily), rounds=1)
-        _say(
-            f"daily partitions ({built_daily['files']['matches']} files per table, built in "
-            f"{build_seconds:.1f} s): matchkit {daily_ours:.2f} s (one run), DuckDB "
-            f"{daily_duck:.2f} s, ratio {daily_ours / daily_duck:.1f}x"
-        )
-        shutil.rmtree(daily, ignore_errors=True)
-    _say(daily_sync(folder, built["matches"]))
+    _say(daily_sync(folder, count))
     shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -245,9 +215,8 @@ def main() -> None:
         tempfile.TemporaryDirectory(prefix="matchkit-bench-archive-", dir=base) as folder,
         client(n_workers=2, memory_limit="1GiB") as dask_client,
     ):
-        counts = sizes()
-        for index, count in enumerate(counts):
-            measure(Path(folder), count, dask_client, extras=index == 0 and count <= 2_000_000)
+        for count in sizes():
+            measure(Path(folder), count, dask_client)
 
 
 if __name__ == "__main__":

@@ -61,9 +61,16 @@ def month_strings(created: pd.Series) -> np.ndarray:
     return out
 
 
-def match_months(matches: pd.DataFrame) -> pd.Series:
-    """match_id -> its ``YYYY-MM`` (first row per id)."""
-    months = pd.Series(month_strings(matches["created_at"]), index=matches["match_id"].array)
+def match_months(matches: pd.DataFrame, buckets: int = 1) -> pd.Series:
+    """match_id -> its partition value (first row per id): ``YYYY-MM``, or ``YYYY-MM.b`` when
+    the archive splits its months in ``buckets`` (:func:`matchkit.archive.layout.partitions`)."""
+    from matchkit.archive.layout import bucket_of, partitions
+
+    values = month_strings(matches["created_at"])
+    if buckets > 1:
+        ids = pa.array(matches["match_id"].astype(object).to_numpy(), pa.string())
+        values = partitions(values, bucket_of(ids, buckets), buckets)
+    months = pd.Series(values, index=matches["match_id"].array)
     return months[~months.index.duplicated()]
 
 

@@ -7,7 +7,8 @@ Layout of an archive folder ``DIR``::
                                   watermark, the last batch and each batch's table versions,
                                   a pending batch, the gaps the service had already forgotten
     DIR/<table>/                  one Delta Lake table per MatchFrames table, partitioned by
-                                  ``month`` (``YYYY-MM`` of the match's created_at, UTC)
+                                  ``month`` (``YYYY-MM`` of the match's created_at, UTC, or
+                                  ``YYYY-MM.b``: bucket b of the month, see :func:`partitions`)
     DIR/telemetry/<table>/        one per TelemetryFrames table, when telemetry is archived
     DIR/_staging/batch-N/         the batch being committed (removed once it is)
     DIR/.lock                     held by the one sync or compaction at work
@@ -26,7 +27,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import orjson
+import pyarrow as pa
 
 from matchkit.errors import ArchiveBusyError, ArchiveError
 
@@ -36,7 +39,9 @@ __all__ = [
     "MANIFEST",
     "PARTITION",
     "STAGING",
+    "bucket_of",
     "locked",
+    "partitions",
     "read_manifest",
     "table_path",
     "write_manifest",
@@ -45,11 +50,48 @@ __all__ = [
 FORMAT = "matchkit-archive/1"
 MANIFEST = "archive.json"
 PARTITION = "month"
-"""The partition column of every table: ``YYYY-MM`` of the match's created_at (UTC)."""
+"""The partition column of every table: ``YYYY-MM`` of the match's created_at (UTC), followed by
+``.b`` (the match's bucket) when the archive's months are split in buckets."""
 APP_ID = "matchkit-archive"
 """The Delta application-transaction id whose version is the batch number of a commit."""
 STAGING = "_staging"
 LOCK = ".lock"
+
+
+def bucket_of(match_ids: pa.Array | pa.ChunkedArray, buckets: int) -> np.ndarray:
+    """Each match's bucket, ``0 <= b < buckets``: the 32-bit FNV-1a hash of its id's UTF-8
+    bytes, modulo ``buckets`` (stable across processes, versions and machines; vectorized)."""
+    ids = pa.chunked_array([match_ids]) if isinstance(match_ids, pa.Array) else match_ids
+    ids = ids.cast(pa.large_string()).combine_chunks()
+    n = len(ids)
+    if buckets <= 1 or n == 0:
+        return np.zeros(n, dtype=np.int64)
+    _, offsets_buffer, data_buffer = ids.buffers()
+    offsets = np.frombuffer(offsets_buffer, dtype=np.int64, count=n + 1, offset=ids.offset * 8)
+    data = np.frombuffer(data_buffer, dtype=np.uint8) if data_buffer else np.zeros(1, np.uint8)
+    starts, lengths = offsets[:-1], np.diff(offsets)
+    hashed = np.full(n, 2166136261, dtype=np.uint64)
+    for position in range(int(lengths.max(initial=0))):
+        live = lengths > position
+        byte = data[np.where(live, starts + position, 0)].astype(np.uint64)
+        stepped = ((hashed ^ byte) * np.uint64(16777619)) & np.uint64(0xFFFFFFFF)
+        hashed = np.where(live, stepped, hashed)
+    return (hashed % np.uint64(buckets)).astype(np.int64)
+
+
+def partitions(months: np.ndarray, buckets: np.ndarray | None, count: int) -> np.ndarray:
+    """The partition value of each row: its month (``YYYY-MM``; None stays None), followed by
+    ``.b`` (zero-padded to the width of ``count - 1``) when the archive has ``count > 1``
+    buckets a month. Sorting the values as text sorts them by month, then bucket."""
+    values = np.asarray(months, dtype=object)
+    if count <= 1 or buckets is None:
+        return values
+    width = len(str(count - 1))
+    missing = np.equal(values, None)
+    suffixes = np.char.zfill(np.asarray(buckets).astype(str), width).astype(object)
+    out = np.where(missing, "", values).astype(object) + "." + suffixes
+    out[missing] = None
+    return out
 
 
 def table_path(folder: Path, name: str, *, telemetry: bool = False) -> Path:

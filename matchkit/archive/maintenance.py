@@ -42,6 +42,7 @@ class ArchiveInfo:
         tables: per table: ``rows``, ``files``, ``version``, ``bytes``.
         first_match, last_match: the range of match times.
         gaps: ranges the service had forgotten before a sync reached them.
+        buckets: the buckets each month is split in (1: partitions are months).
     """
 
     path: Path
@@ -53,6 +54,7 @@ class ArchiveInfo:
     first_match: datetime | None = None
     last_match: datetime | None = None
     gaps: list[list[str]] = field(default_factory=list)
+    buckets: int = 1
 
     def __str__(self) -> str:
         scope = self.scope
@@ -63,6 +65,8 @@ class ArchiveInfo:
             f"{'yes' if scope['telemetry'] else 'no'}",
             f"source: {self.source}",
             f"watermark: {self.watermark or '(never synced)'}; batch {self.batch}",
+            "partitions: by month"
+            + (f", {self.buckets} buckets a month" if self.buckets > 1 else ""),
         ]
         if self.first_match is not None:
             lines.append(f"matches from {self.first_match:%Y-%m-%d %H:%M} to "
@@ -94,6 +98,7 @@ def info(path: str | os.PathLike[str]) -> ArchiveInfo:
         manifest["watermark"],
         manifest["batch"],
         gaps=manifest.get("gaps", []),
+        buckets=manifest.get("buckets", 1),
     )
     for label in table_labels(folder):
         table = DeltaTable(str(folder / label))

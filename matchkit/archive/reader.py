@@ -1,7 +1,10 @@
 """Reading an archive: :func:`open_archive` (``matchkit.archive.open``) and :class:`Archive`.
 
 Each table is a lazy Dask DataFrame over the data files of its Delta table's version, one
-partition per file, with the columns and dtypes of MatchFrames except that text stays text
+partition per partition of the archive (a month, or a month's bucket), indexed by that value
+(``month``) with known divisions, the same on every table: a match's rows of every table lie in
+the partition of the same number, so the analyses join and group them without a shuffle. The
+tables have the columns and dtypes of MatchFrames except that text stays text
 (``category`` columns are pandas ``string``). Every file the version lists is checked when the
 archive is opened (present, of the size its Delta log says); a file damaged in place is refused
 when it is read. Either way the error is an :class:`~matchkit.errors.ArchiveError` naming it.
@@ -63,27 +66,60 @@ class TableFiles:
             path
             for path, month in zip(self.files, self.months, strict=True)
             if month is None
-            or ((first is None or month >= first) and (last is None or month <= last))
+            or ((first is None or month[:7] >= first) and (last is None or month[:7] <= last))
         ]
 
-    def dask(self) -> dd.DataFrame:
-        """A lazy Dask DataFrame, one partition per file."""
+    def dask(self, partitions: list[str] | None = None) -> dd.DataFrame:
+        """A lazy Dask DataFrame, one partition per value of ``partitions`` (sorted; default:
+        the table's own), indexed by it (``month``) with known divisions; a value the table has
+        no file of is an empty partition. A table with files outside any partition (none in an
+        archive matchkit wrote) is read one partition per file, without an index."""
         import dask.dataframe as dd
 
         meta = to_pandas(pa.table({}), self.dtypes)
-        if not self.files:
+        if not self.files and not partitions:
             return dd.from_pandas(meta, npartitions=1)
+        if None in self.months:
+            return dd.from_map(
+                _FileReader(self.dtypes), list(self.files), meta=meta, label=f"read-{self.label}"
+            )
+        groups: dict[str, list[str]] = {}
+        for path, month in zip(self.files, self.months, strict=True):
+            groups.setdefault(month, []).append(path)
+        values = sorted(groups) if partitions is None else partitions
+        meta.index = pd.Index([], name=PARTITION, dtype=pd.StringDtype())
         return dd.from_map(
-            _FileReader(self.dtypes), list(self.files), meta=meta, label=f"read-{self.label}"
+            _FileReader(self.dtypes),
+            [(tuple(groups.get(value, ())), value) for value in values],
+            meta=meta,
+            divisions=[*values, values[-1]],
+            label=f"read-{self.label}",
         )
 
 
 class _FileReader:
+    """Reads a file (as pandas), or a partition's files indexed by its value; only the columns
+    a query uses (Dask's column projection)."""
+
     def __init__(self, dtypes: Mapping[str, object]) -> None:
         self.dtypes = dict(dtypes)
 
-    def __call__(self, path: str) -> pd.DataFrame:
-        return read_file(path, self.dtypes)
+    def __call__(
+        self, part: str | tuple[tuple[str, ...], str], columns: list[str] | None = None
+    ) -> pd.DataFrame:
+        dtypes = self.dtypes
+        if columns is not None:
+            dtypes = {name: self.dtypes[name] for name in columns}
+        if isinstance(part, str):
+            return read_file(part, dtypes)
+        paths, value = part
+        frames = [read_file(path, dtypes) for path in paths]
+        if not frames:
+            frame = to_pandas(pa.table({}), dtypes)
+        else:
+            frame = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+        frame.index = pd.Index([value], name=PARTITION, dtype=pd.StringDtype()).repeat(len(frame))
+        return frame
 
 
 def read_file(path: str, dtypes: Mapping[str, object]) -> pd.DataFrame:
@@ -133,17 +169,20 @@ class Archive:
         self.scope = manifest["scope"]
         self.versions = {label: table.version for label, table in tables.items()}
         self._tables = tables
+        # Every table on the same partitions (the union of theirs): a match's rows lie in
+        # partitions of the same number in each, which the analyses' joins rely on.
+        values = sorted({month for table in tables.values() for month in table.months} - {None})
         for name in TABLE_NAMES:
             table = tables[name]
             if name in SNAPSHOT_LINKS:
-                snapshots = table.dask()
+                snapshots = table.dask(values)
                 setattr(self, f"{name[:-1]}_snapshots", snapshots)
                 setattr(self, name, _latest(snapshots, TABLES[name].key[0]))
             else:
-                setattr(self, name, table.dask())
+                setattr(self, name, table.dask(values))
         labels = [label for label in tables if label.startswith("telemetry/")]
         self.telemetry = (
-            SimpleNamespace(**{label[10:]: tables[label].dask() for label in labels})
+            SimpleNamespace(**{label[10:]: tables[label].dask(values) for label in labels})
             if labels
             else None
         )
@@ -196,7 +235,7 @@ class Archive:
 
 def _latest(snapshots: dd.DataFrame, key: str) -> dd.DataFrame:
     """Each id's snapshot of its latest match, without the snapshot's match columns."""
-    meta = snapshots._meta.drop(columns=list(SNAPSHOT_COLUMNS))
+    meta = snapshots._meta.drop(columns=list(SNAPSHOT_COLUMNS)).reset_index(drop=True)
     return snapshots.shuffle(on=key).map_partitions(latest_snapshots, key, meta=meta)
 
 

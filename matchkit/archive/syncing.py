@@ -210,7 +210,7 @@ def _sync_locked(client, folder, scope, first, end, client_now, window, allow_ch
     if manifest is None:
         manifest = {"format": FORMAT, "scope": scope, "source": source, "batch": 0,
                     "watermark": None, "pending": None, "versions": {}, "gaps": [],
-                    "scopes": []}  # fmt: skip
+                    "scopes": [], "buckets": 1}  # fmt: skip
     elif manifest["scope"] != scope:
         if not allow_change:
             raise ArchiveScopeError(
@@ -267,7 +267,11 @@ def _batch(client, folder, manifest, scope, begin, stop, result, progress) -> No
     if len(frames) == 0:
         _finish(folder, manifest, batch, stop, BatchResult(), result, progress, begin)
         return
-    prepared = prepare_batch(frames.tables, telemetry.tables if telemetry is not None else None)
+    prepared = prepare_batch(
+        frames.tables,
+        telemetry.tables if telemetry is not None else None,
+        buckets=manifest.get("buckets", 1),  # fixed when the archive was created
+    )
     stage(folder, batch, prepared)
     problems = [*frames.problems, *(telemetry.problems if telemetry is not None else ())]
     manifest["pending"] = {"batch": batch, "start": format_time(begin), "end": format_time(stop),

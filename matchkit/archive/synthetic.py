@@ -29,9 +29,12 @@ from matchkit.archive.writer import commit_batch
 from matchkit.errors import InvalidArgumentError
 from matchkit.synth import parameters as p
 
-__all__ = ["write_synthetic_archive"]
+__all__ = ["append_synthetic", "write_synthetic_archive"]
 
 CHUNK = 100_000
+BUCKET_MATCHES = 50_000
+"""A month of more matches than this is split in buckets (the archive's ``buckets``), so that a
+partition, and a Dask worker's memory, keeps its size whatever the size of the archive."""
 _MICROS = 1_000_000
 
 
@@ -43,6 +46,7 @@ def write_synthetic_archive(
     as_of: str = p.DEFAULT_AS_OF,
     days: int = 365,
     chunk: int = CHUNK,
+    buckets: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, int]:
     """Write an archive of ``matches`` synthetic matches over the ``days`` before ``as_of``.
@@ -54,6 +58,8 @@ def write_synthetic_archive(
         as_of: the end of the time range.
         days: the days the matches spread over.
         chunk: matches drawn and committed at a time (one batch each).
+        buckets: buckets a month (default: enough for at most :data:`BUCKET_MATCHES` matches
+            in each; recorded in the manifest, which later syncs follow).
         progress: called with the number of matches written after each chunk.
 
     Returns:
@@ -62,17 +68,24 @@ def write_synthetic_archive(
     Raises:
         InvalidArgumentError: ``matches`` or ``days`` < 1, or ``path`` is not empty.
     """
-    from matchkit.rules.windows import format_time, parse_time
+    from matchkit.rules.windows import parse_time
 
     for name, value in (("matches", matches), ("days", days), ("chunk", chunk)):
         if not isinstance(value, int) or value < 1:
             raise InvalidArgumentError(
                 f"{name}={value!r} must be a whole number >= 1", parameter=name
             )
+    if buckets is not None and (not isinstance(buckets, int) or buckets < 1):
+        raise InvalidArgumentError(
+            f"buckets={buckets!r} must be a whole number >= 1", parameter="buckets"
+        )
     folder = Path(path)
     if folder.exists() and any(folder.iterdir()):
         raise InvalidArgumentError(f"{folder} is not empty; choose a new folder", parameter="path")
     folder.mkdir(parents=True, exist_ok=True)
+    if buckets is None:
+        per_month = matches * 30.4375 / days
+        buckets = max(1, -(-int(per_month) // BUCKET_MATCHES))
     end = parse_time(as_of, parameter="as_of")
     start = end - timedelta(days=days)
     pool = max(p.GLOBAL_PLAYER_POOL, matches * p.GLOBAL_PLAYER_POOL // p.GLOBAL_MATCHES)
@@ -90,37 +103,85 @@ def write_synthetic_archive(
             "versions": {},
             "gaps": [],
             "scopes": [],
+            "buckets": buckets,
         }
-        chunks = -(-matches // chunk)
-        span = (end - start) / chunks
-
-        def drawn(index: int) -> dict:
-            n = min(chunk, matches - index * chunk)
-            low = start + span * index
-            return draw_chunk(
-                model, np.random.default_rng([seed, index]), n, low, low + span, patches
-            )
-
-        # The next chunk is drawn while this one is written (numpy and deltalake both work
-        # without the GIL): two chunks in memory at most.
-        with ThreadPoolExecutor(max_workers=1) as drawer:
-            coming = drawer.submit(drawn, 0)
-            for index in range(chunks):
-                tables = coming.result()
-                if index + 1 < chunks:
-                    coming = drawer.submit(drawn, index + 1)
-                batch = manifest["batch"] + 1
-                done = commit_batch(folder, batch, tables, append=True)
-                del tables
-                for name, rows in done.added.items():
-                    counts[name] = counts.get(name, 0) + rows
-                manifest["batch"] = batch
-                manifest["watermark"] = format_time(start + span * (index + 1))
-                manifest["versions"][str(batch)] = table_versions(folder)
-                write_manifest(folder, manifest)
-                if progress is not None:
-                    progress(min(matches, (index + 1) * chunk))
+        _write(folder, manifest, model, patches, seed, matches, chunk, start, end, counts,
+               progress=progress)  # fmt: skip
     return counts
+
+
+def append_synthetic(
+    path: str | os.PathLike[str], *, matches: int, days: int = 1, seed: int = p.DEFAULT_SEED
+) -> dict[str, int]:
+    """Append ``matches`` synthetic matches over the ``days`` after the archive's watermark, in
+    one batch committed as a sync commits it (inserting the rows whose key the tables lack, in
+    the archive's buckets): what a daily sync costs, without a service.
+
+    Returns:
+        Rows added per table.
+
+    Raises:
+        InvalidArgumentError: ``path`` holds no archive, or ``matches`` or ``days`` < 1.
+    """
+    from matchkit.rules.windows import parse_time
+
+    for name, value in (("matches", matches), ("days", days)):
+        if not isinstance(value, int) or value < 1:
+            raise InvalidArgumentError(
+                f"{name}={value!r} must be a whole number >= 1", parameter=name
+            )
+    folder = Path(path)
+    counts: dict[str, int] = {}
+    with locked(folder):
+        manifest = read_manifest(folder)
+        if manifest is None or manifest["watermark"] is None:
+            raise InvalidArgumentError(f"{folder} holds no archive to append to", parameter="path")
+        start = parse_time(manifest["watermark"])
+        end = start + timedelta(days=days)
+        yearly = matches * 365 // days
+        model = _Model(max(p.GLOBAL_PLAYER_POOL, yearly * p.GLOBAL_PLAYER_POOL // p.GLOBAL_MATCHES))
+        seed_of = [seed, manifest["batch"] + 1]
+        _write(folder, manifest, model, _patches(start, end), seed_of, matches, matches, start,
+               end, counts, merge=True)  # fmt: skip
+    return counts
+
+
+def _write(folder, manifest, model, patches, seed, matches, chunk, start, end, counts, *,
+           merge=False, progress=None) -> None:  # fmt: skip
+    """Draw and commit ``matches`` matches in ``[start, end)``, a batch per ``chunk`` (appended,
+    or with ``merge`` inserted by key as a sync does), in the manifest's buckets."""
+    from matchkit.rules.windows import format_time
+
+    buckets = manifest.get("buckets", 1)
+    chunks = -(-matches // chunk)
+    span = (end - start) / chunks
+    seeds = seed if isinstance(seed, list) else [seed]
+
+    def drawn(index: int) -> dict:
+        n = min(chunk, matches - index * chunk)
+        low = start + span * index
+        rng = np.random.default_rng([*seeds, index])
+        return draw_chunk(model, rng, n, low, low + span, patches, buckets=buckets)
+
+    # The next chunk is drawn while this one is written (numpy and deltalake both work
+    # without the GIL): two chunks in memory at most.
+    with ThreadPoolExecutor(max_workers=1) as drawer:
+        coming = drawer.submit(drawn, 0)
+        for index in range(chunks):
+            tables = coming.result()
+            if index + 1 < chunks:
+                coming = drawer.submit(drawn, index + 1)
+            batch = manifest["batch"] + 1
+            done = commit_batch(folder, batch, tables, append=not merge)
+            del tables
+            for name, rows in done.added.items():
+                counts[name] = counts.get(name, 0) + rows
+            manifest["batch"] = batch
+            manifest["watermark"] = format_time(start + span * (index + 1))
+            manifest["versions"][str(batch)] = table_versions(folder)
+            write_manifest(folder, manifest)
+            if progress is not None:
+                progress(min(matches, (index + 1) * chunk))
 
 
 class _Model:

@@ -15,6 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from matchkit.archive.convert import SNAPSHOT_COLUMNS, SNAPSHOT_LINKS
+from matchkit.archive.layout import bucket_of, partitions
 from matchkit.model.schema import PARTICIPANT_KINDS, TABLE_NAMES, TABLES
 from matchkit.synth import parameters as p
 
@@ -97,8 +98,12 @@ def draw_chunk(
     low: datetime,
     high: datetime,
     patches: list[tuple[int, str]],
+    *,
+    buckets: int = 1,
 ) -> dict[str, pa.Table]:
-    """``n`` matches created in ``[low, high)``, as stored tables by label in commit order."""
+    """``n`` matches created in ``[low, high)``, as stored tables by label in commit order
+    (partitioned by month, in ``buckets`` buckets a month: the rule of
+    :func:`matchkit.archive.layout.partitions`, as a sync applies it)."""
     modes = model.modes
     m = rng.choice(len(modes), size=n, p=model.mode_share)
     rosters_per = np.array([x.rosters for x in modes])[m]
@@ -137,6 +142,13 @@ def draw_chunk(
     )
     duration = np.where(arena, arena_duration, round_seconds[:, 0])
     match_ids = hex_ids(rng, n)
+    if buckets > 1:  # each match's partition: its month's bucket (month() reads these)
+        month_index = month_index * buckets + bucket_of(match_ids, buckets)
+        month_names = partitions(
+            np.repeat(month_names.astype(object), buckets),
+            np.tile(np.arange(buckets), len(month_names)),
+            buckets,
+        )
     every = np.arange(n)
     patch_index = np.searchsorted([start for start, _ in patches], created, side="right") - 1
     patch = _pick(np.array([version for _, version in patches]), patch_index)

@@ -51,12 +51,16 @@ class BatchResult:
 
 
 def prepare_batch(
-    tables: Mapping[str, pd.DataFrame], telemetry: Mapping[str, pd.DataFrame] | None = None
+    tables: Mapping[str, pd.DataFrame],
+    telemetry: Mapping[str, pd.DataFrame] | None = None,
+    *,
+    buckets: int = 1,
 ) -> dict[str, pa.Table]:
     """The tables of one batch as the archive stores them, by label, in commit order:
     telemetry tables (``telemetry/<name>``), then MatchFrames', ``matches`` last (a match is
-    there once everything it owns is)."""
-    months = match_months(tables["matches"])
+    there once everything it owns is). ``buckets``: the archive's buckets a month (its
+    manifest's ``buckets``); every row is in its match's partition."""
+    months = match_months(tables["matches"], buckets)
     prepared = {}
     for name, frame in (telemetry or {}).items():
         prepared[f"telemetry/{name}"] = _stored_table(frame, months)
