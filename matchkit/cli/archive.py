@@ -198,6 +198,7 @@ def run_archive(args: argparse.Namespace) -> int:
         print(archive.compact(args.dir, retention_hours=args.retention_hours, wait=args.wait))
         return 0
     from matchkit.client.client import Client
+    from matchkit.rules.windows import parse_time
 
     if not args.window_days > 0:
         raise InvalidArgumentError(
@@ -210,6 +211,10 @@ def run_archive(args: argparse.Namespace) -> int:
             filters[name.replace("-", "_")] = value.split(",")
     if args.ranking_type is not None:
         filters["ranking_type"] = args.ranking_type
+    # Times are checked before the client starts anything (an embedded service included).
+    for parameter in ("start", "now"):
+        if getattr(args, parameter) is not None:
+            parse_time(getattr(args, parameter), parameter=parameter)
     progress = not args.no_progress and sys.stderr.isatty()
     with (
         Client(
