@@ -13,30 +13,11 @@ import warnings
 from datetime import timedelta
 from pathlib import Path
 
+from matchkit.cli.options import FILTER_OPTIONS, WIDTH, add_command
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT
 
 __all__ = ["add_archive_parser", "run_archive", "synth_archive"]
-
-_WIDTH = 96
-_FILTERS = (
-    ("player-ids", "ID1,ID2", "global and na"),
-    ("patch-versions", "2.9,2.10", "global"),
-    ("server-types", "QUICK2V2,QUICK3V3", "global"),
-    ("player-names", "alice,bob", "na"),
-    ("team-names", "red,blue", "na"),
-    ("game-modes", "casual,ranked", "na"),
-)
-
-
-def _parser(actions, name: str, *, help: str, description: str, epilog: str):
-    return actions.add_parser(
-        name,
-        help=help,
-        description=textwrap.fill(description, width=_WIDTH),
-        epilog=epilog,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
 
 
 def add_archive_parser(commands) -> None:
@@ -48,7 +29,7 @@ def add_archive_parser(commands) -> None:
             "Keep matches (and their telemetry) past the service's 120 days in an archive "
             "folder of Delta Lake tables, read lazily with Dask (matchkit.archive.open). See "
             "docs/archive.md.",
-            width=_WIDTH,
+            width=WIDTH,
         ),
         epilog="""\
 examples:
@@ -60,7 +41,7 @@ examples:
     )
     actions = archive.add_subparsers(dest="action", required=True, metavar="ACTION")
     _sync_parser(actions)
-    info = _parser(
+    info = add_command(
         actions,
         "info",
         help="what an archive holds",
@@ -69,7 +50,7 @@ examples:
         epilog="examples:\n  matchkit archive info archive\n",
     )
     info.add_argument("dir", type=Path, metavar="DIR", help="the archive folder")
-    compact = _parser(
+    compact = add_command(
         actions,
         "compact",
         help="compact the tables and remove the files no version uses",
@@ -100,7 +81,7 @@ examples:
 
 
 def _sync_parser(actions) -> None:
-    sync = _parser(
+    sync = add_command(
         actions,
         "sync",
         help="append what the service has and the archive lacks",
@@ -141,7 +122,7 @@ examples:
         metavar="TIME",
         help="ISO 8601 time taken as now (default: the embedded service's now, else the clock)",
     )
-    for name, example, shards in _FILTERS:
+    for name, example, shards in FILTER_OPTIONS:
         sync.add_argument(
             f"--{name}",
             default=None,
@@ -205,7 +186,7 @@ def run_archive(args: argparse.Namespace) -> int:
             f"--window-days {args.window_days} must be > 0", parameter="window_days"
         )
     filters: dict[str, object] = {}
-    for name, _, _ in _FILTERS:
+    for name, _, _ in FILTER_OPTIONS:
         value = getattr(args, name.replace("-", "_"))
         if value is not None:
             filters[name.replace("-", "_")] = value.split(",")

@@ -2,23 +2,22 @@
 
 :func:`build_parser` declares them; :mod:`matchkit.cli.commands` runs the subcommands.
 Descriptions and epilogs are kept as written (examples line up), so they are wrapped here at
-:data:`_WIDTH`.
+:data:`WIDTH`.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import textwrap
 from datetime import timedelta
 from pathlib import Path
 
 from matchkit.cli.archive import add_archive_parser
+from matchkit.cli.options import FILTER_OPTIONS, add_command
 from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT
 
 __all__ = ["build_parser", "days_ago"]
 
-_WIDTH = 96
 
 _DESCRIPTION = """\
 matchkit: fetch, normalize and analyse multiplayer match records from JSON:API match-data
@@ -66,16 +65,6 @@ def days_ago(text: str) -> timedelta:
     return timedelta(days=days)
 
 
-def _command(commands, name: str, *, help: str, description: str, epilog: str):
-    return commands.add_parser(
-        name,
-        help=help,
-        description=textwrap.fill(description, width=_WIDTH),
-        epilog=epilog,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The parser of the ``matchkit`` command and its subcommands."""
     parser = argparse.ArgumentParser(
@@ -95,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _serve_parser(commands) -> None:
-    serve = _command(
+    serve = add_command(
         commands,
         "serve",
         help="run the reference match-data service",
@@ -170,7 +159,7 @@ examples:
 def _synth_parser(commands) -> None:
     from matchkit.synth import parameters  # constants only: light to import
 
-    synth = _command(
+    synth = add_command(
         commands,
         "synth",
         help="generate the deterministic sample data set",
@@ -235,7 +224,7 @@ examples:
 
 
 def _fetch_parser(commands) -> None:
-    fetch = _command(
+    fetch = add_command(
         commands,
         "fetch",
         help="fetch matches and write them as Parquet",
@@ -280,14 +269,7 @@ Times are ISO 8601: a date (midnight UTC) or a date and time, UTC when no offset
         metavar="TIME",
         help="ISO 8601 time taken as now (default: the embedded service's now, else the clock)",
     )
-    for name, example, shards in (
-        ("player-ids", "ID1,ID2", "global and na"),
-        ("patch-versions", "2.9,2.10", "global"),
-        ("server-types", "QUICK2V2,QUICK3V3", "global"),
-        ("player-names", "alice,bob", "na"),
-        ("team-names", "red,blue", "na"),
-        ("game-modes", "casual,ranked", "na"),
-    ):
+    for name, example, shards in FILTER_OPTIONS:
         fetch.add_argument(
             f"--{name}",
             default=None,
@@ -350,7 +332,7 @@ def _out_options(
 
 
 def _report_parser(commands) -> None:
-    report = _command(
+    report = add_command(
         commands,
         "report",
         help="execute the notebooks into an offline HTML report",
@@ -392,7 +374,7 @@ replaces a folder holding anything it did not write.
 
 
 def _cache_parser(commands) -> None:
-    cache = _command(
+    cache = add_command(
         commands,
         "cache",
         help="show or clear the HTTP cache",
