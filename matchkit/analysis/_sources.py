@@ -14,31 +14,15 @@ from typing import Any
 
 from matchkit.analysis._engine import is_archive, join
 from matchkit.errors import InvalidArgumentError
+from matchkit.model.frames import VIEW_MATCH_COLUMNS, VIEW_ROSTER_COLUMNS
 
 __all__ = ["PARTICIPANT_SOURCES", "key_dtypes", "lazy_participant_view", "match_data"]
 
-#: Where the participant view's added columns come from: view column -> (table, column).
+#: Where the participant view's added columns come from: view column -> (table, column), as
+#: MatchFrames.participant_view() adds them.
 PARTICIPANT_SOURCES: dict[str, tuple[str, str]] = {
-    "side": ("rosters", "side"),
-    "side_label": ("rosters", "side_label"),
-    "won": ("rosters", "won"),
-    "roster_score": ("rosters", "score"),
-    "team_id": ("rosters", "team_id"),
-    **{
-        name: ("matches", name)
-        for name in (
-            "created_at",
-            "duration",
-            "game",
-            "game_mode",
-            "server_type",
-            "ranking_type",
-            "patch_version",
-            "region",
-            "match_type",
-            "is_royale",
-        )
-    },
+    **{view: ("rosters", column) for column, view in VIEW_ROSTER_COLUMNS.items()},
+    **{name: ("matches", name) for name in VIEW_MATCH_COLUMNS},
 }
 
 

@@ -28,15 +28,17 @@ __all__ = ["MatchFrames"]
 
 MatchPredicate = pd.Series | np.ndarray | list[bool] | Callable[[pd.DataFrame], Any]
 
-# The roster and match columns participant_view() adds to each participant row.
-_ROSTER_COLUMNS = {
+#: The roster columns participant_view() adds to each participant row: roster column -> view
+#: column (read by the archive's lazy view too, matchkit.analysis._sources).
+VIEW_ROSTER_COLUMNS = {
     "side": "side",
     "side_label": "side_label",
     "won": "won",
     "score": "roster_score",
     "team_id": "team_id",
 }
-_MATCH_COLUMNS = (
+#: The match columns participant_view() adds to each participant row.
+VIEW_MATCH_COLUMNS = (
     "created_at",
     "duration",
     "game",
@@ -112,7 +114,7 @@ class MatchFrames(DeclaredFrames, schemas=TABLES, counted="matches"):
         rosters = self.rosters.set_index("roster_id")
         rosters = rosters[~rosters.index.duplicated()]
         positions = rosters.index.get_indexer(view["roster_id"])
-        for source, target in _ROSTER_COLUMNS.items():
+        for source, target in VIEW_ROSTER_COLUMNS.items():
             name = target if target not in taken else f"roster_{source}"
             view[name] = _take(rosters[source], positions)
             taken.add(name)
@@ -120,7 +122,7 @@ class MatchFrames(DeclaredFrames, schemas=TABLES, counted="matches"):
         matches = self.matches.set_index("match_id")
         matches = matches[~matches.index.duplicated()]
         positions = matches.index.get_indexer(view["match_id"])
-        for source in _MATCH_COLUMNS:
+        for source in VIEW_MATCH_COLUMNS:
             name = source if source not in taken else f"match_{source}"
             view[name] = _take(matches[source], positions)
             taken.add(name)
