@@ -3,10 +3,16 @@
 Every table's commit of batch ``N`` carries the application transaction
 ``(matchkit-archive, N)`` in the same atomic Delta commit as its rows. A table whose
 transaction version is already ``N`` or more has this batch, and is skipped: a batch repeated
-after a crash never adds a row twice. Rows are inserted only when their key is not in the table
-yet (a Delta merge with ``when_not_matched_insert_all``, pruned to the batch's months), so an
-overlap between batches cannot duplicate either. The ``matches`` table is committed last: a
-match is in the archive only once every row it owns is.
+after a crash never adds a row twice.
+
+Matches are insert-only, keyed by match id, and the ``matches`` table is the authority: it is
+committed last, so a match is in it only once every row it owns is in the other tables. Before
+a batch is committed, the match ids of its partitions are read from ``matches`` once (one
+column of the months the batch touches), and every row of a match already there is dropped
+from every table of the batch; the rest is appended. So an overlap between batches cannot
+duplicate a row, and a daily sync reads one column of a month instead of the keys of every
+table. (A batch left half committed by a crash is completed, from its staged files, before any
+other batch: its rows in the other tables are then skipped by their transaction, not by key.)
 
 Schema changes are never silent: a column the batch brings that the table lacks is added by
 schema evolution and reported; a column the table has that the batch lacks stays, its new rows
@@ -89,12 +95,14 @@ def commit_batch(
         folder: the archive folder.
         batch: the batch number, > every batch committed before.
         prepared: the stored tables by label.
-        append: the rows' keys are new by construction (a synthetic archive): append them
-            without looking for them in the table.
+        append: the matches are new by construction (a synthetic archive): append every
+            row without reading the match ids already archived.
     """
     from concurrent.futures import ThreadPoolExecutor
 
     result = BatchResult()
+    if not append:
+        prepared = _unarchived(folder, prepared)
 
     def commit(label: str) -> None:
         added = commit_table(
@@ -104,7 +112,6 @@ def commit_batch(
             batch=batch,
             result=result,
             label=label,
-            append=append,
         )
         if added is not None:
             result.added[label] = added
@@ -118,6 +125,37 @@ def commit_batch(
         commit("matches")
     result.added = {label: result.added[label] for label in prepared if label in result.added}
     return result
+
+
+def _unarchived(folder: Path, prepared: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
+    """The rows of ``prepared`` whose match the ``matches`` table does not hold yet."""
+    import pyarrow.compute as pc
+    from deltalake import DeltaTable
+
+    matches = prepared.get("matches")
+    path = folder / "matches"
+    if matches is None or matches.num_rows == 0 or not DeltaTable.is_deltatable(str(path)):
+        return dict(prepared)
+    months = pc.unique(matches.column(PARTITION).drop_null()).to_pylist()
+    try:
+        dataset = DeltaTable(str(path)).to_pyarrow_dataset()
+        archived = dataset.to_table(
+            columns=["match_id"], filter=pc.field(PARTITION).isin(months)
+        ).column("match_id")
+    except Exception as error:  # deltalake's own errors, OSError, damaged files
+        raise ArchiveError(
+            f"could not read the match ids of {path}: {error}; nothing of this batch was committed",
+            path=path,
+        ) from error
+    if len(archived) == 0:
+        return dict(prepared)
+    archived = archived.combine_chunks()
+    return {
+        label: table.filter(
+            pc.invert(pc.fill_null(pc.is_in(table.column("match_id"), value_set=archived), False))
+        )
+        for label, table in prepared.items()
+    }
 
 
 def _stored_table(frame: pd.DataFrame, months: pd.Series) -> pa.Table:
@@ -134,9 +172,9 @@ def commit_table(
     batch: int,
     result: BatchResult | None = None,
     label: str = "",
-    append: bool = False,
 ) -> int | None:
-    """Insert the rows of ``data`` whose key the table lacks, as batch ``batch``.
+    """Append the rows of ``data`` as batch ``batch`` (:func:`commit_batch` has dropped those
+    of matches already archived).
 
     Returns:
         The rows added, or ``None`` when the table already had this batch.
@@ -177,31 +215,11 @@ def commit_table(
         data, new = _aligned(data, pa.schema(table.schema().to_arrow()), label, result)
         if data.num_rows == 0 and not new:
             return 0
-        if append:
-            write_deltalake(
-                table, data, mode="append", schema_mode="merge" if new else None,
-                commit_properties=commit,
-            )  # fmt: skip
-            return data.num_rows
-        months = sorted({m for m in data.column(PARTITION).to_pylist() if m is not None})
-        match = " AND ".join(f"t.{column} = s.{column}" for column in key)
-        if months and None not in data.column(PARTITION).to_pylist():
-            listed = ", ".join(f"'{month}'" for month in months)
-            match += f" AND t.{PARTITION} IN ({listed})"
-        metrics = (
-            table.merge(
-                data,
-                predicate=match,
-                source_alias="s",
-                target_alias="t",
-                merge_schema=bool(new),
-                commit_properties=commit,
-                writer_properties=properties,
-            )
-            .when_not_matched_insert_all()
-            .execute()
-        )
-        return int(metrics["num_target_rows_inserted"])
+        write_deltalake(
+            table, data, mode="append", schema_mode="merge" if new else None,
+            commit_properties=commit, writer_properties=properties,
+        )  # fmt: skip
+        return data.num_rows
     except ArchiveError:
         raise
     except Exception as error:  # deltalake's own errors, OSError
