@@ -87,7 +87,7 @@ def partitions(months: np.ndarray, buckets: np.ndarray | None, count: int) -> np
     if count <= 1 or buckets is None:
         return values
     width = len(str(count - 1))
-    missing = np.equal(values, None)
+    missing = np.array([value is None for value in values], dtype=bool)
     suffixes = np.char.zfill(np.asarray(buckets).astype(str), width).astype(object)
     out = np.where(missing, "", values).astype(object) + "." + suffixes
     out[missing] = None

@@ -90,7 +90,7 @@ def info(path: str | os.PathLike[str]) -> ArchiveInfo:
     from deltalake import DeltaTable
 
     folder = _archive_folder(path)
-    manifest = read_manifest(folder)
+    manifest = _manifest(folder)
     result = ArchiveInfo(
         folder,
         manifest["scope"],
@@ -153,7 +153,7 @@ def compact(
     folder = _archive_folder(path)
     result = CompactResult()
     with locked(folder, wait=wait):
-        manifest = read_manifest(folder)
+        manifest = _manifest(folder)
         for label in table_labels(folder):
             table = DeltaTable(str(folder / label))
             metrics = table.optimize.compact()
@@ -195,10 +195,17 @@ def _remove_data_files(root: Path, unused: list[str]) -> int:
 
 def _archive_folder(path: str | os.PathLike[str]) -> Path:
     folder = Path(path)
-    if read_manifest(folder) is None:
+    _manifest(folder)
+    return folder
+
+
+def _manifest(folder: Path) -> dict[str, Any]:
+    """The archive's manifest, which must be there."""
+    manifest = read_manifest(folder)
+    if manifest is None:
         raise ArchiveError(
             f"{folder} is not an archive (no archive.json); create one with "
             "`matchkit archive sync`",
             path=folder,
         )
-    return folder
+    return manifest

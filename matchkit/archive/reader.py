@@ -85,7 +85,8 @@ class TableFiles:
             )
         groups: dict[str, list[str]] = {}
         for path, month in zip(self.files, self.months, strict=True):
-            groups.setdefault(month, []).append(path)
+            if month is not None:  # none is: checked above
+                groups.setdefault(month, []).append(path)
         values = sorted(groups) if partitions is None else partitions
         meta.index = pd.Index([], name=PARTITION, dtype=pd.StringDtype())
         return dd.from_map(
@@ -171,7 +172,9 @@ class Archive:
         self._tables = tables
         # Every table on the same partitions (the union of theirs): a match's rows lie in
         # partitions of the same number in each, which the analyses' joins rely on.
-        values = sorted({month for table in tables.values() for month in table.months} - {None})
+        values = sorted(
+            {month for table in tables.values() for month in table.months if month is not None}
+        )
         for name in TABLE_NAMES:
             table = tables[name]
             if name in SNAPSHOT_LINKS:

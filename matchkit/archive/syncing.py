@@ -40,7 +40,7 @@ from matchkit.rules.windows import RETENTION, format_time, parse_time
 if TYPE_CHECKING:
     from matchkit.client.client import Client
 
-__all__ = ["SyncResult", "sync"]
+__all__ = ["SyncResult", "check_buckets", "sync"]
 
 DEFAULT_WINDOW = timedelta(days=7)
 _FILTERS = ("player_ids", "patch_versions", "server_types", "ranking_type", "player_names",
@@ -89,7 +89,7 @@ class SyncResult:
         if self.resumed is not None:
             lines.append(f"completed batch {self.resumed}, left pending by an interrupted sync")
         lines.extend(self.notes)
-        if self.start is None:
+        if self.start is None or self.end is None:
             lines.append(f"{self.path}: already up to date, nothing added")
         else:
             lines.append(
@@ -127,6 +127,7 @@ def sync(
     allow_scope_change: bool = False,
     wait: float = 0.0,
     progress: bool | None = None,
+    buckets: int | None = None,
     **filters: Any,
 ) -> SyncResult:
     """Append to the archive in ``path`` what the service has and the archive lacks.
@@ -143,6 +144,10 @@ def sync(
         allow_scope_change: sync even though the archive holds another scope.
         wait: seconds to wait for another sync of this archive to finish.
         progress: print a line per batch to standard error (default: the client's setting).
+        buckets: how many buckets a new archive splits each month into (default 1; fixed
+            when the archive is created, so that a match never moves). Give more for a
+            service of more than about 100,000 matches a month, so that a partition, and a
+            Dask worker's memory, keeps its size.
         **filters: the filters of :meth:`matchkit.Client.matches` (``server_types``, ...).
 
     Returns:
@@ -157,6 +162,7 @@ def sync(
     """
     folder = Path(path)
     scope = _scope(client, shard, telemetry, filters)
+    check_buckets(folder, buckets)
     if not isinstance(window, timedelta) or window <= timedelta(0):
         raise InvalidArgumentError(
             f"window={window!r} must be a positive timedelta", parameter="window"
@@ -178,8 +184,27 @@ def sync(
         raise InvalidArgumentError(f"{folder} is a file, not an archive folder", parameter="path")
     folder.mkdir(parents=True, exist_ok=True)
     with locked(folder, wait=wait):
+        check_buckets(folder, buckets)
         return _sync_locked(
-            client, folder, scope, first, end, client_now, window, allow_scope_change, progress
+            client, folder, scope, first, end, client_now, window, allow_scope_change, progress,
+            buckets or 1,
+        )  # fmt: skip
+
+
+def check_buckets(folder: Path, buckets: int | None) -> None:
+    """``buckets`` is a whole number >= 1, and the archive's own when it has one."""
+    if buckets is None:
+        return
+    if isinstance(buckets, bool) or not isinstance(buckets, int) or not 1 <= buckets <= 1024:
+        raise InvalidArgumentError(
+            f"buckets={buckets!r} must be a whole number from 1 to 1024", parameter="buckets"
+        )
+    manifest = read_manifest(folder) if folder.is_dir() else None
+    if manifest is not None and manifest.get("buckets", 1) != buckets:
+        raise InvalidArgumentError(
+            f"{folder} splits each month into {manifest.get('buckets', 1)} bucket(s), fixed when "
+            f"it was created; leave buckets out (--buckets) or give {manifest.get('buckets', 1)}",
+            parameter="buckets",
         )
 
 
@@ -204,13 +229,14 @@ def _scope(client: Client, shard: str | None, telemetry: bool, filters: dict[str
     return {"shard": client.shard, "filters": kept, "telemetry": bool(telemetry)}
 
 
-def _sync_locked(client, folder, scope, first, end, client_now, window, allow_change, progress):
+def _sync_locked(client, folder, scope, first, end, client_now, window, allow_change, progress,
+                 buckets):  # fmt: skip
     manifest = read_manifest(folder)
     source = "embedded sample service" if client.embedded else client.base_url
     if manifest is None:
         manifest = {"format": FORMAT, "scope": scope, "source": source, "batch": 0,
                     "watermark": None, "pending": None, "versions": {}, "gaps": [],
-                    "scopes": [], "buckets": 1}  # fmt: skip
+                    "scopes": [], "buckets": buckets}  # fmt: skip
     elif manifest["scope"] != scope:
         if not allow_change:
             raise ArchiveScopeError(

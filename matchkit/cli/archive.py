@@ -12,6 +12,7 @@ import textwrap
 import warnings
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from matchkit.cli.options import FILTER_OPTIONS, WIDTH, add_command
 from matchkit.errors import InvalidArgumentError
@@ -134,6 +135,14 @@ examples:
     sync.add_argument("--telemetry", action="store_true",
                       help="archive each match's telemetry too (default: off)")  # fmt: skip
     sync.add_argument(
+        "--buckets",
+        type=int,
+        default=None,
+        metavar="N",
+        help="buckets a new archive splits each month into, fixed at creation: more for a "
+        "service of over about 100,000 matches a month (default: 1)",
+    )
+    sync.add_argument(
         "--rate-limit",
         default=None,
         metavar="RATE",
@@ -178,6 +187,7 @@ def run_archive(args: argparse.Namespace) -> int:
     if args.action == "compact":
         print(archive.compact(args.dir, retention_hours=args.retention_hours, wait=args.wait))
         return 0
+    from matchkit.archive.syncing import check_buckets
     from matchkit.client.client import Client
     from matchkit.rules.windows import parse_time
 
@@ -185,27 +195,35 @@ def run_archive(args: argparse.Namespace) -> int:
         raise InvalidArgumentError(
             f"--window-days {args.window_days} must be > 0", parameter="window_days"
         )
-    filters: dict[str, object] = {}
+    filters: dict[str, Any] = {}
     for name, _, _ in FILTER_OPTIONS:
         value = getattr(args, name.replace("-", "_"))
         if value is not None:
             filters[name.replace("-", "_")] = value.split(",")
     if args.ranking_type is not None:
         filters["ranking_type"] = args.ranking_type
-    # Times are checked before the client starts anything (an embedded service included).
+    # Every argument is checked before the client starts anything (an embedded service
+    # included): the times, and the filters by an offline client, which starts nothing and
+    # sends nothing, planning a day as the sync will.
     for parameter in ("start", "now"):
         if getattr(args, parameter) is not None:
             parse_time(getattr(args, parameter), parameter=parameter)
+    check_buckets(Path(args.dir), args.buckets)
+    options: dict[str, Any] = {
+        "shard": args.shard,
+        "cache_dir": args.cache_dir,
+        "rate_limit": args.rate_limit,
+        "now": args.now,
+    }
+    with (
+        warnings.catch_warnings(),
+        Client(args.base_url, offline=True, progress=False, **options) as check,
+    ):
+        warnings.simplefilter("ignore")
+        check.plan(check.now() - timedelta(days=1), check.now(), **filters)
     progress = not args.no_progress and sys.stderr.isatty()
     with (
-        Client(
-            args.base_url,
-            shard=args.shard,
-            cache_dir=args.cache_dir,
-            rate_limit=args.rate_limit,
-            now=args.now,
-            progress=progress,
-        ) as client,
+        Client(args.base_url, progress=progress, **options) as client,
         warnings.catch_warnings(),
     ):
         result = archive.sync(
@@ -217,6 +235,7 @@ def run_archive(args: argparse.Namespace) -> int:
             allow_scope_change=args.change_scope,
             wait=args.wait,
             progress=not args.no_progress,
+            buckets=args.buckets,
             **filters,
         )
     print(result)
