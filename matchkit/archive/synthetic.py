@@ -32,7 +32,7 @@ from matchkit.synth import parameters as p
 __all__ = ["append_synthetic", "write_synthetic_archive"]
 
 CHUNK = 100_000
-BUCKET_MATCHES = 50_000
+BUCKET_MATCHES = 100_000
 """A month of more matches than this is split in buckets (the archive's ``buckets``), so that a
 partition, and a Dask worker's memory, keeps its size whatever the size of the archive."""
 _MICROS = 1_000_000

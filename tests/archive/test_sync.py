@@ -117,6 +117,26 @@ def test_bad_arguments_fail_before_anything_is_written(service_a, tmp_path: Path
     assert not folder.exists()
 
 
+def test_buckets_are_chosen_at_creation_and_kept(service_a, tmp_path: Path) -> None:
+    folder = tmp_path / "archive"
+    with client_of(service_a, tmp_path / "cache") as client:
+        with pytest.raises(InvalidArgumentError, match="1 to 1024"):
+            archive.sync(client, folder, buckets=0)
+        assert not folder.exists()
+        archive.sync(client, folder, now=parse_time(NOW_A) - timedelta(days=3), buckets=3)
+        assert read_manifest(folder)["buckets"] == 3
+        with pytest.raises(InvalidArgumentError, match="into 3 bucket"):
+            archive.sync(client, folder, buckets=2)
+        archive.sync(client, folder)  # the archive's own count, when left out
+        frames = client.matches(parse_time(NOW_A) - timedelta(days=DAYS_PER_PERIOD))
+    opened = archive.open(folder)
+    months = opened.matches.divisions
+    assert {str(value).rsplit(".", 1)[1] for value in months} <= {"0", "1", "2"}
+    assert len({str(value).rsplit(".", 1)[1] for value in months}) == 3
+    stored = opened.matches.compute().sort_values("match_id")["match_id"].tolist()
+    assert stored == sorted(frames.matches["match_id"])
+
+
 def test_a_new_column_is_added_explicitly_and_never_dropped(service_a, tmp_path: Path) -> None:
     from matchkit.archive.writer import commit_batch, prepare_batch
 
