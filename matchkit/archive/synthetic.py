@@ -32,6 +32,9 @@ from matchkit.synth import parameters as p
 __all__ = ["append_synthetic", "write_synthetic_archive"]
 
 CHUNK = 100_000
+TELEMETRY_CHUNK = 25_000
+"""With telemetry a match has about 70 rows more: a chunk of this many keeps the writer's
+memory (two chunks at a time) near 1 GB."""
 BUCKET_MATCHES = 100_000
 """A month of more matches than this is split in buckets (the archive's ``buckets``), so that a
 partition, and a Dask worker's memory, keeps its size whatever the size of the archive."""
@@ -45,8 +48,9 @@ def write_synthetic_archive(
     seed: int = p.DEFAULT_SEED,
     as_of: str = p.DEFAULT_AS_OF,
     days: int = 365,
-    chunk: int = CHUNK,
+    chunk: int | None = None,
     buckets: int | None = None,
+    telemetry: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, int]:
     """Write an archive of ``matches`` synthetic matches over the ``days`` before ``as_of``.
@@ -57,9 +61,12 @@ def write_synthetic_archive(
         seed: the seed (the same arguments give the same rows).
         as_of: the end of the time range.
         days: the days the matches spread over.
-        chunk: matches drawn and committed at a time (one batch each).
+        chunk: matches drawn and committed at a time, one batch each (default
+            :data:`CHUNK`, or :data:`TELEMETRY_CHUNK` with telemetry).
         buckets: buckets a month (default: enough for at most :data:`BUCKET_MATCHES` matches
             in each; recorded in the manifest, which later syncs follow).
+        telemetry: write each match's telemetry tables too
+            (:mod:`matchkit.archive.synthetic_telemetry`).
         progress: called with the number of matches written after each chunk.
 
     Returns:
@@ -70,6 +77,8 @@ def write_synthetic_archive(
     """
     from matchkit.rules.windows import parse_time
 
+    if chunk is None:
+        chunk = TELEMETRY_CHUNK if telemetry else CHUNK
     for name, value in (("matches", matches), ("days", days), ("chunk", chunk)):
         if not isinstance(value, int) or value < 1:
             raise InvalidArgumentError(
@@ -95,7 +104,7 @@ def write_synthetic_archive(
     with locked(folder):
         manifest = read_manifest(folder) or {
             "format": FORMAT,
-            "scope": {"shard": "global", "filters": {}, "telemetry": False},
+            "scope": {"shard": "global", "filters": {}, "telemetry": bool(telemetry)},
             "source": f"matchkit synth --archive (seed {seed})",
             "batch": 0,
             "watermark": None,
@@ -106,7 +115,7 @@ def write_synthetic_archive(
             "buckets": buckets,
         }
         _write(folder, manifest, model, patches, seed, matches, chunk, start, end, counts,
-               progress=progress)  # fmt: skip
+               progress=progress, telemetry=bool(telemetry))  # fmt: skip
     return counts
 
 
@@ -142,12 +151,13 @@ def append_synthetic(
         model = _Model(max(p.GLOBAL_PLAYER_POOL, yearly * p.GLOBAL_PLAYER_POOL // p.GLOBAL_MATCHES))
         seed_of = [seed, manifest["batch"] + 1]
         _write(folder, manifest, model, _patches(start, end), seed_of, matches, matches, start,
-               end, counts, merge=True)  # fmt: skip
+               end, counts, merge=True,
+               telemetry=manifest["scope"].get("telemetry", False))  # fmt: skip
     return counts
 
 
 def _write(folder, manifest, model, patches, seed, matches, chunk, start, end, counts, *,
-           merge=False, progress=None) -> None:  # fmt: skip
+           merge=False, progress=None, telemetry=False) -> None:  # fmt: skip
     """Draw and commit ``matches`` matches in ``[start, end)``, a batch per ``chunk`` (appended,
     or with ``merge`` inserted by key as a sync does), in the manifest's buckets."""
     from matchkit.rules.windows import format_time
@@ -161,7 +171,8 @@ def _write(folder, manifest, model, patches, seed, matches, chunk, start, end, c
         n = min(chunk, matches - index * chunk)
         low = start + span * index
         rng = np.random.default_rng([*seeds, index])
-        return draw_chunk(model, rng, n, low, low + span, patches, buckets=buckets)
+        return draw_chunk(model, rng, n, low, low + span, patches, buckets=buckets,
+                          telemetry=telemetry)  # fmt: skip
 
     # The next chunk is drawn while this one is written (numpy and deltalake both work
     # without the GIL): two chunks in memory at most.
@@ -189,6 +200,7 @@ class _Model:
 
     def __init__(self, pool: int) -> None:
         from matchkit.synth.catalogue import build_catalogue
+        from matchkit.synth.telemetry_catalogue import kit_catalogue
 
         catalogue = build_catalogue()
         self.modes = p.MODES
@@ -201,6 +213,10 @@ class _Model:
         self.maps = np.array(catalogue.arena_maps)
         self.royale_map = catalogue.royale_map
         self.game_modes = np.array([catalogue.game_mode_ids[m.server_type] for m in p.MODES])
+        self.game_mode_numbers = self.game_modes.astype(np.int64)
+        self.actor_numbers = self.actors.astype(np.int64)
+        kits = kit_catalogue()
+        self.battlerites = np.array([kits[actor].battlerites for actor in self.actors])
         weights = 1.0 / (np.arange(1, pool + 1) + p.PLAYER_SKEW)
         self.player_cdf = np.cumsum(weights / weights.sum())
         self.player_cdf[-1] = 1.0

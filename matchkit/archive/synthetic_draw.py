@@ -19,10 +19,10 @@ from matchkit.archive.layout import bucket_of, partitions
 from matchkit.model.schema import PARTICIPANT_KINDS, TABLE_NAMES, TABLES
 from matchkit.synth import parameters as p
 
-__all__ = ["draw_chunk", "hex_ids", "stored_schema"]
+__all__ = ["ARROW_TYPES", "draw_chunk", "hex_ids", "ragged_arange", "stored_schema"]
 
 _MICROS = 1_000_000
-_ARROW = {
+ARROW_TYPES = {
     "string": pa.string(),
     "category": pa.string(),
     "Int64": pa.int64(),
@@ -44,7 +44,7 @@ _PAIRS_LOWER = _pairs(b"0123456789abcdef")
 
 def stored_schema(name: str) -> pa.Schema:
     """The stored Arrow schema of a MatchFrames table with its known columns only."""
-    fields = [pa.field(c.name, _ARROW[c.kind]) for c in TABLES[name].columns]
+    fields = [pa.field(c.name, ARROW_TYPES[c.kind]) for c in TABLES[name].columns]
     if name in SNAPSHOT_LINKS:
         fields += [
             pa.field("match_id", pa.string()),
@@ -100,10 +100,12 @@ def draw_chunk(
     patches: list[tuple[int, str]],
     *,
     buckets: int = 1,
+    telemetry: bool = False,
 ) -> dict[str, pa.Table]:
     """``n`` matches created in ``[low, high)``, as stored tables by label in commit order
     (partitioned by month, in ``buckets`` buckets a month: the rule of
-    :func:`matchkit.archive.layout.partitions`, as a sync applies it)."""
+    :func:`matchkit.archive.layout.partitions`, as a sync applies it), with their telemetry
+    tables first when ``telemetry`` (:mod:`matchkit.archive.synthetic_telemetry`)."""
     modes = model.modes
     m = rng.choice(len(modes), size=n, p=model.mode_share)
     rosters_per = np.array([x.rosters for x in modes])[m]
@@ -187,10 +189,11 @@ def draw_chunk(
     k = len(p_roster)
     draw = rng.random(k)
     kind = np.where(ranked[p_match] | (draw < 0.77), 0, np.where(draw < 0.92, 1, 2))
-    player = np.searchsorted(model.player_cdf, rng.random(k))
+    player = _distinct_players(model.player_cdf, rng, p_match)
     player_id = pc.if_else(pa.array(kind == 0), model.player_ids.take(pa.array(player)), None)
     kills, deaths = rng.poisson(2.2, k), rng.poisson(2.2, k)
     participant_ids = hex_ids(rng, k, lower=True)
+    actor = rng.choice(len(model.actors), k, p=model.actor_share)
     cosmetics = {
         slot: rng.integers(100_000_000, 2_000_000_000, k)
         for slot in ("attachment", "emote", "mount", "outfit")
@@ -202,7 +205,7 @@ def draw_chunk(
             "match_id": match_ids.take(pa.array(p_match)),
             "roster_id": roster_ids.take(pa.array(p_roster)),
             "player_id": player_id,
-            "actor": _pick(model.actors, rng.choice(len(model.actors), k, p=model.actor_share)),
+            "actor": _pick(model.actors, actor),
             "shard_id": _const("global", k),
             "is_registered": kind == 0,
             "kind": _pick(np.array(PARTICIPANT_KINDS), kind),
@@ -310,7 +313,46 @@ def draw_chunk(
         },
         month(every),
     )
-    return {name: tables[name] for name in [*(t for t in TABLE_NAMES if t != "matches"), "matches"]}
+    drawn = {}
+    if telemetry:
+        from types import SimpleNamespace
+
+        from matchkit.archive.synthetic_telemetry import draw_telemetry
+
+        matches, participants = tables["matches"], tables["participants"]
+        chunk = SimpleNamespace(
+            n=n, match_ids=match_ids, created=created, duration=duration, arena=arena,
+            rounds=rounds, round_seconds=round_seconds, outcome=outcome, final1=final1,
+            final2=final2, patch=patch, server_type=server_type, size=size,
+            game_mode=model.game_mode_numbers[m], month=month,
+            map_id=matches.column("map_id").combine_chunks(),
+            region=matches.column("region").combine_chunks(),
+            ranking=matches.column("ranking_type").combine_chunks(),
+            p_match=p_match, p_side=r_side[p_roster],
+            p_user=participants.column("user_id").combine_chunks(),
+            p_human=kind != 2, p_actor=model.actor_numbers[actor], p_cosmetics=cosmetics,
+            p_kills=kills, p_deaths=deaths, p_score=np.asarray(participants.column("score")),
+            battlerites=model.battlerites[actor],
+            intro=p.ARENA_INTRO_SECONDS, round_break=p.ARENA_ROUND_BREAK_SECONDS,
+        )  # fmt: skip
+        drawn.update(draw_telemetry(rng, chunk))
+    for name in [*(t for t in TABLE_NAMES if t != "matches"), "matches"]:
+        drawn[name] = tables[name]
+    return drawn
+
+
+def _distinct_players(cdf: np.ndarray, rng: np.random.Generator, match: np.ndarray) -> np.ndarray:
+    """A player per participant, by activity, never the same one twice in a match (the
+    participants are in match order): a repeated draw is drawn again until none is left."""
+    player = np.searchsorted(cdf, rng.random(len(match)))
+    while True:
+        order = np.lexsort((player, match))
+        repeated = order[1:][
+            (match[order[1:]] == match[order[:-1]]) & (player[order[1:]] == player[order[:-1]])
+        ]
+        if len(repeated) == 0:
+            return player
+        player[repeated] = np.searchsorted(cdf, rng.random(len(repeated)))
 
 
 def _snapshots(name, ids, names, who, match_rows, match_ids, created, patch, month) -> pa.Table:

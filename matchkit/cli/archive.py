@@ -248,12 +248,6 @@ def synth_archive(args: argparse.Namespace) -> int:
 
     from matchkit.archive.synthetic import write_synthetic_archive
 
-    if args.telemetry:
-        raise InvalidArgumentError(
-            "synth --archive --telemetry is not available yet: archive telemetry with "
-            "`matchkit archive sync --telemetry` from a service",
-            parameter="telemetry",
-        )
     if args.matches is None:
         raise InvalidArgumentError("synth --archive needs --matches N", parameter="matches")
     if args.na_matches is not None:
@@ -272,6 +266,7 @@ def synth_archive(args: argparse.Namespace) -> int:
     counts = write_synthetic_archive(
         args.archive,
         matches=args.matches,
+        telemetry=args.telemetry,
         progress=progress,
         **{key: value for key, value in options.items() if value is not None},
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import matchkit.archive as archive
@@ -13,6 +14,9 @@ from matchkit.archive.synthetic import write_synthetic_archive
 from matchkit.cli import main
 from matchkit.errors import InvalidArgumentError
 from matchkit.synth import parameters as p
+from matchkit.telemetry.consistency import consistency_problems
+from matchkit.telemetry.frames import TelemetryFrames, coerce_table
+from matchkit.telemetry.schema import TABLE_NAMES as TELEMETRY_TABLES
 from tests.archive.conftest import assert_same_archive
 
 MATCHES = 20_000
@@ -51,7 +55,42 @@ def test_it_has_the_distributions_of_the_sample_set(synthetic: Path) -> None:
     assert players["player_id"].is_unique
     registered = frames.participants.loc[frames.participants["kind"] == "registered", "player_id"]
     assert set(players["player_id"]) == set(registered)
+    assert (
+        not frames.participants.dropna(subset=["player_id"])
+        .duplicated(["match_id", "player_id"])
+        .any()
+    ), "a player twice in one match"
     assert archive.info(synthetic).batch == 3  # one batch a chunk
+
+
+def test_its_telemetry_agrees_with_its_matches(tmp_path: Path) -> None:
+    """The house's own check of telemetry against matches finds nothing to report; and each
+    event of a match has its own cursor, in time order."""
+    folder = tmp_path / "archive"
+    counts = write_synthetic_archive(folder, matches=3_000, chunk=1_000, days=30, telemetry=True)
+    opened = archive.open(folder)
+    frames = opened.to_frames()
+    assert opened.scope["telemetry"] is True
+    tables = {
+        name: coerce_table(getattr(opened.telemetry, name).compute().reset_index(drop=True), name)
+        for name in TELEMETRY_TABLES
+    }
+    telemetry = TelemetryFrames(**tables)
+    assert counts["telemetry/files"] == 3_000
+    assert set(telemetry.match_ids) == set(frames.matches["match_id"])
+    for name in ("reserved_users", "battlerite_picks", "deaths", "rounds", "round_player_stats"):
+        assert len(tables[name]) > 3_000, name
+    assert consistency_problems(frames, telemetry) == []
+    events = pd.concat(
+        [tables[name][["match_id", "cursor", "time"]] for name in TELEMETRY_TABLES
+         if "cursor" in tables[name] and name != "queue_region_samples"]
+    )  # fmt: skip
+    assert not events.duplicated(["match_id", "cursor"]).any()
+    ordered = events.sort_values(["match_id", "cursor"])
+    assert (ordered.groupby("match_id")["time"].diff().dropna() >= pd.Timedelta(0)).all()
+    files = tables["files"].set_index("match_id")
+    sizes = events.groupby("match_id").size()
+    assert (files["events"].reindex(sizes.index) == sizes).all()
 
 
 def test_the_same_arguments_write_the_same_archive(tmp_path: Path) -> None:
@@ -69,6 +108,12 @@ def test_the_command_line(tmp_path: Path, capsys) -> None:
     assert "wrote" in capsys.readouterr().out
     assert archive.info(folder).tables["matches"]["rows"] == 500
     assert main(["synth", "--archive", str(folder), "--matches", "500"]) == 2  # not empty
+    assert "not empty" in capsys.readouterr().err
+    with_telemetry = tmp_path / "with-telemetry"
+    assert main(["synth", "--archive", str(with_telemetry), "--matches", "300", "--telemetry"]) == 0
+    assert "telemetry/deaths" in capsys.readouterr().out
+    assert archive.info(with_telemetry).tables["telemetry/files"]["rows"] == 300
+    assert main(["synth", "--archive", str(folder), "--matches", "500"]) == 2
     assert "not empty" in capsys.readouterr().err
     with pytest.raises(InvalidArgumentError, match="matches"):
         write_synthetic_archive(tmp_path / "none", matches=0)
