@@ -295,6 +295,9 @@ def _endpoint(
                         f"rate limit of {decision.limit} requests exceeded for this key; "
                         f"retry after {decision.retry_after_seconds} s",
                     )
+        shard = request.path_params.get("shard")
+        if shard is not None and shard not in SHARDS:
+            return _shard_error(context, shard)
         try:
             return await handler(service, request, context)
         except InvalidArgumentError as error:
@@ -330,6 +333,16 @@ def _base_url(request: Request) -> str:
     return f"{scope.get('scheme', 'http')}://{host}{scope.get('root_path', '')}".rstrip("/")
 
 
+def _refuse_query(request: Request, what: str) -> None:
+    """Raise unless the request has no query parameters (``what`` takes none)."""
+    params = query_items(request.scope["query_string"])
+    if params:
+        raise InvalidArgumentError(
+            f"{what} takes no query parameters; remove {params[0][0]!r}",
+            parameter=params[0][0],
+        )
+
+
 def _shard_error(context: _Context, shard: str) -> RawResponse:
     return context.error(
         404, f"unknown shard {shard!r}; this service serves the shards {', '.join(SHARDS)}"
@@ -337,20 +350,13 @@ def _shard_error(context: _Context, shard: str) -> RawResponse:
 
 
 async def _status(service: Service, request: Request, context: _Context) -> RawResponse:
-    params = query_items(request.scope["query_string"])
-    if params:
-        raise InvalidArgumentError(
-            f"/status takes no query parameters; remove {params[0][0]!r}",
-            parameter=params[0][0],
-        )
+    _refuse_query(request, "/status")
     body = status_body(name=SERVICE_NAME, version=service.version, released_at=service.released_at)
     return context.answer(200, body)
 
 
 async def _list_matches(service: Service, request: Request, context: _Context) -> RawResponse:
     shard = request.path_params["shard"]
-    if shard not in SHARDS:
-        return _shard_error(context, shard)
     params = query_items(request.scope["query_string"])
     query = list_query(shard, params)
     window = query.window(now=service.now())
@@ -364,14 +370,7 @@ async def _list_matches(service: Service, request: Request, context: _Context) -
 
 async def _get_match(service: Service, request: Request, context: _Context) -> RawResponse:
     shard = request.path_params["shard"]
-    if shard not in SHARDS:
-        return _shard_error(context, shard)
-    params = query_items(request.scope["query_string"])
-    if params:
-        raise InvalidArgumentError(
-            f"a single match takes no query parameters; remove {params[0][0]!r}",
-            parameter=params[0][0],
-        )
+    _refuse_query(request, "a single match")
     match_id = request.path_params["match_id"]
     now = service.now()
     match = service.store.get_match(shard, match_id, window=TimeWindow(now - RETENTION, now))
@@ -392,8 +391,6 @@ async def _get_match(service: Service, request: Request, context: _Context) -> R
 
 async def _list_players(service: Service, request: Request, context: _Context) -> RawResponse:
     shard = request.path_params["shard"]
-    if shard not in SHARDS:
-        return _shard_error(context, shard)
     key, values = players_filter(query_items(request.scope["query_string"]))
     kind = PLAYER_FILTERS[key]
     found = service.store.players(shard, before=service.now(), **{kind: values})
@@ -408,14 +405,7 @@ async def _list_players(service: Service, request: Request, context: _Context) -
 
 async def _get_player(service: Service, request: Request, context: _Context) -> RawResponse:
     shard = request.path_params["shard"]
-    if shard not in SHARDS:
-        return _shard_error(context, shard)
-    params = query_items(request.scope["query_string"])
-    if params:
-        raise InvalidArgumentError(
-            f"a single player takes no query parameters; remove {params[0][0]!r}",
-            parameter=params[0][0],
-        )
+    _refuse_query(request, "a single player")
     player_id = request.path_params["player_id"]
     found = service.store.players(shard, before=service.now(), ids=[player_id])
     if player_id not in found:
