@@ -43,6 +43,7 @@ from matchkit.model.frames import MatchFrames
 from matchkit.service import running
 from tests.chaos.catalogue import Mix, draw_mix
 from tests.chaos.proxy import Proxies, gzip_bomb
+from tests.client.conftest import problems_without_counts
 
 START, END = "2026-10-20", "2026-10-23"
 FILTERS: dict[str, Any] = {"server_types": ["QUICK2V2"]}
@@ -253,7 +254,7 @@ def _difference(actual: Any, expected: Any) -> str | None:
         except AssertionError as error:
             shown = " ".join(str(error).split())[:300]
             return f"{name}: {len(table)} rows against {len(truth)} in the truth; {shown}"
-    if _problems(actual.problems) != _problems(expected.problems):
+    if problems_without_counts(actual.problems) != problems_without_counts(expected.problems):
         return f"problems {list(actual.problems)} instead of {list(expected.problems)}"
     return None
 
@@ -267,15 +268,6 @@ def _same(table: pd.DataFrame, truth: pd.DataFrame) -> bool:
         and table.index.equals(truth.index)
         and table.equals(truth)
     )
-
-
-def _problems(problems: tuple[str, ...]) -> set[str]:
-    """The problems, without the count of players whose copies differ: it depends on how the
-    matches were paged (decision 17; as tests/client/conftest.py compares them)."""
-    return {
-        problem.split(" ", 1)[1] if "arrived with differing attributes" in problem else problem
-        for problem in problems
-    }
 
 
 def _status() -> dict[str, int]:

@@ -55,10 +55,10 @@ def assert_same_frames(actual: MatchFrames, expected: MatchFrames) -> None:
         right = expected.tables[name].sort_values(key, kind="stable").reset_index(drop=True)
         left, right = stored_asset_urls(left, name), stored_asset_urls(right, name)
         pd.testing.assert_frame_equal(left, right, check_like=True, obj=name)
-    assert _without_counts(actual.problems) == _without_counts(expected.problems)
+    assert problems_without_counts(actual.problems) == problems_without_counts(expected.problems)
 
 
-def _without_counts(problems: tuple[str, ...]) -> set[str]:
+def problems_without_counts(problems: tuple[str, ...]) -> set[str]:
     """The problems, with the count of players (teams) whose copies differ left out: how many
     differing copies arrive depends on how matches were paged (a page carries one copy of a
     player it shares between matches; decision 17)."""
