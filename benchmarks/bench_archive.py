@@ -12,8 +12,9 @@ For each size (``MATCHKIT_BENCH_ARCHIVE_SIZES``, default ``1000000,10000000`` ma
 - the peak RSS of each worker during the query (target: at most 1 GB, and the same at 1M and
   10M);
 - a daily sync: a day's matches (a 365th of the archive) committed through the archive's writer
-  as a sync commits a batch (insert-only by match id: the match ids of its months read from ``matches``, the rest appended; ``matchkit.archive.synthetic.append_synthetic``),
-  and the files it added and rewrote (target: seconds, no rewrite).
+  as a sync commits a batch (insert-only by match id: the match ids of its months read from
+  ``matches``, the rest appended; ``matchkit.archive.synthetic.append_synthetic``), and the
+  files it added and rewrote (target: seconds, no rewrite).
 
 The machine is shared: the figures are noisy; the best of 3 is printed.
 """
