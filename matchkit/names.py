@@ -203,7 +203,7 @@ def sample_names() -> Names:
     Raises:
         MatchkitError: the sample set has no catalogue file.
     """
-    from matchkit.service.catalogue import find_catalogue
+    from matchkit.sampledata.dataset import find_catalogue
 
     path = find_catalogue(None)
     if path is None:

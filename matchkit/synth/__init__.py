@@ -1,10 +1,10 @@
 """The deterministic synthetic match generator that writes the sample data set.
 
 The same arguments give the same bytes on every run and platform: every draw comes from a
-seeded :class:`random.Random` (see :mod:`matchkit.synth.sampling`), ids are made of its bits,
+seeded :class:`random.Random` (see :mod:`matchkit.sampledata.sampling`), ids are made of its bits,
 nothing depends on the clock, on hashing or on set order. The defaults reproduce the committed
 ``data/`` folder (``matchkit synth --out data``); ``data/README.md`` documents the generative
-model, and :mod:`matchkit.synth.parameters` holds every number of it.
+model, and :mod:`matchkit.sampledata.parameters` holds every number of it.
 
 Example:
     >>> manifest = write_dataset("sample", matches=50, na_matches=10)  # doctest: +SKIP
@@ -28,12 +28,9 @@ from matchkit.errors import InvalidArgumentError, MatchkitError
 from matchkit.model.replace import replace_folder
 from matchkit.rules.checks import checked_whole_number
 from matchkit.rules.windows import RETENTION, format_time, parse_time
-from matchkit.synth.catalogue import build_catalogue
-from matchkit.synth.dataset import FORMAT, MANIFEST, open_dataset, write_shard_file
-from matchkit.synth.global_shard import GlobalMatches
-from matchkit.synth.na_shard import NaMatches
-from matchkit.synth.names import CATALOGUE_FILE, write_catalogue
-from matchkit.synth.parameters import (
+from matchkit.sampledata.catalogue import build_catalogue
+from matchkit.sampledata.dataset import FORMAT, MANIFEST, open_dataset, write_shard_file
+from matchkit.sampledata.parameters import (
     DAYS,
     DEFAULT_AS_OF,
     DEFAULT_NA_MATCHES,
@@ -41,7 +38,10 @@ from matchkit.synth.parameters import (
     GLOBAL_MATCHES,
     parameters_record,
 )
-from matchkit.synth.sampling import Draw
+from matchkit.sampledata.sampling import Draw
+from matchkit.synth.global_shard import GlobalMatches
+from matchkit.synth.na_shard import NaMatches
+from matchkit.synth.names import CATALOGUE_FILE, write_catalogue
 from matchkit.synth.timeline import timed_documents
 
 __all__ = [

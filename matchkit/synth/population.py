@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from matchkit.synth.sampling import Draw, WeightedTable, harmonic_weights
+from matchkit.sampledata.sampling import Draw, WeightedTable, harmonic_weights
 
 __all__ = ["Player", "Population", "Team", "build_population"]
 

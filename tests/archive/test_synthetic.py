@@ -12,7 +12,7 @@ import matchkit.archive as archive
 from matchkit.archive.synthetic import write_synthetic_archive
 from matchkit.cli import main
 from matchkit.errors import InvalidArgumentError
-from matchkit.synth import parameters as p
+from matchkit.sampledata import parameters as p
 from tests.archive.conftest import assert_same_archive
 
 MATCHES = 20_000

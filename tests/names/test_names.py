@@ -7,9 +7,9 @@ import pytest
 
 from matchkit.errors import DocumentError, InvalidArgumentError
 from matchkit.names import Names, as_names, load_names, sample_names, with_names
+from matchkit.sampledata.catalogue import build_catalogue
+from matchkit.sampledata.dataset import sample_data_path
 from matchkit.synth import character_names
-from matchkit.synth.catalogue import build_catalogue
-from matchkit.synth.dataset import sample_data_path
 from matchkit.synth.names import CATALOGUE_FILE, catalogue_document, write_catalogue
 
 
@@ -138,7 +138,7 @@ def test_participant_view_carries_names_beside_ids_when_given():
 
 
 def test_the_sample_catalogue_names_every_battlerite():
-    from matchkit.synth.telemetry_catalogue import (
+    from matchkit.sampledata.telemetry.catalogue import (
         BATTLERITE_NAMES,
         featured_battlerite,
         kit_catalogue,

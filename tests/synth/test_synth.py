@@ -22,10 +22,10 @@ from matchkit.cli import main
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.query import RANKING_TYPES, SERVER_TYPES
 from matchkit.rules.windows import parse_time
+from matchkit.sampledata import parameters as p
+from matchkit.sampledata.dataset import open_dataset, sample_data_path
 from matchkit.synth import character_names, iter_documents, model_parameters, write_dataset
-from matchkit.synth import parameters as p
-from matchkit.synth.dataset import open_dataset, sample_data_path
-from matchkit.synth.describe import README_BEGIN, README_END, parameter_tables
+from tools.data_readme import README_BEGIN, README_END, parameter_tables
 
 REPO = Path(__file__).resolve().parents[2]
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")

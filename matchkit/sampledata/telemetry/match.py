@@ -1,10 +1,9 @@
 """A match document read into what its telemetry depends on: rosters, participants, rounds.
 
-Both the generator (:mod:`matchkit.synth.telemetry`) and the consistency check
-(:mod:`matchkit.synth.telemetry_check`) read documents through :func:`read_match`, so they agree
-on who is who: a participant's telemetry id is its ``stats.userID``, else its player's id, else
-an id drawn from the match and participant ids (an anonymous participant whose stats were not
-recorded).
+The renderer (:mod:`matchkit.sampledata.telemetry.render`) reads documents through
+:func:`read_match`, which decides who is who: a participant's telemetry id is its
+``stats.userID``, else its player's id, else an id drawn from the match and participant ids (an
+anonymous participant whose stats were not recorded).
 """
 
 from __future__ import annotations
@@ -18,11 +17,11 @@ from typing import Any
 from matchkit.errors import MatchkitError
 from matchkit.rules.events import STAT_KEYS
 from matchkit.rules.windows import parse_time
-from matchkit.synth.combat import ArenaRound
-from matchkit.synth.sampling import Draw
+from matchkit.sampledata.sampling import Draw
 
 __all__ = [
     "PLAYER_STATS",
+    "ArenaRound",
     "MatchView",
     "ParticipantView",
     "RosterView",
@@ -33,6 +32,19 @@ __all__ = [
 PLAYER_STATS = STAT_KEYS
 COSMETICS = ("mount", "attachment", "outfit", "emote")
 BOT_ID = "0"
+
+
+@dataclass(frozen=True)
+class ArenaRound:
+    """One round: its 0-based ordinal, duration in seconds and the side that won it.
+
+    The match generator plays rounds as these, and :class:`MatchView` reads them back from a
+    match document.
+    """
+
+    ordinal: int
+    duration: int
+    winning_team: int  # a side, 1 or 2 (the wire's stats.winningTeam)
 
 
 @dataclass(frozen=True)

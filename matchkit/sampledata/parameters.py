@@ -6,7 +6,7 @@ their findings against the model that produced the data (``data/README.md`` show
 tables).
 
 The telemetry model's parameters (per-round events, battlerites, queue times, pings) are in
-:mod:`matchkit.synth.telemetry_parameters`: telemetry is generated on request, never written
+:mod:`matchkit.sampledata.telemetry.parameters`: telemetry is generated on request, never written
 into the data set, so its numbers stay out of the manifest.
 
 Probabilities are written as decimal strings and read as exact :class:`fractions.Fraction`
@@ -91,6 +91,9 @@ DEFAULT_NA_MATCHES = 600
 CATALOGUE_SEED = "matchkit-catalogue-1"
 
 GLOBAL_TITLE_ID = "example-studio-arena"
+# Where the global shard's documents point their telemetry asset: a CDN that serves nothing (the
+# reference service serves the file under its own address instead, matchkit.sampledata.telemetry).
+ASSET_BASE_URL = "https://cdn.example.com"
 NA_TITLE_ID = "example-studio-legacy"
 
 # No match starts in the last hour before as_of, so that every match and its telemetry asset

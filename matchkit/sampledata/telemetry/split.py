@@ -25,11 +25,11 @@ from collections.abc import Sequence
 from fractions import Fraction
 from itertools import combinations, product
 
-from matchkit.synth import parameters as p
-from matchkit.synth import telemetry_parameters as t
-from matchkit.synth.sampling import Draw
-from matchkit.synth.telemetry_catalogue import character_kit
-from matchkit.synth.telemetry_match import PLAYER_STATS, MatchView, ParticipantView
+from matchkit.sampledata import parameters as p
+from matchkit.sampledata.sampling import Draw
+from matchkit.sampledata.telemetry import parameters as t
+from matchkit.sampledata.telemetry.catalogue import character_kit
+from matchkit.sampledata.telemetry.match import PLAYER_STATS, MatchView, ParticipantView
 
 __all__ = ["split_rounds", "split_total"]
 
