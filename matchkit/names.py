@@ -105,7 +105,10 @@ class Names:
         mapping = self.names.get(kind, {})
         codes, uniques = pd.factorize(values.astype(object), use_na_sentinel=True)
         texts = [_id_text(value) for value in uniques]
-        named = pd.array([mapping.get(text, text) for text in texts] + [pd.NA], dtype="string")
+        named = pd.array(
+            [None if text is None else mapping.get(text, text) for text in texts] + [pd.NA],
+            dtype="string",
+        )
         return pd.Series(named[codes], index=values.index, dtype="string")
 
     def merge(self, other: Names) -> Names:

@@ -239,7 +239,7 @@ def _battlerites() -> list[str]:
         f"{float(not_even) * 100:.1f}% (= {not_even}): a lift of "
         f"{(float(even) - 0.5) * 100:.1f} points over 50%. In general P(won | picked) = "
         "q_w π / (q_w π + q_l (1 − π)) for the character's win rate π "
-        "(`telemetry_parameters.featured_win_rate`). No other character has it.",
+        "(`sampledata.telemetry.parameters.featured_win_rate`). No other character has it.",
         "",
     ]
     rows = [

@@ -69,7 +69,7 @@ class Draw:
 
     def unique_integers(self, count: int, used: set[int], *, low: int) -> tuple[int, ...]:
         """``count`` integers in ``[low, 2**31 - 1]`` not in ``used`` (added to it)."""
-        values = []
+        values: list[int] = []
         while len(values) < count:
             value = self.rng.randint(low, 2**31 - 1)
             if value not in used:

@@ -339,7 +339,7 @@ def _build(
             skipped = 0
             with connection:
                 for shard, document in documents:
-                    if shard not in SHARDS:
+                    if shard is None or shard not in SHARDS:
                         skipped += 1
                         continue
                     _insert(connection, shard, document)
@@ -368,7 +368,9 @@ def _insert(connection: sqlite3.Connection, shard: str, document: dict[str, Any]
     if not isinstance(match, dict) or match.get("type") != "match" or "id" not in match:
         raise MatchkitError(f"not a match document: data is {type(match).__name__}")
     attributes = match.get("attributes") or {}
-    tags = attributes.get("tags") if isinstance(attributes.get("tags"), dict) else {}
+    tags = attributes.get("tags")
+    if not isinstance(tags, dict):
+        tags = {}
     match_id = str(match["id"])
     resource = dict(match)
     links = dict(resource.get("links") or {})

@@ -96,7 +96,7 @@ def play_arena(
         round_duration: (low, mode, high) seconds of a round.
     """
     rounds_won = {1: 0, 2: 0}
-    rounds = []
+    rounds: list[ArenaRound] = []
     winner_death = Fraction(p.ARENA_WINNER_DEATH)
     while max(rounds_won.values()) < p.ARENA_ROUNDS_TO_WIN:
         winner = 1 if draw.chance(side_one_round_win) else 2

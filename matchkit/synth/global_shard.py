@@ -188,7 +188,7 @@ class GlobalMatches:
                 teams.append(team_resource(roster.team, shard=SHARD, title_id=p.GLOBAL_TITLE_ID))
             team_ref = None if roster.team is None else ref("team", roster.team.team_id)
             won = "true" if roster.won else "false"
-            attributes = {"shardId": SHARD, "stats": roster.stats, "won": won}
+            attributes: dict[str, Any] = {"shardId": SHARD, "stats": roster.stats, "won": won}
             relationships = {"participants": {"data": member_refs}, "team": {"data": team_ref}}
             roster_resources.append(resource("roster", roster_id, attributes, relationships))
         # every participant plays every round

@@ -102,7 +102,7 @@ def build_population(
     """
     names: set[str] = set()
     ids: set[str] = set()
-    pool = []
+    pool: list[Player] = []
     while len(pool) < players:
         player_id = new_id()
         if player_id in ids:

@@ -37,7 +37,7 @@ def draw_match_starts(draw: Draw, count: int, *, as_of: datetime, days: int) -> 
     first_day = start.replace(hour=0, minute=0, second=0, microsecond=0)
     day_count = (stop - first_day).days + 1
     hours = WeightedTable(range(24), p.HOURLY_ACTIVITY)
-    starts = []
+    starts: list[datetime] = []
     while len(starts) < count:
         moment = first_day + timedelta(
             days=draw.integer(0, day_count - 1),

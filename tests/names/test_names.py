@@ -9,14 +9,14 @@ from matchkit.errors import DocumentError, InvalidArgumentError
 from matchkit.names import Names, as_names, load_names, sample_names, with_names
 from matchkit.sampledata.catalogue import build_catalogue
 from matchkit.sampledata.dataset import sample_data_path
-from matchkit.synth import character_names
 from matchkit.synth.names import CATALOGUE_FILE, catalogue_document, write_catalogue
 
 
 def test_the_sample_catalogue_names_every_id_of_the_vocabulary():
     names = sample_names()
     catalogue = build_catalogue()
-    assert dict(names.names["character"]) == character_names()
+    characters = {character.actor: character.name for character in catalogue.characters}
+    assert dict(names.names["character"]) == characters
     first = catalogue.characters[0]
     assert names.name("character", first.actor) == "Ashwind"
     assert names.name("outfit", first.cosmetics["outfit"].items[0]) == "Ashwind: Classic outfit"

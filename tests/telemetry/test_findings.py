@@ -1,5 +1,5 @@
 """The findings the generator put into the sample set's telemetry (data/README.md, parameters in
-matchkit/synth/telemetry_parameters.py) lie inside the intervals the analysis computes."""
+matchkit/sampledata/telemetry/parameters.py) lie inside the intervals the analysis computes."""
 
 from __future__ import annotations
 

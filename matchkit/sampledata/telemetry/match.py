@@ -176,7 +176,8 @@ def _participant(match_id: str, item: Mapping[str, Any], side: int) -> Participa
     )
 
 
-def _related(resource: Mapping[str, Any], name: str) -> list[tuple[str, str]]:
+def _related(resource: Mapping[str, Any], name: str) -> list[tuple[Any, Any]]:
+    """The (type, id) of each resource ``name`` links to, as the document spells them."""
     data = ((resource.get("relationships") or {}).get(name) or {}).get("data")
     if isinstance(data, dict):
         data = [data]
@@ -204,7 +205,7 @@ def read_match(document: Mapping[str, Any]) -> MatchView:
         if isinstance(item, dict)
     }
 
-    def resource(key: tuple[str, str]) -> Mapping[str, Any]:
+    def resource(key: tuple[Any, Any]) -> Mapping[str, Any]:
         if key not in by_key:
             raise MatchkitError(f"match {match_id} links {key[0]} {key[1]!r}, not included")
         return by_key[key]

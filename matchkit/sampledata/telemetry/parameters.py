@@ -14,45 +14,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-__all__ = [
-    "ABILITIES_PER_CHARACTER",
-    "ALLY_DEATH_PICKUP_SHARE",
-    "ARCHETYPES",
-    "BATTLERITES_PER_CHARACTER",
-    "BATTLERITE_PICKS",
-    "BATTLERITE_SKEW",
-    "DISABLES_PER_MINUTE",
-    "ENERGY_PER_SECOND",
-    "FEATURED_BATTLERITE_RANK",
-    "FEATURED_CHARACTER",
-    "FEATURED_PICK_WHEN_LOST",
-    "FEATURED_PICK_WHEN_WON",
-    "LEAGUES",
-    "LOADOUT_TYPES",
-    "MOUNTS_AFTER_ELEVATOR_SHARE",
-    "OTHER_REGION_EXTRA_PING_MS",
-    "PING_MS",
-    "PREFERRED_REGION_SHARE",
-    "QUEUE_NIGHT_FACTOR",
-    "QUEUE_NIGHT_HOURS_UTC",
-    "QUEUE_NIGHT_REGION",
-    "QUEUE_REGION_FACTOR",
-    "QUEUE_SECONDS_BY_LEAGUE",
-    "QUEUE_SPREAD",
-    "RATING_CHANGE",
-    "REGION_SAMPLES",
-    "ROUND_EVENT_RATES",
-    "SEASON",
-    "SHUTDOWN_EXTRA_SECONDS",
-    "SPLIT_JITTER",
-    "TELEMETRY_GENERATOR",
-    "USER_ROUND_SPELLS",
-    "featured_win_rate",
-    "queue_mean_seconds",
-    "telemetry_parameters_record",
-]
+# The constants are read as attributes (``t.SEASON``), by the renderer, the tests and
+# tools/data_readme.py; the functions are the module's interface.
+__all__ = ["featured_win_rate", "queue_mean_seconds", "telemetry_parameters_record"]
 
-TELEMETRY_GENERATOR = "matchkit.sampledata.telemetry/1"
+# The model's version label; its code moved to sampledata/ unchanged, so the label stays.
+TELEMETRY_GENERATOR = "matchkit.synth.telemetry/1"
 SEASON = 7
 
 # -- battlerites ---------------------------------------------------------------------------------

@@ -303,7 +303,7 @@ def telemetry_events_of(view: MatchView) -> list[dict[str, Any]]:
     shutdown = max(start + match_time * 1000, last + 1000)
     log.match_event(shutdown, ev.SHUTDOWN, matchTime=match_time, reason="MATCH_COMPLETED")
     cursor = draw.integer(3_000_000_000, 3_500_000_000)
-    events = []
+    events: list[dict[str, Any]] = []
     for _time, _order, kind, data in sorted(log.items, key=lambda item: (item[0], item[1])):
         cursor += draw.integer(1, 40) if events else 0
         events.append({"cursor": cursor, "type": kind, "dataObject": data})

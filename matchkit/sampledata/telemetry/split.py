@@ -100,9 +100,11 @@ def _side_deaths(view: MatchView, side: int, members: list[int], draw: Draw) -> 
     for i in members:
         extra = people[i].stats["deaths"] - len(lost)
         choices = draw.shuffled(list(combinations(won, extra)))
-        options.append(
-            sorted(choices, key=lambda c, i=i: not _fits(people[i], lost + c, durations))
-        )
+
+        def unfit(died: tuple[int, ...], person: ParticipantView = people[i]) -> bool:
+            return not _fits(person, lost + died, durations)
+
+        options.append(sorted(choices, key=unfit))
     best, best_score = None, None
     for chosen in product(*options):
         dead = Counter(r for rounds in chosen for r in rounds)
