@@ -27,8 +27,8 @@ from matchkit.sampledata.telemetry import (
     telemetry_bytes,
     telemetry_events,
 )
+from matchkit.sampledata.telemetry import parameters as t
 from matchkit.sampledata.telemetry.match import read_match
-from matchkit.sampledata.telemetry.parameters import telemetry_parameters_record
 from matchkit.synth import iter_documents
 from tests.builders.consistency import mismatches_of
 from tests.builders.datasets import build_dataset
@@ -224,9 +224,7 @@ def test_data_readme_documents_the_telemetry_model_as_the_code_has_it():
     readme = (REPO / "data" / "README.md").read_text(encoding="utf-8")
     block = readme.split(TELEMETRY_BEGIN, 1)[1].split(TELEMETRY_END, 1)[0]
     assert block.strip() == telemetry_tables().strip()
-    record = orjson.loads(orjson.dumps(telemetry_parameters_record()))
-    featured = record["battlerites"]["featured"]
-    assert featured["character"] in block
-    assert f"{float(Fraction(featured['pick_when_won'])) * 100:.1f}%" in block
-    for region in record["queue"]["region_factor"]:
+    assert t.FEATURED_CHARACTER in block
+    assert f"{float(Fraction(t.FEATURED_PICK_WHEN_WON)) * 100:.1f}%" in block
+    for region, _factor in t.QUEUE_REGION_FACTOR:
         assert f"`{region}`" in block

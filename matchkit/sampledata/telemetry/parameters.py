@@ -16,10 +16,8 @@ from fractions import Fraction
 
 # The constants are read as attributes (``t.SEASON``), by the renderer, the tests and
 # tools/data_readme.py; the functions are the module's interface.
-__all__ = ["featured_win_rate", "queue_mean_seconds", "telemetry_parameters_record"]
+__all__ = ["featured_win_rate", "queue_mean_seconds"]
 
-# The model's version label; its code moved to sampledata/ unchanged, so the label stays.
-TELEMETRY_GENERATOR = "matchkit.synth.telemetry/1"
 SEASON = 7
 
 # -- battlerites ---------------------------------------------------------------------------------
@@ -137,48 +135,3 @@ def queue_mean_seconds(league: int, region: str, *, night: bool = False) -> Frac
         factor *= Fraction(QUEUE_NIGHT_FACTOR)
     spread = sum((Fraction(value) for value in QUEUE_SPREAD), Fraction(0)) / 3
     return QUEUE_SECONDS_BY_LEAGUE[league] * factor * spread
-
-
-def telemetry_parameters_record() -> dict[str, object]:
-    """All telemetry parameters as JSON-ready data (derived values included)."""
-    return {
-        "generator": TELEMETRY_GENERATOR,
-        "season": SEASON,
-        "battlerites": {
-            "per_character": BATTLERITES_PER_CHARACTER,
-            "picks": BATTLERITE_PICKS,
-            "weight": f"1 / (rank + {BATTLERITE_SKEW})",
-            "loadout_types": dict(LOADOUT_TYPES),
-            "featured": {
-                "character": FEATURED_CHARACTER,
-                "battlerite_rank": FEATURED_BATTLERITE_RANK,
-                "pick_when_won": FEATURED_PICK_WHEN_WON,
-                "pick_when_lost": FEATURED_PICK_WHEN_LOST,
-                "win_rate_if_picked_at_even": str(featured_win_rate("1/2")),
-                "win_rate_if_not_picked_at_even": str(featured_win_rate("1/2", picked=False)),
-            },
-        },
-        "abilities_per_character": ABILITIES_PER_CHARACTER,
-        "round_event_rates_per_minute": dict(ROUND_EVENT_RATES),
-        "mounts_after_elevator_share": MOUNTS_AFTER_ELEVATOR_SHARE,
-        "ally_death_pickup_share": ALLY_DEATH_PICKUP_SHARE,
-        "user_round_spells": list(USER_ROUND_SPELLS),
-        "disables_per_minute": dict(DISABLES_PER_MINUTE),
-        "energy_per_second": ENERGY_PER_SECOND,
-        "split_jitter": SPLIT_JITTER,
-        "leagues": dict(LEAGUES),
-        "queue": {
-            "seconds_by_league": list(QUEUE_SECONDS_BY_LEAGUE),
-            "region_factor": dict(QUEUE_REGION_FACTOR),
-            "night_region": QUEUE_NIGHT_REGION,
-            "night_hours_utc": list(QUEUE_NIGHT_HOURS_UTC),
-            "night_factor": QUEUE_NIGHT_FACTOR,
-            "spread_triangular": list(QUEUE_SPREAD),
-        },
-        "ping_ms": {region: list(values) for region, values in PING_MS},
-        "region_samples": REGION_SAMPLES,
-        "other_region_extra_ping_ms": list(OTHER_REGION_EXTRA_PING_MS),
-        "preferred_region_share": PREFERRED_REGION_SHARE,
-        "rating_change": list(RATING_CHANGE),
-        "shutdown_extra_seconds": list(SHUTDOWN_EXTRA_SECONDS),
-    }
