@@ -20,14 +20,13 @@ import orjson
 import pytest
 
 from matchkit.errors import InvalidArgumentError
+from matchkit.rules.events import EVENT_TYPES, ROYALE_EVENT_TYPES
 from matchkit.sampledata.dataset import open_dataset
+from matchkit.sampledata.telemetry import parameters as t
 from matchkit.sampledata.telemetry import (
-    EVENT_TYPES,
-    ROYALE_EVENT_TYPES,
     telemetry_bytes,
     telemetry_events,
 )
-from matchkit.sampledata.telemetry import parameters as t
 from matchkit.sampledata.telemetry.match import read_match
 from matchkit.synth import iter_documents
 from tests.builders.consistency import mismatches_of

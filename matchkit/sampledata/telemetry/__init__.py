@@ -11,20 +11,14 @@ from __future__ import annotations
 
 from matchkit.sampledata.telemetry.render import (
     ASSET_URL_PREFIX,
-    EVENT_TYPES,
-    ROYALE_EVENT_TYPES,
     SERVICE_PATH_PREFIX,
     telemetry_bytes,
     telemetry_events,
-    telemetry_events_of,
 )
 
 __all__ = [
     "ASSET_URL_PREFIX",
-    "EVENT_TYPES",
-    "ROYALE_EVENT_TYPES",
     "SERVICE_PATH_PREFIX",
     "telemetry_bytes",
     "telemetry_events",
-    "telemetry_events_of",
 ]

@@ -45,12 +45,9 @@ from matchkit.sampledata.telemetry.split import split_rounds
 
 __all__ = [
     "ASSET_URL_PREFIX",
-    "EVENT_TYPES",
-    "ROYALE_EVENT_TYPES",
     "SERVICE_PATH_PREFIX",
     "telemetry_bytes",
     "telemetry_events",
-    "telemetry_events_of",
 ]
 
 SHARD = "global"
@@ -59,10 +56,6 @@ SHARD = "global"
 # (``YYYY/MM/DD/HH/mm/<asset-id>-telemetry.json``, the time being the asset's createdAt).
 ASSET_URL_PREFIX = f"{p.ASSET_BASE_URL}/{p.GLOBAL_TITLE_ID}/{SHARD}/"
 SERVICE_PATH_PREFIX = f"/telemetry/{SHARD}/"
-
-EVENT_TYPES = ev.EVENT_TYPES
-"""Every event type the generator writes, in the order they occur."""
-ROYALE_EVENT_TYPES = ev.ROYALE_EVENT_TYPES
 
 SCORE_TYPES = ("USES", "DAMAGE_DONE", "DAMAGE_RECEIVED", "HEALING_DONE", "HEALING_RECEIVED",
                "CONTROL_DONE", "CONTROL_RECEIVED", "ENERGY_RECEIVED", "ENERGY_USED")  # fmt: skip
@@ -291,7 +284,7 @@ def _royale(log: _Log, draw: QuickDraw, start: int) -> int:
     return start + view.duration * 1000
 
 
-def telemetry_events_of(view: MatchView) -> list[dict[str, Any]]:
+def _events_of(view: MatchView) -> list[dict[str, Any]]:
     """The telemetry events of a match read with :func:`read_match`, in file (unsorted) order."""
     draw = QuickDraw(f"telemetry:{view.match_id}")
     log = _Log(view)
@@ -325,7 +318,7 @@ def telemetry_events(document: Mapping[str, Any]) -> list[dict[str, Any]]:
             "have telemetry",
             parameter="document",
         )
-    return telemetry_events_of(view)
+    return _events_of(view)
 
 
 def telemetry_bytes(document: Mapping[str, Any]) -> bytes:
