@@ -30,8 +30,8 @@ from matchkit.client.client import Client
 from matchkit.model.frames import MatchFrames
 from matchkit.normalize.pipeline import to_frames
 from matchkit.rules.query import MatchQuery
+from matchkit.sampledata.dataset import open_dataset
 from matchkit.service import running
-from matchkit.synth.dataset import open_dataset
 
 REPEATS = 5
 WARM_LIMIT = 2.0

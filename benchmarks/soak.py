@@ -173,8 +173,8 @@ def _rss() -> int:
 
 def run(*, seconds: float, greedy: int, paced: int, max_requests: int) -> int:
     """Run the soak; print the figures; return the exit status (0 when every check holds)."""
+    from matchkit.sampledata.dataset import open_dataset
     from matchkit.service import running
-    from matchkit.synth.dataset import open_dataset
 
     dataset = open_dataset()
     match_ids = [document["data"]["id"] for document in dataset.iter_documents("global")][:2000]

@@ -105,7 +105,8 @@ class Names:
         mapping = self.names.get(kind, {})
         codes, uniques = pd.factorize(values.astype(object), use_na_sentinel=True)
         texts = [_id_text(value) for value in uniques]
-        named = pd.array([mapping.get(text, text) for text in texts] + [pd.NA], dtype="string")
+        labels = [pd.NA if text is None else mapping.get(text, text) for text in texts]
+        named = pd.array([*labels, pd.NA], dtype="string")
         return pd.Series(named[codes], index=values.index, dtype="string")
 
     def merge(self, other: Names) -> Names:
@@ -203,7 +204,7 @@ def sample_names() -> Names:
     Raises:
         MatchkitError: the sample set has no catalogue file.
     """
-    from matchkit.service.catalogue import find_catalogue
+    from matchkit.sampledata.dataset import find_catalogue
 
     path = find_catalogue(None)
     if path is None:

@@ -30,7 +30,7 @@ from matchkit.analysis import (
 from matchkit.client.client import Client
 from matchkit.rules.query import MatchQuery, get_shard
 from matchkit.rules.windows import TimeWindow, parse_time, resolve_window, split_window
-from matchkit.synth.dataset import open_dataset
+from matchkit.sampledata.dataset import open_dataset
 from tests.builders.matches import arena_match, player, royale_match
 
 SETTINGS = settings(

@@ -23,9 +23,9 @@ from matchkit import AuthError, NotFoundError
 from matchkit.client.cache import create_session
 from matchkit.client.client import Client
 from matchkit.client.transport import RetryPolicy
+from matchkit.sampledata.dataset import sample_data_path
 from matchkit.service import auth, running, serve
 from matchkit.service.auth import ApiKeys
-from matchkit.synth.dataset import sample_data_path
 from tests.serve_process import started_serve
 
 PLANTED = "PLANTED-k3y-9f8e7d6c5b4a-LEAKCHECK"

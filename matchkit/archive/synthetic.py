@@ -1,7 +1,7 @@
 """``matchkit synth --archive DIR --matches N``: a large synthetic archive, written directly.
 
 No documents, no HTTP, no normalizer: each chunk of matches is drawn with numpy, vectorized,
-from the sample set's parameters (:mod:`matchkit.synth.parameters`: server types and their
+from the sample set's parameters (:mod:`matchkit.sampledata.parameters`: server types and their
 shares, rosters and sizes, ranked shares, the side advantage of each Arena mode played as
 first-to-3 rounds, triangular round and match durations, regions, the daily cycle, patches
 every few weeks, character popularity, slot kinds, team shares, skewed player activity) and
@@ -27,7 +27,7 @@ from matchkit.archive.synthetic_draw import draw_chunk, hex_ids
 from matchkit.archive.versions import table_versions
 from matchkit.archive.writer import commit_batch
 from matchkit.errors import InvalidArgumentError
-from matchkit.synth import parameters as p
+from matchkit.sampledata import parameters as p
 
 __all__ = ["append_synthetic", "write_synthetic_archive"]
 
@@ -199,8 +199,8 @@ class _Model:
     """The sample set's parameters as arrays."""
 
     def __init__(self, pool: int) -> None:
-        from matchkit.synth.catalogue import build_catalogue
-        from matchkit.synth.telemetry_catalogue import kit_catalogue
+        from matchkit.sampledata.catalogue import build_catalogue
+        from matchkit.sampledata.telemetry.catalogue import kit_catalogue
 
         catalogue = build_catalogue()
         self.modes = p.MODES
@@ -235,7 +235,7 @@ def _shares(values: list) -> np.ndarray:
 
 def _patches(start: datetime, end: datetime) -> list[tuple[int, str]]:
     """(start in microseconds, version) of each patch live between ``start`` and ``end``."""
-    from matchkit.synth.catalogue import patch_schedule
+    from matchkit.sampledata.catalogue import patch_schedule
 
     return [
         (int(patch.start.timestamp()) * _MICROS, patch.version)

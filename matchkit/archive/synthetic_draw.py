@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 from matchkit.archive.convert import SNAPSHOT_COLUMNS, SNAPSHOT_LINKS
 from matchkit.archive.layout import bucket_of, partitions
 from matchkit.model.schema import PARTICIPANT_KINDS, TABLE_NAMES, TABLES
-from matchkit.synth import parameters as p
+from matchkit.sampledata import parameters as p
 
 __all__ = ["ARROW_TYPES", "draw_chunk", "hex_ids", "ragged_arange", "stored_schema"]
 

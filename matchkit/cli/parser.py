@@ -157,7 +157,7 @@ examples:
 
 
 def _synth_parser(commands) -> None:
-    from matchkit.synth import parameters  # constants only: light to import
+    from matchkit.sampledata import parameters  # constants only: light to import
 
     synth = add_command(
         commands,

@@ -46,7 +46,7 @@ def start_embedded(
 ) -> Embedded:
     """The embedded service, started (online) until ``resources`` close; ``now`` pinned to
     ``fixed_now``, else the service's own (the data set's as-of offline)."""
-    from matchkit.synth.dataset import open_dataset
+    from matchkit.sampledata.dataset import open_dataset
 
     dataset = open_dataset()
     manifest = orjson.dumps(dataset.manifest, option=orjson.OPT_SORT_KEYS)

@@ -1,7 +1,8 @@
 """The telemetry wire vocabulary: event types and the per-round stats a player carries.
 
 Pure constants from ``../shared/spec/telemetry.md``, shared by the telemetry reader
-(:mod:`matchkit.telemetry.schema`) and the telemetry generator (:mod:`matchkit.synth.telemetry`).
+(:mod:`matchkit.telemetry.schema`) and the telemetry renderer
+(:mod:`matchkit.sampledata.telemetry`).
 """
 
 from __future__ import annotations

@@ -180,7 +180,10 @@ def create_app(
     app.state.fault_injector = None
     if fault_spec is not None:
         injector = FaultInjector(fault_spec)
-        refusal_limit = (limit or RateLimit.parse(DEFAULT_RATE_LIMIT)).requests
+        # A fault's 429 names the service's limit, or the default one when limiting is off.
+        refusal = limit or RateLimit.parse(DEFAULT_RATE_LIMIT)
+        assert refusal is not None  # DEFAULT_RATE_LIMIT is a rate, never "off"
+        refusal_limit = refusal.requests
         app.state.fault_injector = injector
         app.outermost = lambda inner: FaultMiddleware(
             inner, injector=injector, rate_limit=refusal_limit, request_log=request_log

@@ -13,33 +13,15 @@ import os
 from pathlib import Path
 from typing import Any
 
-import orjson
 from starlette.requests import Request
 
+from matchkit.sampledata.dataset import find_catalogue
 from matchkit.service.documents import error_body
 from matchkit.service.responses import JSON, PREFLIGHT_HEADERS, RawResponse, accepts_gzip, respond
-from matchkit.synth.dataset import MANIFEST, sample_data_path
 
-__all__ = ["CATALOGUE_PATH", "CatalogueEndpoint", "catalogue_endpoint", "find_catalogue"]
+__all__ = ["CATALOGUE_PATH", "CatalogueEndpoint", "catalogue_endpoint"]
 
 CATALOGUE_PATH = "/catalogue"
-_DEFAULT_FILE = "catalogue.json"
-
-
-def find_catalogue(data: str | os.PathLike[str] | None) -> Path | None:
-    """The catalogue file of a data set folder (the sample set's when None), or None."""
-    folder = Path(data) if data is not None else sample_data_path()
-    if not folder.is_dir():
-        return None
-    name = _DEFAULT_FILE
-    try:
-        manifest = orjson.loads((folder / MANIFEST).read_bytes())
-    except (OSError, orjson.JSONDecodeError):
-        manifest = None
-    if isinstance(manifest, dict) and isinstance(manifest.get("catalogue"), dict):
-        name = str(manifest["catalogue"].get("path", _DEFAULT_FILE))
-    path = folder / name
-    return path if path.is_file() and path.parent == folder else None
 
 
 def catalogue_endpoint(data: str | os.PathLike[str] | None) -> CatalogueEndpoint:

@@ -14,8 +14,8 @@ from urllib.parse import quote
 import orjson
 
 from matchkit.rules.windows import format_time, parse_time
+from matchkit.sampledata.telemetry import ASSET_URL_PREFIX, SERVICE_PATH_PREFIX
 from matchkit.service.store import BASE_URL_MARKER, StoredMatch
-from matchkit.synth.telemetry import ASSET_URL_PREFIX, SERVICE_PATH_PREFIX
 
 __all__ = [
     "error_body",

@@ -65,7 +65,11 @@ _FIELD_OF_KIND = {
     "slow": "slow",
     "truncate": "truncate",
 }
-_SETTINGS = {"seed": int, "slow_seconds": float, "retry_after": int}
+_SETTINGS: dict[str, type[int] | type[float]] = {
+    "seed": int,
+    "slow_seconds": float,
+    "retry_after": int,
+}
 _FAULTED_PREFIX = "/shards/"
 NO_RESPONSE_STATUS = 0
 """The status the request log records when no response was sent: a dropped connection, or a
@@ -265,7 +269,7 @@ class FaultMiddleware:
         app: Any,
         *,
         injector: FaultInjector,
-        rate_limit: int = 10,
+        rate_limit: float = 10,
         request_log: RequestLog | None = None,
     ) -> None:
         self.app = app
@@ -357,7 +361,7 @@ class _FaultRaisedError(Exception):
     """Raised to make a server without a reachable transport close the connection."""
 
 
-def _transport(send: Any) -> asyncio.Transport | None:
+def _transport(send: Any) -> asyncio.BaseTransport | None:
     transport = getattr(getattr(send, "__self__", None), "transport", None)
     return transport if isinstance(transport, asyncio.BaseTransport) else None
 

@@ -19,6 +19,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import orjson
 
@@ -72,7 +73,7 @@ def players_filter(items: Sequence[tuple[str, str]]) -> tuple[str, tuple[str, ..
     return key, tuple(dict.fromkeys(values))
 
 
-def _resource(stored: bytes, *, shard: str, base_url: str) -> dict[str, object]:
+def _resource(stored: bytes, *, shard: str, base_url: str) -> dict[str, Any]:
     player = orjson.loads(stored)
     player["links"] = {"schema": "", "self": f"{base_url}/shards/{shard}/players/{player['id']}"}
     player["relationships"] = {"assets": {"data": []}}
@@ -92,10 +93,11 @@ def players_body(
     players = [_resource(stored, shard=shard, base_url=base_url) for stored in found.values()]
     rank = {value: index for index, value in enumerate(order)}
 
-    def asked(player: dict[str, object]) -> object:
-        return player["id"] if kind == "ids" else player["attributes"].get("name")  # type: ignore[union-attr]
+    def place(player: dict[str, Any]) -> int:
+        asked = player["id"] if kind == "ids" else player["attributes"].get("name")
+        return rank.get(asked, len(rank))
 
-    players.sort(key=lambda player: rank.get(asked(player), len(rank)))  # type: ignore[arg-type]
+    players.sort(key=place)
     return orjson.dumps({"data": players, "links": {"self": self_link}, "meta": {}})
 
 

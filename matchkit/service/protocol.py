@@ -82,9 +82,11 @@ def uvicorn_config(app: Any, *, limits: ConnectionLimits | None = None, **option
     limits = limits or ConnectionLimits()
     return uvicorn.Config(
         app,
-        http=functools.partial(ServiceProtocol, limits=limits),
+        # uvicorn calls ``http`` as a factory and hands timeout_keep_alive to loop.call_later,
+        # so a partial and fractional seconds work; its annotations ask for a class and an int.
+        http=functools.partial(ServiceProtocol, limits=limits),  # type: ignore[arg-type]
         h11_max_incomplete_event_size=limits.max_head_bytes,
-        timeout_keep_alive=limits.keep_alive,
+        timeout_keep_alive=limits.keep_alive,  # type: ignore[arg-type]
         # No WebSocket endpoint: an Upgrade request is served as plain HTTP even where a
         # WebSocket library is installed.
         ws="none",

@@ -1,10 +1,10 @@
 """The service's SQLite store: match documents indexed for every filter and for createdAt order.
 
-The store is built once from a data set folder (``matchkit.synth.dataset`` format) or from a folder
-of arbitrary JSON:API documents (``*.json``, ``*.json.gz``, ``*.jsonl.gz``, e.g. pages a fetch
-wrote), into a cache folder, keyed by a fingerprint of the source; it is rebuilt when the source
-changes. Each match keeps its resource and its included resources as serialized JSON bytes, so a
-response is assembled by concatenating stored bytes.
+The store is built once from a data set folder (the :mod:`matchkit.sampledata.dataset` format) or
+from a folder of arbitrary JSON:API documents (``*.json``, ``*.json.gz``, ``*.jsonl.gz``, e.g.
+pages a fetch wrote), into a cache folder, keyed by a fingerprint of the source; it is rebuilt when
+the source changes. Each match keeps its resource and its included resources as serialized JSON
+bytes, so a response is assembled by concatenating stored bytes.
 
 Example:
     >>> store = MatchStore.open(sample_data_path(), store_dir=tmp)  # doctest: +SKIP
@@ -32,7 +32,7 @@ import orjson
 from matchkit.errors import MatchkitError
 from matchkit.rules.query import SHARDS, MatchQuery
 from matchkit.rules.windows import TimeWindow, format_time, parse_time
-from matchkit.synth.dataset import MANIFEST, open_dataset, sample_data_path
+from matchkit.sampledata.dataset import MANIFEST, open_dataset, sample_data_path
 
 __all__ = ["BASE_URL_MARKER", "MATCH_OWN_TYPES", "MatchStore", "StoredMatch", "default_store_dir"]
 
@@ -339,7 +339,7 @@ def _build(
             skipped = 0
             with connection:
                 for shard, document in documents:
-                    if shard not in SHARDS:
+                    if shard is None or shard not in SHARDS:
                         skipped += 1
                         continue
                     _insert(connection, shard, document)
@@ -368,7 +368,9 @@ def _insert(connection: sqlite3.Connection, shard: str, document: dict[str, Any]
     if not isinstance(match, dict) or match.get("type") != "match" or "id" not in match:
         raise MatchkitError(f"not a match document: data is {type(match).__name__}")
     attributes = match.get("attributes") or {}
-    tags = attributes.get("tags") if isinstance(attributes.get("tags"), dict) else {}
+    tags = attributes.get("tags")
+    if not isinstance(tags, dict):
+        tags = {}
     match_id = str(match["id"])
     resource = dict(match)
     links = dict(resource.get("links") or {})

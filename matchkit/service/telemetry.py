@@ -4,7 +4,7 @@ The service stands in for the CDN the real service linked each match's telemetry
 (``../shared/spec/telemetry.md``, "What matchkit decides"): the asset's ``URL`` in a match
 document is rewritten per response to this path on the service's own address
 (:mod:`matchkit.service.documents`), and ``GET`` here answers the file, generated from the
-stored match by :mod:`matchkit.synth.telemetry` (the same bytes every time) and kept in a small
+stored match by :mod:`matchkit.sampledata.telemetry` (the same bytes every time) and kept in a small
 LRU cache. Like a CDN it needs no API key (one sent anyway is never read), is not rate limited
 and is never faulted; it answers gzip when asked, an ``ETag`` (304 on ``If-None-Match``),
 ``Cache-Control: public, max-age=31536000, immutable``, ``Last-Modified`` (the asset's
@@ -30,6 +30,7 @@ from typing import Any
 import orjson
 
 from matchkit.rules.windows import TimeWindow
+from matchkit.sampledata.telemetry import ASSET_URL_PREFIX, SERVICE_PATH_PREFIX, telemetry_bytes
 from matchkit.service.documents import error_body
 from matchkit.service.responses import (
     CORS_HEADERS,
@@ -40,7 +41,6 @@ from matchkit.service.responses import (
     accepts_gzip,
 )
 from matchkit.service.store import MatchStore, StoredMatch
-from matchkit.synth.telemetry import ASSET_URL_PREFIX, SERVICE_PATH_PREFIX, telemetry_bytes
 
 __all__ = [
     "CACHE_CONTROL",

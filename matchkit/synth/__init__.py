@@ -1,10 +1,10 @@
 """The deterministic synthetic match generator that writes the sample data set.
 
 The same arguments give the same bytes on every run and platform: every draw comes from a
-seeded :class:`random.Random` (see :mod:`matchkit.synth.sampling`), ids are made of its bits,
+seeded :class:`random.Random` (see :mod:`matchkit.sampledata.sampling`), ids are made of its bits,
 nothing depends on the clock, on hashing or on set order. The defaults reproduce the committed
 ``data/`` folder (``matchkit synth --out data``); ``data/README.md`` documents the generative
-model, and :mod:`matchkit.synth.parameters` holds every number of it.
+model, and :mod:`matchkit.sampledata.parameters` holds every number of it.
 
 Example:
     >>> manifest = write_dataset("sample", matches=50, na_matches=10)  # doctest: +SKIP
@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 from uuid import uuid4
 
 import orjson
@@ -28,12 +28,9 @@ from matchkit.errors import InvalidArgumentError, MatchkitError
 from matchkit.model.replace import replace_folder
 from matchkit.rules.checks import checked_whole_number
 from matchkit.rules.windows import RETENTION, format_time, parse_time
-from matchkit.synth.catalogue import build_catalogue
-from matchkit.synth.dataset import FORMAT, MANIFEST, open_dataset, write_shard_file
-from matchkit.synth.global_shard import GlobalMatches
-from matchkit.synth.na_shard import NaMatches
-from matchkit.synth.names import CATALOGUE_FILE, write_catalogue
-from matchkit.synth.parameters import (
+from matchkit.sampledata.catalogue import build_catalogue
+from matchkit.sampledata.dataset import FORMAT, MANIFEST, open_dataset, write_shard_file
+from matchkit.sampledata.parameters import (
     DAYS,
     DEFAULT_AS_OF,
     DEFAULT_NA_MATCHES,
@@ -41,7 +38,10 @@ from matchkit.synth.parameters import (
     GLOBAL_MATCHES,
     parameters_record,
 )
-from matchkit.synth.sampling import Draw
+from matchkit.sampledata.sampling import Draw
+from matchkit.synth.global_shard import GlobalMatches
+from matchkit.synth.na_shard import NaMatches
+from matchkit.synth.names import CATALOGUE_FILE, write_catalogue
 from matchkit.synth.timeline import timed_documents
 
 __all__ = [
@@ -50,27 +50,25 @@ __all__ = [
     "DEFAULT_NA_MATCHES",
     "DEFAULT_SEED",
     "GLOBAL_MATCHES",
-    "character_names",
     "iter_documents",
     "model_parameters",
     "write_dataset",
 ]
 
 
-def character_names() -> dict[str, str]:
-    """Actor id -> display name of the sample set's characters (the same for every seed).
+class _Shard(NamedTuple):
+    """A shard's match builder, how its match ids are drawn (global: hex, na: UUIDs), its
+    default number of matches and the argument that names it in errors."""
 
-    Plots and the explorer take it as ``labels=`` to show names instead of numeric actor ids;
-    actors of other services are not in it and keep their ids.
-    """
-    return {character.actor: character.name for character in build_catalogue().characters}
+    builder: type[GlobalMatches] | type[NaMatches]
+    new_id: Callable[[Draw], str]
+    default: int
+    name: str
 
 
-# Each shard: its match builder, how its match ids are drawn (global: hex, na: UUIDs), its
-# default number of matches and the argument that names it in errors.
 _SHARDS = {
-    "global": (GlobalMatches, Draw.hex_id, GLOBAL_MATCHES, "matches"),
-    "na": (NaMatches, Draw.uuid, DEFAULT_NA_MATCHES, "na_matches"),
+    "global": _Shard(GlobalMatches, Draw.hex_id, GLOBAL_MATCHES, "matches"),
+    "na": _Shard(NaMatches, Draw.uuid, DEFAULT_NA_MATCHES, "na_matches"),
 }
 
 
@@ -80,7 +78,7 @@ MAX_SEED = 2**63 - 1
 
 def _whole(value: object, name: str, *, low: int, high: int | None = None) -> int:
     message = f"{name}={value!r} must be a whole number >= {low}"
-    checked_whole_number(value, low=low, parameter=name, message=message)
+    value = checked_whole_number(value, low=low, parameter=name, message=message)
     if high is not None and value > high:
         raise InvalidArgumentError(f"{name}={value!r} must be at most {high}", parameter=name)
     return value
@@ -170,9 +168,8 @@ def write_dataset(
     folder = Path(out)
     _check_replaceable(folder)
     moment = _as_of(as_of)
-    options = {"seed": seed, "as_of": moment, "days": days}
-    global_documents = iter_documents("global", matches=matches, **options)
-    na_documents = iter_documents("na", matches=na_matches, **options)
+    global_documents = iter_documents("global", seed=seed, matches=matches, as_of=moment, days=days)
+    na_documents = iter_documents("na", seed=seed, matches=na_matches, as_of=moment, days=days)
     # Written beside the folder, then moved in (replace_folder): a failed run changes nothing,
     # and only the data set's own files are ever replaced.
     folder.absolute().parent.mkdir(parents=True, exist_ok=True)

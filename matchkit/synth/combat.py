@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from matchkit.synth import parameters as p
-from matchkit.synth.sampling import Draw
+from matchkit.sampledata import parameters as p
+from matchkit.sampledata.sampling import Draw
+from matchkit.sampledata.telemetry.match import ArenaRound
 
 __all__ = ["ArenaResult", "Fighter", "RoyaleResult", "play_arena", "play_royale"]
 
@@ -49,19 +50,6 @@ class Fighter:
             "score": self.score,
             "timeAlive": self.time_alive,
         }
-
-
-@dataclass(frozen=True)
-class ArenaRound:
-    """One round: its 0-based ordinal, duration in seconds and the side that won it.
-
-    The generator plays rounds as these, and the telemetry generator reads them back from a
-    match document (:class:`matchkit.synth.telemetry_match.MatchView`).
-    """
-
-    ordinal: int
-    duration: int
-    winning_team: int  # a side, 1 or 2 (the wire's stats.winningTeam)
 
 
 @dataclass(frozen=True)
@@ -108,7 +96,7 @@ def play_arena(
         round_duration: (low, mode, high) seconds of a round.
     """
     rounds_won = {1: 0, 2: 0}
-    rounds = []
+    rounds: list[ArenaRound] = []
     winner_death = Fraction(p.ARENA_WINNER_DEATH)
     while max(rounds_won.values()) < p.ARENA_ROUNDS_TO_WIN:
         winner = 1 if draw.chance(side_one_round_win) else 2

@@ -7,18 +7,17 @@ from datetime import datetime, timedelta
 from fractions import Fraction
 from typing import Any
 
-from matchkit.synth import parameters as p
-from matchkit.synth.catalogue import Catalogue, Character, patch_at, patch_schedule
+from matchkit.sampledata import parameters as p
+from matchkit.sampledata.catalogue import Catalogue, Character, patch_at, patch_schedule
+from matchkit.sampledata.sampling import Draw, WeightedTable
 from matchkit.synth.combat import ArenaRound, Fighter, play_arena, play_royale
 from matchkit.synth.population import Player, Population, Team, build_population
 from matchkit.synth.renames import Renames
-from matchkit.synth.sampling import Draw, WeightedTable
 from matchkit.synth.timeline import format_moment, ref, resource, team_resource
 
 __all__ = ["GlobalMatches"]
 
 SHARD = "global"
-ASSET_BASE_URL = "https://cdn.example.com"
 
 
 @dataclass(frozen=True)
@@ -189,7 +188,7 @@ class GlobalMatches:
                 teams.append(team_resource(roster.team, shard=SHARD, title_id=p.GLOBAL_TITLE_ID))
             team_ref = None if roster.team is None else ref("team", roster.team.team_id)
             won = "true" if roster.won else "false"
-            attributes = {"shardId": SHARD, "stats": roster.stats, "won": won}
+            attributes: dict[str, Any] = {"shardId": SHARD, "stats": roster.stats, "won": won}
             relationships = {"participants": {"data": member_refs}, "team": {"data": team_ref}}
             roster_resources.append(resource("roster", roster_id, attributes, relationships))
         # every participant plays every round
@@ -286,7 +285,7 @@ class GlobalMatches:
         asset_id = self.draw.uuid()
         folder = f"{p.GLOBAL_TITLE_ID}/{SHARD}/{created.strftime('%Y/%m/%d/%H/%M')}"
         attributes = {
-            "URL": f"{ASSET_BASE_URL}/{folder}/{asset_id}-telemetry.json",
+            "URL": f"{p.ASSET_BASE_URL}/{folder}/{asset_id}-telemetry.json",
             "createdAt": format_moment(created),
             "description": "",
             "name": "telemetry",

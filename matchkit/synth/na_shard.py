@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from matchkit.synth import parameters as p
-from matchkit.synth.catalogue import Catalogue, patch_at, patch_schedule
+from matchkit.sampledata import parameters as p
+from matchkit.sampledata.catalogue import Catalogue, patch_at, patch_schedule
+from matchkit.sampledata.sampling import Draw, WeightedTable, harmonic_weights
 from matchkit.synth.population import Player, Team, build_population
 from matchkit.synth.renames import Renames
-from matchkit.synth.sampling import Draw, WeightedTable, harmonic_weights
 from matchkit.synth.timeline import format_moment, ref, resource, team_resource
 
 __all__ = ["NaMatches"]

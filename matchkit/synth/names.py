@@ -18,12 +18,12 @@ from typing import Any
 import orjson
 
 from matchkit.rules.query import SERVER_TYPE_NAMES
-from matchkit.synth.catalogue import Catalogue, build_catalogue
-from matchkit.synth.telemetry_catalogue import battlerite_names
+from matchkit.sampledata.catalogue import Catalogue, build_catalogue
+from matchkit.sampledata.dataset import CATALOGUE_FILE
+from matchkit.sampledata.telemetry.catalogue import battlerite_names
 
 __all__ = ["CATALOGUE_FILE", "CATALOGUE_FORMAT", "catalogue_document", "write_catalogue"]
 
-CATALOGUE_FILE = "catalogue.json"
 CATALOGUE_FORMAT = "matchkit-catalogue/1"
 
 MOUNT_NAMES = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from matchkit.synth.sampling import Draw, WeightedTable, harmonic_weights
+from matchkit.sampledata.sampling import Draw, WeightedTable, harmonic_weights
 
 __all__ = ["Player", "Population", "Team", "build_population"]
 
@@ -102,7 +102,7 @@ def build_population(
     """
     names: set[str] = set()
     ids: set[str] = set()
-    pool = []
+    pool: list[Player] = []
     while len(pool) < players:
         player_id = new_id()
         if player_id in ids:

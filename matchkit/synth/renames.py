@@ -15,9 +15,9 @@ from datetime import datetime, timedelta
 from fractions import Fraction
 
 from matchkit.errors import InvalidArgumentError
-from matchkit.synth.parameters import RENAMES
+from matchkit.sampledata.parameters import RENAMES
+from matchkit.sampledata.sampling import Draw
 from matchkit.synth.population import Player, Population, _unique_name
-from matchkit.synth.sampling import Draw
 from matchkit.synth.timeline import format_moment
 
 __all__ = ["Rename", "Renames"]

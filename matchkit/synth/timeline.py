@@ -6,9 +6,9 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from matchkit.synth import parameters as p
+from matchkit.sampledata import parameters as p
+from matchkit.sampledata.sampling import Draw, WeightedTable
 from matchkit.synth.population import Team
-from matchkit.synth.sampling import Draw, WeightedTable
 
 __all__ = [
     "draw_match_starts",
@@ -29,7 +29,7 @@ def draw_match_starts(draw: Draw, count: int, *, as_of: datetime, days: int) -> 
     """``count`` start times in ``[as_of - days, as_of - END_MARGIN)``, whole seconds.
 
     A day is drawn uniformly among the UTC dates the window touches, an hour from
-    :data:`matchkit.synth.parameters.HOURLY_ACTIVITY`, a second uniformly within the hour;
+    :data:`matchkit.sampledata.parameters.HOURLY_ACTIVITY`, a second uniformly within the hour;
     a time outside the window is drawn again. Not sorted.
     """
     start = as_of - timedelta(days=days)
@@ -37,7 +37,7 @@ def draw_match_starts(draw: Draw, count: int, *, as_of: datetime, days: int) -> 
     first_day = start.replace(hour=0, minute=0, second=0, microsecond=0)
     day_count = (stop - first_day).days + 1
     hours = WeightedTable(range(24), p.HOURLY_ACTIVITY)
-    starts = []
+    starts: list[datetime] = []
     while len(starts) < count:
         moment = first_day + timedelta(
             days=draw.integer(0, day_count - 1),

@@ -8,7 +8,7 @@ import math
 from typing import Any
 
 from matchkit import to_frames
-from matchkit.synth.dataset import open_dataset, sample_data_path
+from matchkit.sampledata.dataset import open_dataset, sample_data_path
 
 __all__ = ["frames_of", "sample_frames", "sample_parameters", "wilson"]
 

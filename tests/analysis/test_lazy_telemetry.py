@@ -14,8 +14,8 @@ from dask.dataframe.utils import assert_eq
 from matchkit.analysis import battlerite_win_rates, deciding_rounds, per_minute_rates, queue_times
 from matchkit.analysis.telemetry import match_deciding_rounds
 from matchkit.errors import InvalidArgumentError
-from matchkit.synth.dataset import open_dataset
-from matchkit.synth.telemetry import telemetry_bytes
+from matchkit.sampledata.dataset import open_dataset
+from matchkit.sampledata.telemetry import telemetry_bytes
 from matchkit.telemetry import TelemetryFrames, to_telemetry_frames
 from matchkit.telemetry.schema import TABLES
 

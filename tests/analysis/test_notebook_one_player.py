@@ -14,7 +14,7 @@ import pytest
 from matchkit.analysis import percent
 from matchkit.names import sample_names
 from matchkit.report.pages import NOTEBOOKS
-from matchkit.synth.dataset import open_dataset
+from matchkit.sampledata.dataset import open_dataset
 from tests.analysis.helpers import wilson
 from tests.analysis.notebook_claims import (
     WRITTEN_ORDER,

@@ -20,7 +20,7 @@ from matchkit import to_frames
 from matchkit.analysis import player_history, player_summary
 from matchkit.errors import InvalidArgumentError
 from matchkit.names import sample_names
-from matchkit.synth.dataset import open_dataset
+from matchkit.sampledata.dataset import open_dataset
 from tests.analysis.helpers import sample_frames, wilson
 
 dask = pytest.importorskip("dask")

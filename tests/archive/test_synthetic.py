@@ -13,7 +13,7 @@ import matchkit.archive as archive
 from matchkit.archive.synthetic import write_synthetic_archive
 from matchkit.cli import main
 from matchkit.errors import InvalidArgumentError
-from matchkit.synth import parameters as p
+from matchkit.sampledata import parameters as p
 from matchkit.telemetry.consistency import consistency_problems
 from matchkit.telemetry.frames import TelemetryFrames, coerce_table
 from matchkit.telemetry.schema import TABLE_NAMES as TELEMETRY_TABLES

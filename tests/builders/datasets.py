@@ -1,4 +1,4 @@
-"""A small, deterministic data set for service tests, in the ``matchkit.synth.dataset`` folder
+"""A small, deterministic data set for service tests, in the ``matchkit.sampledata.dataset`` folder
 format.
 
 It mixes the shapes the service must serve: Arena and Royale matches on ``global`` (registered,
@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 
 from matchkit.rules.windows import format_time, parse_time
-from matchkit.synth.dataset import FORMAT, MANIFEST, write_shard_file
+from matchkit.sampledata.dataset import FORMAT, MANIFEST, write_shard_file
 from tests.builders import resources
 from tests.builders.resources import Resource
 

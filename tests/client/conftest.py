@@ -16,8 +16,8 @@ from werkzeug import Request, Response
 from matchkit.client.client import Client
 from matchkit.client.transport import RetryPolicy
 from matchkit.model.frames import MatchFrames
+from matchkit.sampledata.telemetry import ASSET_URL_PREFIX
 from matchkit.service import RunningService, running
-from matchkit.synth.telemetry import ASSET_URL_PREFIX
 
 NOW = "2026-10-31T00:00:00Z"
 API_KEY = "planted-key-7f3a9c1e5b2d4f60"

@@ -32,9 +32,9 @@ from matchkit.client.client import Client
 from matchkit.client.session import RateLimit
 from matchkit.client.transport import RetryPolicy
 from matchkit.model.schema import TABLE_NAMES, TABLES
+from matchkit.sampledata.dataset import open_dataset
 from matchkit.service import running
 from matchkit.service.faults import FaultInjector
-from matchkit.synth.dataset import open_dataset
 from tests.client.conftest import FakeClock, stored_asset_urls
 
 START, END = "2026-07-03T00:00:00Z", "2026-10-31T00:00:00Z"  # the sample set's 120 days

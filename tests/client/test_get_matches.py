@@ -12,8 +12,8 @@ import pytest
 from matchkit.client.client import Client
 from matchkit.errors import InvalidArgumentError, NotFoundError
 from matchkit.normalize.pipeline import to_frames
+from matchkit.sampledata.dataset import open_dataset
 from matchkit.service import RunningService
-from matchkit.synth.dataset import open_dataset
 from tests.client.conftest import assert_same_frames, service_client
 
 MATCHES = 40

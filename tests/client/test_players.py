@@ -16,8 +16,8 @@ from werkzeug import Request, Response
 
 from matchkit.client.notices import PlayerNotFoundWarning
 from matchkit.errors import InvalidArgumentError, ServiceError
+from matchkit.sampledata.dataset import open_dataset
 from matchkit.service import RunningService
-from matchkit.synth.dataset import open_dataset
 from tests.client.conftest import service_client
 from tests.client.proxy import Proxy, clients, proxied_service, reference_service
 

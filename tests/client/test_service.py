@@ -18,8 +18,8 @@ from matchkit.errors import CacheMissError, NotFoundError
 from matchkit.model.frames import MatchFrames
 from matchkit.normalize.pipeline import to_frames
 from matchkit.rules.windows import TimeWindow, parse_time, split_window
+from matchkit.sampledata.dataset import Dataset, open_dataset
 from matchkit.service import RunningService, running
-from matchkit.synth.dataset import Dataset, open_dataset
 from tests.client.conftest import FakeClock, assert_same_frames, service_client
 
 

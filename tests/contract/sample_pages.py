@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from matchkit.synth.dataset import open_dataset
+from matchkit.sampledata.dataset import open_dataset
 
 Document = dict[str, Any]
 

@@ -7,16 +7,16 @@ import pytest
 
 from matchkit.errors import DocumentError, InvalidArgumentError
 from matchkit.names import Names, as_names, load_names, sample_names, with_names
-from matchkit.synth import character_names
-from matchkit.synth.catalogue import build_catalogue
-from matchkit.synth.dataset import sample_data_path
+from matchkit.sampledata.catalogue import build_catalogue
+from matchkit.sampledata.dataset import sample_data_path
 from matchkit.synth.names import CATALOGUE_FILE, catalogue_document, write_catalogue
 
 
 def test_the_sample_catalogue_names_every_id_of_the_vocabulary():
     names = sample_names()
     catalogue = build_catalogue()
-    assert dict(names.names["character"]) == character_names()
+    characters = {character.actor: character.name for character in catalogue.characters}
+    assert dict(names.names["character"]) == characters
     first = catalogue.characters[0]
     assert names.name("character", first.actor) == "Ashwind"
     assert names.name("outfit", first.cosmetics["outfit"].items[0]) == "Ashwind: Classic outfit"
@@ -138,7 +138,7 @@ def test_participant_view_carries_names_beside_ids_when_given():
 
 
 def test_the_sample_catalogue_names_every_battlerite():
-    from matchkit.synth.telemetry_catalogue import (
+    from matchkit.sampledata.telemetry.catalogue import (
         BATTLERITE_NAMES,
         featured_battlerite,
         kit_catalogue,

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from matchkit import DocumentError, MatchFrames, to_frames
 from matchkit.model.schema import TABLE_NAMES, TABLES
-from matchkit.synth.dataset import open_dataset
+from matchkit.sampledata.dataset import open_dataset
 from tests.builders.matches import arena_match, bot, player, royale_match
 
 FUZZ = settings(

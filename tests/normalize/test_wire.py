@@ -19,7 +19,7 @@ from matchkit.errors import DocumentError
 from matchkit.model.frames import MatchFrames
 from matchkit.normalize import walker
 from matchkit.normalize.pipeline import shape_decoder
-from matchkit.synth.dataset import open_dataset
+from matchkit.sampledata.dataset import open_dataset
 from tests.builders.resources import arena, match, page, participant, player, roster
 
 DECODER = shape_decoder()

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import requests
 
+from matchkit.sampledata.dataset import open_dataset
 from matchkit.service import running
 from matchkit.synth import write_dataset
-from matchkit.synth.dataset import open_dataset
 
 
 def test_the_asset_url_of_a_served_match_answers_its_telemetry(tmp_path):

@@ -11,10 +11,10 @@ from itertools import islice
 
 import orjson
 
+from matchkit.sampledata.telemetry import telemetry_bytes
+from matchkit.sampledata.telemetry.match import read_match
 from matchkit.synth import iter_documents
-from matchkit.synth.telemetry import telemetry_bytes
-from matchkit.synth.telemetry_check import telemetry_mismatches
-from matchkit.synth.telemetry_match import read_match
+from tests.builders.consistency import telemetry_mismatches
 from tests.conftest import shared_path
 from tests.service.test_telemetry_warhound import ids_without_reservation, import_warhound
 

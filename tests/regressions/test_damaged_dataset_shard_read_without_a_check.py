@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from matchkit import MatchkitError
-from matchkit.synth.dataset import open_dataset
+from matchkit.sampledata.dataset import open_dataset
 from tests.builders.datasets import build_dataset
 
 

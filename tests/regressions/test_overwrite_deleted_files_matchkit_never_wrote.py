@@ -122,7 +122,7 @@ def test_synth_out_keeps_other_files_and_a_failed_run_changes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import matchkit.synth as synth
-    from matchkit.synth.dataset import open_dataset
+    from matchkit.sampledata.dataset import open_dataset
 
     out = tmp_path / "data"
     synth.write_dataset(out, matches=5, na_matches=1)

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import orjson
 import pytest
 
+from matchkit.sampledata.dataset import open_dataset
 from matchkit.service import RunningService, running
-from matchkit.synth.dataset import open_dataset
 from tests.builders.datasets import build_dataset
 from tests.service.small import get
 

@@ -16,7 +16,7 @@ import pytest
 
 import matchkit.normalize.pipeline as pipeline
 from matchkit.client.client import Client
-from matchkit.synth.dataset import open_dataset
+from matchkit.sampledata.dataset import open_dataset
 
 MATCHES = 12
 

@@ -17,8 +17,8 @@ import pytest
 
 from matchkit.client.client import Client
 from matchkit.errors import InvalidArgumentError
+from matchkit.sampledata.dataset import open_dataset
 from matchkit.service import RunningService
-from matchkit.synth.dataset import open_dataset
 from tests.client.conftest import service_client
 
 

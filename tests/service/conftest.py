@@ -17,8 +17,8 @@ import pytest
 import requests
 
 from matchkit.rules.windows import parse_time
+from matchkit.sampledata.dataset import open_dataset
 from matchkit.service import RunningService, running
-from matchkit.synth.dataset import open_dataset
 from tests.builders.datasets import AS_OF, build_dataset
 from tests.sessions import pooled_session
 

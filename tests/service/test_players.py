@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from matchkit.rules.windows import format_time, parse_time
+from matchkit.sampledata.dataset import open_dataset
 from matchkit.service import RunningService, running
-from matchkit.synth.dataset import open_dataset
 from tests.service.conftest import Api, error_of
 
 ATTRIBUTES = {

@@ -9,8 +9,8 @@ import pytest
 import requests
 
 from matchkit.rules.windows import format_time
+from matchkit.sampledata.dataset import open_dataset
 from matchkit.service import running
-from matchkit.synth.dataset import open_dataset
 from tests.conftest import shared_path
 
 

@@ -12,8 +12,8 @@ import pytest
 from matchkit.errors import MatchkitError
 from matchkit.rules.query import MatchQuery
 from matchkit.rules.windows import TimeWindow
+from matchkit.sampledata.dataset import MANIFEST, write_shard_file
 from matchkit.service.store import MatchStore, default_store_dir
-from matchkit.synth.dataset import MANIFEST, write_shard_file
 from tests.builders.datasets import build_dataset
 from tests.service.conftest import NOW
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from matchkit.sampledata.dataset import open_dataset
+from matchkit.sampledata.telemetry import telemetry_bytes
 from matchkit.service.store import MatchStore
 from matchkit.service.telemetry import TelemetryFiles
 from matchkit.synth import write_dataset
-from matchkit.synth.dataset import open_dataset
-from matchkit.synth.telemetry import telemetry_bytes
 
 
 @pytest.fixture(scope="module")

@@ -17,11 +17,11 @@ import orjson
 import pytest
 import requests
 
+from matchkit.sampledata.dataset import open_dataset
+from matchkit.sampledata.telemetry import telemetry_bytes
 from matchkit.service import RunningService, running
 from matchkit.synth import write_dataset
-from matchkit.synth.dataset import open_dataset
-from matchkit.synth.telemetry import telemetry_bytes
-from matchkit.synth.telemetry_check import telemetry_mismatches
+from tests.builders.consistency import mismatches_of, telemetry_mismatches
 from tests.sessions import pooled_session
 
 URL_SHAPE = re.compile(
@@ -107,11 +107,12 @@ def test_an_old_client_gets_the_file_without_a_key(served, assets, documents):
 
 def test_every_match_of_the_data_set_is_served_consistently(served, assets, documents):
     session = pooled_session()
+    files = []
     for match_id, (url, _) in assets.items():
         response = session.get(url, timeout=30)
         assert response.status_code == 200, (match_id, response.text[:200])
-        events = orjson.loads(response.content)
-        assert telemetry_mismatches(documents[match_id], events) == [], match_id
+        files.append(orjson.loads(response.content))
+    assert mismatches_of([documents[match_id] for match_id in assets], files) == []
 
 
 def test_a_key_sent_anyway_is_ignored_and_never_logged(served, assets, caplog):

@@ -23,10 +23,10 @@ import orjson
 import pytest
 import requests
 
+from matchkit.sampledata.dataset import open_dataset
+from matchkit.sampledata.telemetry.match import read_match
 from matchkit.service import RunningService, running
 from matchkit.synth import write_dataset
-from matchkit.synth.dataset import open_dataset
-from matchkit.synth.telemetry_match import read_match
 
 KEY = "warhound-test-key-2b7e"
 

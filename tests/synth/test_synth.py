@@ -20,12 +20,13 @@ import pytest
 
 from matchkit.cli import main
 from matchkit.errors import InvalidArgumentError
+from matchkit.names import sample_names
 from matchkit.rules.query import RANKING_TYPES, SERVER_TYPES
 from matchkit.rules.windows import parse_time
-from matchkit.synth import character_names, iter_documents, model_parameters, write_dataset
-from matchkit.synth import parameters as p
-from matchkit.synth.dataset import open_dataset, sample_data_path
-from matchkit.synth.describe import README_BEGIN, README_END, parameter_tables
+from matchkit.sampledata import parameters as p
+from matchkit.sampledata.dataset import open_dataset, sample_data_path
+from matchkit.synth import iter_documents, model_parameters, write_dataset
+from tools.data_readme import README_BEGIN, README_END, parameter_tables
 
 REPO = Path(__file__).resolve().parents[2]
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
@@ -575,8 +576,8 @@ def test_cli_reports_bad_arguments(tmp_path, capsys):
     assert "days" in capsys.readouterr().err
 
 
-def test_character_names_cover_every_actor_of_the_sample_set() -> None:
-    names = character_names()
+def test_the_catalogue_names_every_actor_of_the_sample_set() -> None:
+    names = dict(sample_names().names["character"])
     manifest_actors = {
         character["actor"]: character["name"]
         for character in open_dataset().manifest["parameters"]["catalogue"]["characters"]

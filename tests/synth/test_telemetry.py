@@ -20,17 +20,16 @@ import orjson
 import pytest
 
 from matchkit.errors import InvalidArgumentError
-from matchkit.synth import iter_documents
-from matchkit.synth.dataset import open_dataset
-from matchkit.synth.telemetry import (
-    EVENT_TYPES,
-    ROYALE_EVENT_TYPES,
+from matchkit.rules.events import EVENT_TYPES, ROYALE_EVENT_TYPES
+from matchkit.sampledata.dataset import open_dataset
+from matchkit.sampledata.telemetry import parameters as t
+from matchkit.sampledata.telemetry import (
     telemetry_bytes,
     telemetry_events,
 )
-from matchkit.synth.telemetry_check import telemetry_mismatches
-from matchkit.synth.telemetry_match import read_match
-from matchkit.synth.telemetry_parameters import telemetry_parameters_record
+from matchkit.sampledata.telemetry.match import read_match
+from matchkit.synth import iter_documents
+from tests.builders.consistency import mismatches_of
 from tests.builders.datasets import build_dataset
 
 REPO = Path(__file__).resolve().parents[2]
@@ -65,12 +64,8 @@ def test_the_sample_covers_every_kind_of_match(sample_documents):
 
 
 def test_sample_telemetry_agrees_with_its_matches(sample_documents):
-    failures = {}
-    for document in sample_documents:
-        problems = telemetry_mismatches(document, telemetry_events(document))
-        if problems:
-            failures[document["data"]["id"]] = problems[:3]
-    assert failures == {}
+    files = [telemetry_events(document) for document in sample_documents]
+    assert mismatches_of(sample_documents, files) == []
 
 
 def _rows_by_round(events):
@@ -155,7 +150,7 @@ def test_spells_come_in_one_burst_at_the_end(sample_documents):
 _DIGEST = """
 import hashlib, sys
 from matchkit.synth import iter_documents
-from matchkit.synth.telemetry import telemetry_bytes
+from matchkit.sampledata.telemetry import telemetry_bytes
 digest = hashlib.sha256()
 for document in iter_documents("global", seed=5, matches=60):
     digest.update(telemetry_bytes(document))
@@ -199,10 +194,11 @@ def test_documents_of_other_shapes_still_get_exact_sums(tmp_path):
     """Documents the generator did not make (the service tests' factory: kills drawn
     independently of deaths, 1-based rounds, bots) still get files whose sums hold."""
     build_dataset(tmp_path, global_matches=80, na_matches=1)
+    documents = list(open_dataset(tmp_path).iter_documents("global"))
+    files = [telemetry_events(document) for document in documents]
+    assert mismatches_of(documents, files) == []
     checked = 0
-    for document in open_dataset(tmp_path).iter_documents("global"):
-        events = telemetry_events(document)
-        assert telemetry_mismatches(document, events) == []
+    for document, events in zip(documents, files, strict=True):
         view = read_match(document)
         if view.royale:
             continue
@@ -222,14 +218,12 @@ def test_documents_of_other_shapes_still_get_exact_sums(tmp_path):
 
 
 def test_data_readme_documents_the_telemetry_model_as_the_code_has_it():
-    from matchkit.synth.telemetry_describe import TELEMETRY_BEGIN, TELEMETRY_END, telemetry_tables
+    from tools.data_readme import TELEMETRY_BEGIN, TELEMETRY_END, telemetry_tables
 
     readme = (REPO / "data" / "README.md").read_text(encoding="utf-8")
     block = readme.split(TELEMETRY_BEGIN, 1)[1].split(TELEMETRY_END, 1)[0]
     assert block.strip() == telemetry_tables().strip()
-    record = orjson.loads(orjson.dumps(telemetry_parameters_record()))
-    featured = record["battlerites"]["featured"]
-    assert featured["character"] in block
-    assert f"{float(Fraction(featured['pick_when_won'])) * 100:.1f}%" in block
-    for region in record["queue"]["region_factor"]:
+    assert t.FEATURED_CHARACTER in block
+    assert f"{float(Fraction(t.FEATURED_PICK_WHEN_WON)) * 100:.1f}%" in block
+    for region, _factor in t.QUEUE_REGION_FACTOR:
         assert f"`{region}`" in block

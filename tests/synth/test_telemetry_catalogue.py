@@ -1,4 +1,4 @@
-"""The telemetry vocabulary of each character (matchkit.synth.telemetry_catalogue)."""
+"""The telemetry vocabulary of each character (matchkit.sampledata.telemetry.catalogue)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from matchkit.synth import telemetry_parameters as t
-from matchkit.synth.telemetry_catalogue import character_kit, kit_catalogue
+from matchkit.sampledata.telemetry import parameters as t
+from matchkit.sampledata.telemetry.catalogue import character_kit, kit_catalogue
 
 UNKNOWN_ACTORS = ["1", "987654321", "not-a-number"]
 

@@ -1,7 +1,7 @@
 """The findings the telemetry model puts in are there to recover, at the stated parameters.
 
 Over the first 1,500 matches of the default seed (the sample set's), each estimate is held
-against the parameter of :mod:`matchkit.synth.telemetry_parameters` within four standard errors
+against the parameter of :mod:`matchkit.sampledata.telemetry.parameters` within four standard errors
 (or a stated tolerance for means of bounded draws).
 """
 
@@ -15,11 +15,15 @@ from typing import Any
 
 import pytest
 
+from matchkit.sampledata.telemetry import parameters as t
+from matchkit.sampledata.telemetry import telemetry_events
+from matchkit.sampledata.telemetry.catalogue import (
+    character_kit,
+    featured_battlerite,
+    kit_catalogue,
+)
+from matchkit.sampledata.telemetry.match import read_match
 from matchkit.synth import iter_documents
-from matchkit.synth import telemetry_parameters as t
-from matchkit.synth.telemetry import telemetry_events
-from matchkit.synth.telemetry_catalogue import character_kit, featured_battlerite, kit_catalogue
-from matchkit.synth.telemetry_match import read_match
 
 MATCHES = 1500
 

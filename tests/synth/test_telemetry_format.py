@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
+from matchkit.sampledata.telemetry import telemetry_events
 from matchkit.synth import iter_documents
-from matchkit.synth.telemetry import telemetry_events
-from matchkit.synth.telemetry_check import telemetry_mismatches
+from tests.builders.consistency import telemetry_mismatches
 from tests.conftest import shared_path
 
 MATCH_ID = "4810AA4CC2C34FDCBA34C7E8915EAFD4"

@@ -1,5 +1,5 @@
 """The findings the generator put into the sample set's telemetry (data/README.md, parameters in
-matchkit/synth/telemetry_parameters.py) lie inside the intervals the analysis computes."""
+matchkit/sampledata/telemetry/parameters.py) lie inside the intervals the analysis computes."""
 
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ from matchkit.analysis.telemetry import (
     per_minute_rates,
     queue_times,
 )
-from matchkit.synth import telemetry_parameters as t
-from matchkit.synth.dataset import open_dataset
-from matchkit.synth.telemetry import telemetry_bytes
-from matchkit.synth.telemetry_catalogue import battlerite_names, featured_battlerite
+from matchkit.sampledata.dataset import open_dataset
+from matchkit.sampledata.telemetry import parameters as t
+from matchkit.sampledata.telemetry import telemetry_bytes
+from matchkit.sampledata.telemetry.catalogue import battlerite_names, featured_battlerite
 from matchkit.telemetry import TelemetryFrames, to_telemetry_frames
 
 # A seeded sample: every third match of the sample set (1,400 matches, all kinds and hours).

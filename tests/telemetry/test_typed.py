@@ -45,8 +45,8 @@ def assert_same(fast: TelemetryFrames, slow: TelemetryFrames) -> None:
 @pytest.fixture(scope="module")
 def generated() -> dict[str, bytes]:
     """The telemetry of the sample set's first 200 global matches."""
-    from matchkit.synth.dataset import open_dataset
-    from matchkit.synth.telemetry import telemetry_bytes
+    from matchkit.sampledata.dataset import open_dataset
+    from matchkit.sampledata.telemetry import telemetry_bytes
 
     files = {}
     for document in itertools.islice(open_dataset().iter_documents("global"), 200):

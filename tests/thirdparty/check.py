@@ -30,7 +30,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from matchkit.synth.dataset import open_dataset
+from matchkit.sampledata.dataset import open_dataset
 from tests.serve_process import started_serve
 
 HERE = Path(__file__).resolve().parent

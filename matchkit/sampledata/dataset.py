@@ -33,8 +33,11 @@ from matchkit.errors import MatchkitError
 from matchkit.rules.windows import parse_time
 
 __all__ = [
+    "CATALOGUE_FILE",
     "FORMAT",
+    "MANIFEST",
     "Dataset",
+    "find_catalogue",
     "open_dataset",
     "sample_data_path",
     "write_shard_file",
@@ -42,6 +45,7 @@ __all__ = [
 
 FORMAT = "matchkit-dataset/1"
 MANIFEST = "manifest.json"
+CATALOGUE_FILE = "catalogue.json"
 
 
 def sample_data_path() -> Path:
@@ -162,6 +166,26 @@ def open_dataset(path: str | os.PathLike[str] | None = None) -> Dataset:
     if found != FORMAT:
         raise MatchkitError(f"{manifest_path} has format {found!r}, not {FORMAT}")
     return Dataset(folder, manifest)
+
+
+def find_catalogue(path: str | os.PathLike[str] | None = None) -> Path | None:
+    """The catalogue of names of a data set folder (the sample set's by default), or None.
+
+    Its file is the manifest's ``catalogue`` entry (``catalogue.json`` when the manifest names
+    none or cannot be read); a name that leaves the folder is not followed.
+    """
+    folder = Path(path) if path is not None else sample_data_path()
+    if not folder.is_dir():
+        return None
+    name = CATALOGUE_FILE
+    try:
+        manifest = orjson.loads((folder / MANIFEST).read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        manifest = None
+    if isinstance(manifest, dict) and isinstance(manifest.get("catalogue"), dict):
+        name = str(manifest["catalogue"].get("path", CATALOGUE_FILE))
+    found = folder / name
+    return found if found.is_file() and found.parent == folder else None
 
 
 def write_shard_file(path: Path, documents: Iterable[dict[str, Any]]) -> dict[str, Any]:

@@ -6,7 +6,7 @@ their findings against the model that produced the data (``data/README.md`` show
 tables).
 
 The telemetry model's parameters (per-round events, battlerites, queue times, pings) are in
-:mod:`matchkit.synth.telemetry_parameters`: telemetry is generated on request, never written
+:mod:`matchkit.sampledata.telemetry.parameters`: telemetry is generated on request, never written
 into the data set, so its numbers stay out of the manifest.
 
 Probabilities are written as decimal strings and read as exact :class:`fractions.Fraction`
@@ -21,58 +21,10 @@ from fractions import Fraction
 from math import comb
 from typing import Literal
 
+# The constants are read as attributes (``p.MODES``), by the generator, the telemetry renderer,
+# the synthetic archive, the CLI's defaults and tools/data_readme.py; the types and functions are
+# the module's interface.
 __all__ = [
-    "ARENA_INTRO_SECONDS",
-    "ARENA_MAPS",
-    "ARENA_ROUNDS_TO_WIN",
-    "ARENA_ROUND_BREAK_SECONDS",
-    "ARENA_WINNER_DEATH",
-    "BOT_USER_ID",
-    "CATALOGUE_SEED",
-    "CHARACTER_COUNT",
-    "CHARACTER_ROLES",
-    "CHARACTER_SKEW",
-    "COSMETICS_ONLY_SHARE",
-    "COSMETIC_SLOTS",
-    "DAYS",
-    "DEFAULT_AS_OF",
-    "DEFAULT_NA_MATCHES",
-    "DEFAULT_SEED",
-    "END_MARGIN_SECONDS",
-    "FAVOURITE_CHARACTER_SHARE",
-    "FIRST_PATCH_GLOBAL",
-    "FIRST_PATCH_NA",
-    "FIRST_PATCH_OFFSET_DAYS",
-    "GENERATOR",
-    "GLOBAL_MATCHES",
-    "GLOBAL_PLAYER_POOL",
-    "GLOBAL_TITLE_ID",
-    "HOURLY_ACTIVITY",
-    "INTEGER_USER_ID_SHARE",
-    "MODES",
-    "NA_DEFAULT_SKIN_SHARE",
-    "NA_DURATION",
-    "NA_GAME_MODES",
-    "NA_HEROES",
-    "NA_HERO_SKEW",
-    "NA_MISSING_WON_SHARE",
-    "NA_PLAYER_POOL",
-    "NA_ROSTER_SIZE",
-    "NA_SKINS_PER_HERO",
-    "NA_SURRENDER_SHARE",
-    "NA_TEAM_POOL",
-    "NA_TITLE_ID",
-    "NA_TURRETS",
-    "PATCH_INTERVALS_DAYS",
-    "PLAYER_PICTURES",
-    "PLAYER_SKEW",
-    "PLAYER_STAT_KEYS",
-    "PLAYER_TITLES",
-    "REGIONS",
-    "RENAMES",
-    "SLOT_KINDS",
-    "TEAM_POOL",
-    "TEAM_SKEW",
     "CosmeticSlot",
     "Mode",
     "NaGameMode",
@@ -91,6 +43,9 @@ DEFAULT_NA_MATCHES = 600
 CATALOGUE_SEED = "matchkit-catalogue-1"
 
 GLOBAL_TITLE_ID = "example-studio-arena"
+# Where the global shard's documents point their telemetry asset: a CDN that serves nothing (the
+# reference service serves the file under its own address instead, matchkit.sampledata.telemetry).
+ASSET_BASE_URL = "https://cdn.example.com"
 NA_TITLE_ID = "example-studio-legacy"
 
 # No match starts in the last hour before as_of, so that every match and its telemetry asset

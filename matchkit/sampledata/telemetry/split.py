@@ -25,11 +25,11 @@ from collections.abc import Sequence
 from fractions import Fraction
 from itertools import combinations, product
 
-from matchkit.synth import parameters as p
-from matchkit.synth import telemetry_parameters as t
-from matchkit.synth.sampling import Draw
-from matchkit.synth.telemetry_catalogue import character_kit
-from matchkit.synth.telemetry_match import PLAYER_STATS, MatchView, ParticipantView
+from matchkit.sampledata import parameters as p
+from matchkit.sampledata.sampling import Draw
+from matchkit.sampledata.telemetry import parameters as t
+from matchkit.sampledata.telemetry.catalogue import character_kit
+from matchkit.sampledata.telemetry.match import PLAYER_STATS, MatchView, ParticipantView
 
 __all__ = ["split_rounds", "split_total"]
 
@@ -100,9 +100,11 @@ def _side_deaths(view: MatchView, side: int, members: list[int], draw: Draw) -> 
     for i in members:
         extra = people[i].stats["deaths"] - len(lost)
         choices = draw.shuffled(list(combinations(won, extra)))
-        options.append(
-            sorted(choices, key=lambda c, i=i: not _fits(people[i], lost + c, durations))
-        )
+
+        def unfit(died: tuple[int, ...], person: ParticipantView = people[i]) -> bool:
+            return not _fits(person, lost + died, durations)
+
+        options.append(sorted(choices, key=unfit))
     best, best_score = None, None
     for chosen in product(*options):
         dead = Counter(r for rounds in chosen for r in rounds)

@@ -1,6 +1,6 @@
 """The game's vocabulary: characters, cosmetic catalogues, maps, game modes, patches, heroes.
 
-Built from :data:`matchkit.synth.parameters.CATALOGUE_SEED`, not from a data set's seed: two
+Built from :data:`matchkit.sampledata.parameters.CATALOGUE_SEED`, not from a data set's seed: two
 data sets of different seeds describe the same game.
 """
 
@@ -11,8 +11,8 @@ from datetime import datetime, timedelta
 from fractions import Fraction
 from itertools import cycle
 
-from matchkit.synth import parameters as p
-from matchkit.synth.sampling import Draw, WeightedTable, harmonic_weights
+from matchkit.sampledata import parameters as p
+from matchkit.sampledata.sampling import Draw, WeightedTable, harmonic_weights
 
 __all__ = ["Catalogue", "Character", "CosmeticCatalogue", "Patch", "build_catalogue"]
 

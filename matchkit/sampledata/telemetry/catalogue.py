@@ -1,6 +1,6 @@
 """The telemetry vocabulary of each character: battlerites, abilities, role and archetype.
 
-Built from the game catalogue (:func:`matchkit.synth.catalogue.build_catalogue`) and a fixed
+Built from the game catalogue (:func:`matchkit.sampledata.catalogue.build_catalogue`) and a fixed
 seed, so it is the same for every data set. A character the catalogue does not know (documents
 of other sources) gets a vocabulary drawn from its actor id.
 """
@@ -13,10 +13,10 @@ from fractions import Fraction
 from functools import lru_cache
 
 from matchkit.errors import MatchkitError
-from matchkit.synth import parameters as p
-from matchkit.synth import telemetry_parameters as t
-from matchkit.synth.catalogue import build_catalogue
-from matchkit.synth.sampling import Draw, WeightedTable, harmonic_weights
+from matchkit.sampledata import parameters as p
+from matchkit.sampledata.catalogue import build_catalogue
+from matchkit.sampledata.sampling import Draw, WeightedTable, harmonic_weights
+from matchkit.sampledata.telemetry import parameters as t
 
 __all__ = [
     "BATTLERITE_NAMES",

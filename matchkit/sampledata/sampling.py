@@ -4,6 +4,12 @@ Only ``random.Random``'s integer and ``random()`` streams are used, with IEEE ar
 exactly rounded everywhere (addition, multiplication, division, square root); no ``math.log`` or
 ``exp``, whose last bit may differ between C libraries. String seeds are hashed by CPython with
 SHA-512, so they are platform independent too.
+
+:class:`QuickDraw` is the source of telemetry, which is rendered on request (a few hundred draws
+per event log): its ``integer``, ``pick``, ``chance`` and ``shuffled`` avoid ``randrange``'s
+rejection loop (an integer is ``low + int(random() * span)``). ``random()`` is the same 53-bit
+Mersenne Twister value everywhere and the product is exactly rounded, so its values do not
+depend on the platform either; but they differ from :class:`Draw`'s, so the two stay apart.
 """
 
 from __future__ import annotations
@@ -12,10 +18,11 @@ import random
 from bisect import bisect_right
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 from itertools import accumulate
 from typing import Generic, TypeVar
 
-__all__ = ["Draw", "WeightedTable", "harmonic_weights"]
+__all__ = ["Draw", "QuickDraw", "WeightedTable", "harmonic_weights"]
 
 T = TypeVar("T")
 
@@ -62,7 +69,7 @@ class Draw:
 
     def unique_integers(self, count: int, used: set[int], *, low: int) -> tuple[int, ...]:
         """``count`` integers in ``[low, 2**31 - 1]`` not in ``used`` (added to it)."""
-        values = []
+        values: list[int] = []
         while len(values) < count:
             value = self.rng.randint(low, 2**31 - 1)
             if value not in used:
@@ -103,3 +110,36 @@ class Draw:
     def numeric_id(self) -> str:
         """An 18-digit numeric string, the shape of a global player id."""
         return str(self.rng.randrange(770_000_000_000_000_000, 940_000_000_000_000_000))
+
+
+@lru_cache(maxsize=256)
+def _probability(value: Fraction | str) -> float:
+    return float(Fraction(value))
+
+
+class QuickDraw(Draw):
+    """A :class:`Draw` whose ``integer``, ``pick``, ``chance`` and ``shuffled`` use ``random()``."""
+
+    def __init__(self, seed: int | str) -> None:
+        super().__init__(seed)
+        self.random = self.rng.random
+
+    def integer(self, low: int, high: int) -> int:
+        """A uniform integer in ``[low, high]``."""
+        return low + int(self.random() * (high - low + 1))
+
+    def pick(self, items: Sequence[T]) -> T:
+        return items[int(self.random() * len(items))]
+
+    def chance(self, probability: Fraction | str | float) -> bool:
+        value = probability if isinstance(probability, float) else _probability(probability)
+        return self.random() < value
+
+    def shuffled(self, items: Sequence[T]) -> list[T]:
+        """A Fisher-Yates shuffle of a copy of ``items``."""
+        copy = list(items)
+        random = self.random
+        for index in range(len(copy) - 1, 0, -1):
+            other = int(random() * (index + 1))
+            copy[index], copy[other] = copy[other], copy[index]
+        return copy

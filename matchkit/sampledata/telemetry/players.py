@@ -1,7 +1,7 @@
 """The players' side of telemetry: queueing, seat reservations, battlerite picks, team updates.
 
 Each function returns ``dataObject`` dicts with the fields of the real file, in its order
-(``../shared/spec/telemetry.md``); the timeline (:mod:`matchkit.synth.telemetry`) gives them
+(``../shared/spec/telemetry.md``); the timeline (:mod:`matchkit.sampledata.telemetry`) gives them
 their times. Leagues are drawn once per player id (or taken from the team), so a player keeps
 one league across matches.
 """
@@ -13,11 +13,11 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from matchkit.synth import parameters as p
-from matchkit.synth import telemetry_parameters as t
-from matchkit.synth.sampling import Draw, WeightedTable
-from matchkit.synth.telemetry_catalogue import character_kit, featured_battlerite
-from matchkit.synth.telemetry_match import MatchView, ParticipantView, RosterView
+from matchkit.sampledata import parameters as p
+from matchkit.sampledata.sampling import Draw, WeightedTable
+from matchkit.sampledata.telemetry import parameters as t
+from matchkit.sampledata.telemetry.catalogue import character_kit, featured_battlerite
+from matchkit.sampledata.telemetry.match import MatchView, ParticipantView, RosterView
 
 __all__ = [
     "Standing",

@@ -8,15 +8,15 @@ from a source seeded by the match id, so the same document always gives the same
 (:func:`telemetry_bytes`).
 
 An Arena match's events agree with its document: per-round ``playerStats`` sum to the
-participants' stats (:mod:`matchkit.synth.telemetry_split`), ``roundLength``/``winningTeam`` are
-the rounds', the final scores the rosters', one DeathEvent per death in its round, one QueueEvent
-per player (bots do not queue), one MatchReservedUser per participant, bots included (every id an
-event names has its reservation, as in the real file; parsers written for real files, such as
-warhound, rely on it), five picks per player in round 0,
-TeamUpdateEvents in ranked matches, the UserRoundSpell burst at the end, ServerShutdown last.
-A Royale match has only match-level events (QueueEvent, MatchStart, MatchReservedUser,
+participants' stats (:mod:`matchkit.sampledata.telemetry.split`), ``roundLength`` and
+``winningTeam`` are the rounds', the final scores the rosters', one DeathEvent per death in its
+round, one QueueEvent per player (bots do not queue), one MatchReservedUser per participant, bots
+included (every id an event names has its reservation, as in the real file; parsers written for
+real files, such as warhound, rely on it), five picks per player in round 0, TeamUpdateEvents in
+ranked matches, the UserRoundSpell burst at the end, ServerShutdown last. A Royale match has only
+match-level events (QueueEvent, MatchStart, MatchReservedUser,
 DeathEvent, ServerShutdown). The model's parameters are in
-:mod:`matchkit.synth.telemetry_parameters` and ``data/README.md``.
+:mod:`matchkit.sampledata.telemetry.parameters` and ``data/README.md``.
 
 Example:
     >>> events = telemetry_events(document)  # doctest: +SKIP
@@ -35,34 +35,27 @@ import orjson
 
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules import events as ev
-from matchkit.synth import parameters as p
-from matchkit.synth import telemetry_parameters as t
-from matchkit.synth import telemetry_players as players
-from matchkit.synth.global_shard import ASSET_BASE_URL, SHARD
-from matchkit.synth.telemetry_catalogue import character_kit
-from matchkit.synth.telemetry_draw import QuickDraw as Draw
-from matchkit.synth.telemetry_match import MatchView, ParticipantView, read_match
-from matchkit.synth.telemetry_split import split_rounds
+from matchkit.sampledata import parameters as p
+from matchkit.sampledata.sampling import QuickDraw
+from matchkit.sampledata.telemetry import parameters as t
+from matchkit.sampledata.telemetry import players
+from matchkit.sampledata.telemetry.catalogue import character_kit
+from matchkit.sampledata.telemetry.match import MatchView, ParticipantView, read_match
+from matchkit.sampledata.telemetry.split import split_rounds
 
 __all__ = [
     "ASSET_URL_PREFIX",
-    "EVENT_TYPES",
-    "ROYALE_EVENT_TYPES",
     "SERVICE_PATH_PREFIX",
     "telemetry_bytes",
     "telemetry_events",
-    "telemetry_events_of",
 ]
 
+SHARD = "global"
 # Where the generator's documents point their telemetry asset (a CDN that serves nothing), and
 # the path the reference service serves it under instead: the rest of the URL is the same
 # (``YYYY/MM/DD/HH/mm/<asset-id>-telemetry.json``, the time being the asset's createdAt).
-ASSET_URL_PREFIX = f"{ASSET_BASE_URL}/{p.GLOBAL_TITLE_ID}/{SHARD}/"
+ASSET_URL_PREFIX = f"{p.ASSET_BASE_URL}/{p.GLOBAL_TITLE_ID}/{SHARD}/"
 SERVICE_PATH_PREFIX = f"/telemetry/{SHARD}/"
-
-EVENT_TYPES = ev.EVENT_TYPES
-"""Every event type the generator writes, in the order they occur."""
-ROYALE_EVENT_TYPES = ev.ROYALE_EVENT_TYPES
 
 SCORE_TYPES = ("USES", "DAMAGE_DONE", "DAMAGE_RECEIVED", "HEALING_DONE", "HEALING_RECEIVED",
                "CONTROL_DONE", "CONTROL_RECEIVED", "ENERGY_RECEIVED", "ENERGY_USED")  # fmt: skip
@@ -90,7 +83,7 @@ def _ms(moment: datetime) -> int:
     return (moment - _EPOCH) // _MILLISECOND
 
 
-def _arrivals(log: _Log, draw: Draw, start: int) -> None:
+def _arrivals(log: _Log, draw: QuickDraw, start: int) -> None:
     """QueueEvents just before MatchStart, MatchStart at createdAt, then the reservations."""
     view = log.view
     clock_ns = draw.integer(10**16, 3 * 10**16)
@@ -118,7 +111,7 @@ def _arrivals(log: _Log, draw: Draw, start: int) -> None:
     # draw from a source of their own: the players' events stay those drawn without them.
     bots = [(roster, one) for roster, one in seated if one.bot]
     for index, (roster, person) in enumerate(humans + bots):
-        source = Draw(f"telemetry:{view.match_id}:bot:{index}") if person.bot else draw
+        source = QuickDraw(f"telemetry:{view.match_id}:bot:{index}") if person.bot else draw
         log.add(
             start + 1 + index,
             ev.RESERVED_USER,
@@ -141,7 +134,7 @@ def _round_event(
     )
 
 
-def _ability(draw: Draw, abilities: tuple[int, ...], kind: str) -> int:
+def _ability(draw: QuickDraw, abilities: tuple[int, ...], kind: str) -> int:
     if kind == "ULTIMATE_USED":
         return abilities[4]
     if kind == "RUNE_LASTHIT":
@@ -149,7 +142,7 @@ def _ability(draw: Draw, abilities: tuple[int, ...], kind: str) -> int:
     return draw.pick(abilities[:4])
 
 
-def _play_round(log: _Log, draw: Draw, index: int, begin: int, stats: list[dict[str, int]]):
+def _play_round(log: _Log, draw: QuickDraw, index: int, begin: int, stats: list[dict[str, int]]):
     """One round's events from ``begin`` (ms); returns the RoundFinishedEvent's time."""
     view = log.view
     round_ = view.rounds[index]
@@ -212,7 +205,7 @@ def _play_round(log: _Log, draw: Draw, index: int, begin: int, stats: list[dict[
     return finished
 
 
-def _spells(log: _Log, draw: Draw, time: int) -> None:
+def _spells(log: _Log, draw: QuickDraw, time: int) -> None:
     low, high = t.USER_ROUND_SPELLS
     for round_ in log.view.rounds:
         for person in log.view.participants:
@@ -237,7 +230,7 @@ def _spells(log: _Log, draw: Draw, time: int) -> None:
                 )
 
 
-def _arena(log: _Log, draw: Draw, start: int) -> int:
+def _arena(log: _Log, draw: QuickDraw, start: int) -> int:
     """Rounds, the end burst, the final score and team updates; returns the last time."""
     view = log.view
     rows = split_rounds(view, draw)
@@ -276,7 +269,7 @@ def _arena(log: _Log, draw: Draw, start: int) -> int:
     return end
 
 
-def _royale(log: _Log, draw: Draw, start: int) -> int:
+def _royale(log: _Log, draw: QuickDraw, start: int) -> int:
     """One DeathEvent per death: the worst-placed rosters fall first."""
     view = log.view
     rosters = sorted(view.rosters, key=lambda roster: -(roster.placement or len(view.rosters)))
@@ -291,9 +284,9 @@ def _royale(log: _Log, draw: Draw, start: int) -> int:
     return start + view.duration * 1000
 
 
-def telemetry_events_of(view: MatchView) -> list[dict[str, Any]]:
+def _events_of(view: MatchView) -> list[dict[str, Any]]:
     """The telemetry events of a match read with :func:`read_match`, in file (unsorted) order."""
-    draw = Draw(f"telemetry:{view.match_id}")
+    draw = QuickDraw(f"telemetry:{view.match_id}")
     log = _Log(view)
     start = _ms(view.created_at)
     _arrivals(log, draw, start)
@@ -303,7 +296,7 @@ def telemetry_events_of(view: MatchView) -> list[dict[str, Any]]:
     shutdown = max(start + match_time * 1000, last + 1000)
     log.match_event(shutdown, ev.SHUTDOWN, matchTime=match_time, reason="MATCH_COMPLETED")
     cursor = draw.integer(3_000_000_000, 3_500_000_000)
-    events = []
+    events: list[dict[str, Any]] = []
     for _time, _order, kind, data in sorted(log.items, key=lambda item: (item[0], item[1])):
         cursor += draw.integer(1, 40) if events else 0
         events.append({"cursor": cursor, "type": kind, "dataObject": data})
@@ -325,7 +318,7 @@ def telemetry_events(document: Mapping[str, Any]) -> list[dict[str, Any]]:
             "have telemetry",
             parameter="document",
         )
-    return telemetry_events_of(view)
+    return _events_of(view)
 
 
 def telemetry_bytes(document: Mapping[str, Any]) -> bytes:

@@ -1,10 +1,9 @@
 """A match document read into what its telemetry depends on: rosters, participants, rounds.
 
-Both the generator (:mod:`matchkit.synth.telemetry`) and the consistency check
-(:mod:`matchkit.synth.telemetry_check`) read documents through :func:`read_match`, so they agree
-on who is who: a participant's telemetry id is its ``stats.userID``, else its player's id, else
-an id drawn from the match and participant ids (an anonymous participant whose stats were not
-recorded).
+The renderer (:mod:`matchkit.sampledata.telemetry.render`) reads documents through
+:func:`read_match`, which decides who is who: a participant's telemetry id is its
+``stats.userID``, else its player's id, else an id drawn from the match and participant ids (an
+anonymous participant whose stats were not recorded).
 """
 
 from __future__ import annotations
@@ -18,11 +17,11 @@ from typing import Any
 from matchkit.errors import MatchkitError
 from matchkit.rules.events import STAT_KEYS
 from matchkit.rules.windows import parse_time
-from matchkit.synth.combat import ArenaRound
-from matchkit.synth.sampling import Draw
+from matchkit.sampledata.sampling import Draw
 
 __all__ = [
     "PLAYER_STATS",
+    "ArenaRound",
     "MatchView",
     "ParticipantView",
     "RosterView",
@@ -33,6 +32,19 @@ __all__ = [
 PLAYER_STATS = STAT_KEYS
 COSMETICS = ("mount", "attachment", "outfit", "emote")
 BOT_ID = "0"
+
+
+@dataclass(frozen=True)
+class ArenaRound:
+    """One round: its 0-based ordinal, duration in seconds and the side that won it.
+
+    The match generator plays rounds as these, and :class:`MatchView` reads them back from a
+    match document.
+    """
+
+    ordinal: int
+    duration: int
+    winning_team: int  # a side, 1 or 2 (the wire's stats.winningTeam)
 
 
 @dataclass(frozen=True)
@@ -164,7 +176,8 @@ def _participant(match_id: str, item: Mapping[str, Any], side: int) -> Participa
     )
 
 
-def _related(resource: Mapping[str, Any], name: str) -> list[tuple[str, str]]:
+def _related(resource: Mapping[str, Any], name: str) -> list[tuple[Any, Any]]:
+    """The (type, id) of each resource ``name`` links to, as the document spells them."""
     data = ((resource.get("relationships") or {}).get(name) or {}).get("data")
     if isinstance(data, dict):
         data = [data]
@@ -192,7 +205,7 @@ def read_match(document: Mapping[str, Any]) -> MatchView:
         if isinstance(item, dict)
     }
 
-    def resource(key: tuple[str, str]) -> Mapping[str, Any]:
+    def resource(key: tuple[Any, Any]) -> Mapping[str, Any]:
         if key not in by_key:
             raise MatchkitError(f"match {match_id} links {key[0]} {key[1]!r}, not included")
         return by_key[key]
