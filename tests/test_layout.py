@@ -50,8 +50,9 @@ ALLOWED: Mapping[str, frozenset[str]] = {
     # never the generator (it reads the data set through the data-set format, which is not
     # synth's).
     "service": frozenset({"errors", "lazy", "rules"}),
-    # Names for ids: the catalogue a service serves comes through the client's request path.
-    "names": frozenset({"errors", "client"}),
+    # Names for ids (the vocabulary of kinds from the model); the catalogue a service serves
+    # comes through the client's one request path.
+    "names": frozenset({"errors", "model", "client"}),
     # Tables of findings: MatchFrames, TelemetryFrames and DataFrames only; no HTTP.
     "analysis": frozenset({"errors", "rules", "model", "names", "telemetry"}),
     "plots": frozenset({"errors", "model", "names", "telemetry", "analysis"}),
