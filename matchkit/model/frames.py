@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -23,7 +23,7 @@ from matchkit.model.schema import TABLE_NAMES, TABLES, coerce_frame
 
 __all__ = ["MatchFrames", "TableLabels"]
 
-MatchPredicate = pd.Series | np.ndarray | list[bool] | Callable[[pd.DataFrame], Any]
+MatchPredicate: TypeAlias = pd.Series | np.ndarray | list[bool] | Callable[[pd.DataFrame], Any]
 
 
 class TableLabels(Protocol):
