@@ -27,7 +27,7 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 # The web files the report's pages load (widget manager, require.js, MathJax), at pinned versions
-# and integrities, fetched with `npm pack` (see matchkit/report_assets.py); a no-op once there.
+# and integrities, fetched with `npm pack` (see matchkit/report/assets.py); a no-op once there.
 assets: venv
 	@command -v npm >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
 		&& { apt-get update -qq && apt-get install -y -qq npm; } >/dev/null 2>&1; } \

@@ -126,6 +126,13 @@ class Names:
             kinds.setdefault(kind, {}).update(mapping)
         return Names(kinds, source=f"{self.source} + {other.source}")
 
+    def label_table(self, table: pd.DataFrame, *, cosmetic_kind: str | None = None) -> pd.DataFrame:
+        """``table`` with a name column beside each id column it has: :func:`with_names` with
+        these names (what :meth:`MatchFrames.participant_view
+        <matchkit.model.frames.MatchFrames.participant_view>` calls, so that the model needs
+        no import of this module)."""
+        return with_names(table, self, cosmetic_kind=cosmetic_kind)
+
 
 def _from_mapping(data: Any, *, kind: str | None, source: str) -> Names:
     if isinstance(data, Mapping) and "names" in data and isinstance(data["names"], Mapping):

@@ -9,9 +9,9 @@ with :meth:`MatchFrames.to_parquet` / :meth:`MatchFrames.read_parquet`.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -21,12 +21,20 @@ from matchkit.model.combine import one_row_per_key, stack
 from matchkit.model.declared import DeclaredFrames
 from matchkit.model.schema import TABLE_NAMES, TABLES, coerce_frame
 
-if TYPE_CHECKING:
-    from matchkit.names import Names
+__all__ = ["MatchFrames", "TableLabels"]
 
-__all__ = ["MatchFrames"]
+MatchPredicate: TypeAlias = pd.Series | np.ndarray | list[bool] | Callable[[pd.DataFrame], Any]
 
-MatchPredicate = pd.Series | np.ndarray | list[bool] | Callable[[pd.DataFrame], Any]
+
+class TableLabels(Protocol):
+    """What :meth:`MatchFrames.participant_view` asks of its ``names``: a
+    :class:`matchkit.names.Names` (the model does not import :mod:`matchkit.names`; names are
+    a layer above the model, so the view asks the object it is given)."""
+
+    def label_table(self, table: pd.DataFrame) -> pd.DataFrame:
+        """``table`` with a name column beside each id column it has."""
+        ...
+
 
 #: The roster columns participant_view() adds to each participant row: roster column -> view
 #: column (read by the archive's lazy view too, matchkit.analysis._sources).
@@ -93,7 +101,7 @@ class MatchFrames(DeclaredFrames, schemas=TABLES, counted="matches"):
         lines.extend(self._problem_lines(more=True))
         return "\n".join(lines)
 
-    def participant_view(self, *, names: Names | Mapping[str, Any] | None = None) -> pd.DataFrame:
+    def participant_view(self, *, names: TableLabels | None = None) -> pd.DataFrame:
         """One row per participant with its roster's and match's columns: where analyses start.
 
         Columns: every participant column, then from the roster ``side`` (the roster's side,
@@ -103,10 +111,14 @@ class MatchFrames(DeclaredFrames, schemas=TABLES, counted="matches"):
         ``is_royale``. A name a participant extra already uses gets a ``roster_`` or
         ``match_`` prefix.
 
-        With ``names`` (:mod:`matchkit.names`: ``sample_names()``, ``fetch_names(url)`` or
-        your own mapping), a name column follows each id column: ``character`` after
-        ``actor``, ``mount_name`` after ``mount`` (likewise ``outfit``, ``attachment``,
+        With ``names`` (:class:`matchkit.names.Names`: ``sample_names()``, ``fetch_names(url)``
+        or ``load_names(your_mapping)``), a name column follows each id column: ``character``
+        after ``actor``, ``mount_name`` after ``mount`` (likewise ``outfit``, ``attachment``,
         ``emote``), ``game_mode_name`` after ``game_mode``; ids without a name stay ids.
+
+        Raises:
+            InvalidArgumentError: ``names`` is not Names (a plain mapping: pass it through
+                ``matchkit.names.load_names`` first).
         """
         view = self.participants.copy()
         own_side = view.pop("side")
@@ -128,9 +140,16 @@ class MatchFrames(DeclaredFrames, schemas=TABLES, counted="matches"):
             taken.add(name)
         if names is None:
             return view
-        from matchkit.names import with_names
-
-        return with_names(view, names)
+        label_table = getattr(names, "label_table", None)
+        if not callable(label_table):
+            raise InvalidArgumentError(
+                f"participant_view: names must be matchkit.names.Names (sample_names(), "
+                f"fetch_names(url), or load_names(mapping) for a mapping of your own), not "
+                f"{type(names).__name__}",
+                parameter="names",
+            )
+        labelled: pd.DataFrame = label_table(view)
+        return labelled
 
     @classmethod
     def concat(cls, frames: Iterable[MatchFrames]) -> MatchFrames:

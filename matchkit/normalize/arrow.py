@@ -28,10 +28,9 @@ __all__ = [
 ARROW_POOL = pa.system_memory_pool()
 """The C library's allocator. Arrow's default pool (mimalloc) returns freed memory to the
 system soon after it is freed, so each batch's arrays, each join of chunks and each conversion
-faulted fresh pages in again, huge pages zeroed by the kernel: on the benchmark's 20,000
-matches, ``to_frames`` spent 0.2-0.5 s of system time per run that way (0.65-0.75 s in the
-first run of a process), against 0.00-0.04 s (0.20-0.26 s) with this pool, and its peak memory
-beyond the raw pages was 253 MB against 120-124 MB."""
+would fault fresh pages in again (huge pages the kernel zeroes): system time and peak memory
+both grow. With the C library's allocator the freed pages are reused (the figures, measured on
+``make bench``'s normalizer pages, are in ``docs/benchmarks.md``)."""
 
 
 def nulls(count: int, arrow_type: pa.DataType | None = None) -> pa.Array:

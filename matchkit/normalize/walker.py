@@ -28,11 +28,9 @@ FLUSH_ROWS = 4096
 
 Large enough that the fixed cost of each conversion (an Arrow array per column and chunk, and
 joining the chunks of a type at the end) does not matter, small enough that the batch's
-resources are still in the processor's caches when read. Measured with cachegrind on
-``to_frames`` of 10,000 matches of ``benchmarks/bench_normalize.py``'s pages: 4096 took 6.4%
-fewer instructions than 1024, with 13% fewer first-level and 9% fewer last-level cache misses;
-16384 and 65536 saved under 1% more instructions and missed the last-level cache more (+11%,
-+62% against 4096)."""
+resources are still in the processor's caches when read: fewer resources a batch cost more
+instructions, more missed the processor's caches (measured with cachegrind; the figures are in
+``docs/benchmarks.md``)."""
 
 TYPED_GIVE_UP = 16
 """Pages the typed reader may decline beyond those it reads before it is no longer tried (each

@@ -4,7 +4,7 @@ Every rule that depends on "now" takes ``now`` as an argument. Times are tz-awar
 naive datetimes and ISO 8601 strings without an offset are read as UTC, and a
 :class:`datetime.date` as its midnight UTC.
 
-The rules of ``spec/interface.md`` (with ``spec/decisions.md``) in the order they apply:
+The rules of the interface (with ``docs/decisions.md``, decision 2) in the order they apply:
 
 1. a missing start defaults to ``now - 28 days`` (on ``na``: 3 hours before the end);
 2. a missing end defaults to ``now``;

@@ -3,7 +3,7 @@
 :func:`to_telemetry_frames` turns telemetry you already have (files, bytes, text, parsed lists)
 into :class:`TelemetryFrames`, as :func:`matchkit.to_frames` does for match documents;
 :meth:`matchkit.Client.telemetry` downloads it first (no API key, cached forever). The format is
-in ``../shared/spec/telemetry.md``; the tables in ``docs/telemetry.md``.
+in ``docs/telemetry-format.md``; the tables in ``docs/telemetry.md``.
 
 Example:
     >>> from matchkit.telemetry import to_telemetry_frames  # doctest: +SKIP

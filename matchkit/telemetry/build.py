@@ -10,7 +10,7 @@ field by field in C, their integer and text members converted without a type sca
 (the general path) are read member by member. Python lists hold a value per row only for the
 events waiting, fewer than a batch: every full collection of the garbage collector would walk
 it. At the end the chunks of each column are cast to one type
-(:func:`matchkit.normalize.columns.unify`, which does not depend on where chunks were cut) and
+(:func:`matchkit.normalize.unify`, which does not depend on where chunks were cut) and
 converted once by the normalizer's column conversion, so both paths, and any batch size, give
 identical tables. Values that do not fit their column become missing and are reported in
 ``problems``, as in MatchFrames.
@@ -29,10 +29,7 @@ import pyarrow as pa
 from matchkit.errors import DocumentError
 from matchkit.model.schema import TableSchema, empty_frame
 from matchkit.model.values import text_value
-from matchkit.normalize.arrow import nulls
-from matchkit.normalize.assemble import snake_case
-from matchkit.normalize.columns import convert, to_arrow
-from matchkit.normalize.problems import Problems
+from matchkit.normalize import Problems, convert, nulls, snake_case, to_arrow
 from matchkit.telemetry.columns import arrow_chunk, clock_array, joined, timestamps
 from matchkit.telemetry.files import FileCounts, files_table
 from matchkit.telemetry.parse import ParsedFile

@@ -2,7 +2,7 @@
 
 The builder (:mod:`matchkit.telemetry.build`) turns each batch of values into an Arrow chunk
 (:func:`arrow_chunk`), joins a column's chunks at the end (:func:`joined`, through the
-normalizer's :func:`matchkit.normalize.columns.unify`), and converts the result with the
+normalizer's :func:`matchkit.normalize.unify`), and converts the result with the
 normalizer's column conversion; times and integer clocks have their own rules here.
 """
 
@@ -16,9 +16,7 @@ import pandas as pd
 import pyarrow as pa
 
 from matchkit.model.values import text_value
-from matchkit.normalize.arrow import ARROW_POOL
-from matchkit.normalize.columns import convert, to_arrow, unify
-from matchkit.normalize.problems import Problems
+from matchkit.normalize import ARROW_POOL, Problems, convert, to_arrow, unify
 
 __all__ = ["arrow_chunk", "clock_array", "joined", "timestamps", "utc_micros"]
 
@@ -33,7 +31,7 @@ def joined(chunks: list[pa.Array]) -> pa.Array:
 
 
 def arrow_chunk(values: Sequence[Any], *, wire: type | None = None) -> pa.Array:
-    """:func:`matchkit.normalize.columns.to_arrow` of the values, in one pass when they are
+    """:func:`matchkit.normalize.to_arrow` of the values, in one pass when they are
     known to be of one wire type (``int`` or ``str``, with ``None``: the typed path declared
     them): integers read as C longs, text by Arrow, as to_arrow would have typed them. Anything
     else (no wire type, ``None`` among integers, integers beyond 64 bits, only ``None``) as

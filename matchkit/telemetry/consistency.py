@@ -1,4 +1,4 @@
-"""Does telemetry agree with its matches? The relations of ``spec/telemetry.md``, checked.
+"""Does telemetry agree with its matches? The relations of ``docs/telemetry-format.md``, checked.
 
 :func:`consistency_problems` compares TelemetryFrames with the MatchFrames of the same matches
 and lists every disagreement: summed per-round player stats against participant stats, rounds,

@@ -8,7 +8,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from matchkit.normalize.arrow import ARROW_POOL
+from matchkit.normalize import ARROW_POOL
 from matchkit.telemetry.columns import utc_micros
 
 __all__ = ["FileCounts", "files_table"]

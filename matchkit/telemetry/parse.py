@@ -1,7 +1,7 @@
 """Telemetry files in: paths, bytes, text or parsed lists -> checked events in cursor order.
 
 A telemetry file is a JSON array of ``{"cursor": int, "type": str, "dataObject": object}``
-(``../shared/spec/telemetry.md``). Anything else (not JSON, another top-level shape, an event
+(``docs/telemetry-format.md``). Anything else (not JSON, another top-level shape, an event
 with a missing or extra member or a member of the wrong type, two events with one cursor, a
 cursor beyond 64-bit integers) is a :class:`matchkit.errors.DocumentError` naming the match: a
 broken file is never read in part.

@@ -3,7 +3,7 @@
 Columns reuse :class:`matchkit.model.schema.Column`: ``section="attributes"`` names a member of
 the event's ``dataObject`` (``key``), ``section="derived"`` a value matchkit computes (the match
 id, the event's ``cursor``, a death's round, a list position). ``docs/telemetry.md`` describes
-the same tables for readers; ``../shared/spec/telemetry.md`` the wire format.
+the same tables for readers; ``docs/telemetry-format.md`` the wire format.
 
 Every event table carries ``match_id``, ``cursor`` and ``time`` (tz-aware UTC, from the event's
 ``time`` in milliseconds). A ``dataObject`` member no column declares becomes an extra column

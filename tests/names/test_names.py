@@ -57,7 +57,7 @@ def test_a_flat_mapping_needs_its_kind():
     assert as_names({"10": "Ashwind"}).name("character", "10") == "Ashwind"
     assert as_names(None).names == {}
     with pytest.raises(InvalidArgumentError, match="names must be"):
-        as_names(["Ashwind"])  # type: ignore[arg-type]
+        as_names(["Ashwind"])
 
 
 def test_names_from_csv_files(tmp_path):
@@ -135,6 +135,21 @@ def test_participant_view_carries_names_beside_ids_when_given():
     people = named["kind"].astype(str) != "bot"
     assert set(named.loc[people, "character"]) <= set(sample_names().names["character"].values())
     pd.testing.assert_frame_equal(named[list(plain.columns)], plain)
+
+
+def test_participant_view_asks_the_names_it_is_given_and_refuses_a_plain_mapping():
+    # model/ does not import matchkit.names: the view calls Names.label_table, so a plain
+    # mapping has to go through load_names first, and is told so.
+    from tests.analysis.helpers import sample_frames
+
+    frames = sample_frames()
+    names = sample_names()
+    pd.testing.assert_frame_equal(
+        frames.participant_view(names=names), with_names(frames.participant_view(), names)
+    )
+    with pytest.raises(InvalidArgumentError, match="load_names") as caught:
+        frames.participant_view(names={"character": {"1261834060": "Ashwind"}})
+    assert caught.value.parameter == "names"
 
 
 def test_the_sample_catalogue_names_every_battlerite():
