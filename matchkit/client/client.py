@@ -274,11 +274,10 @@ class Client(PlayerCalls):
             **options: :class:`FetchOptions`. ``max_matches``: keep the first this many
                 matches (in sort order); a deliberate cap. ``page_limit``: matches per page;
                 default (and maximum) the shard's largest page. The filters
-                (:class:`matchkit.rules.query.MatchFilters`): ``player_ids``,
-                ``patch_versions``, ``server_types``, ``ranking_type`` on ``global``;
-                ``player_ids``, ``player_names``, ``team_names``, ``game_modes`` on ``na``
-                (lists match any of their values; more than 6 ids or names are asked in
-                batches of 6); ``sort``: ``"createdAt"`` (ascending, default) or
+                (:class:`matchkit.rules.filters.MatchFilters`; which shard takes which, and
+                which are asked in batches of 6 values, is in
+                :data:`matchkit.rules.filters.FILTERS`; lists match any of their values);
+                ``sort``: ``"createdAt"`` (ascending, default) or
                 ``"-createdAt"``. A server type the interface does not list is sent as it is,
                 with a warning.
 
