@@ -31,9 +31,9 @@ import orjson
 import pandas as pd
 
 from matchkit.errors import DocumentError, InvalidArgumentError
+from matchkit.model.schema import COSMETIC_KINDS
 
 __all__ = [
-    "COSMETIC_KINDS",
     "NAME_COLUMNS",
     "NAME_KINDS",
     "Names",
@@ -48,7 +48,6 @@ __all__ = [
 NAME_KINDS = (
     "character", "mount", "outfit", "attachment", "emote", "map", "game_mode", "battlerite",
 )  # fmt: skip
-COSMETIC_KINDS = ("attachment", "emote", "mount", "outfit")
 #: Id column -> (kind of id, name column) that :func:`with_names` adds beside it.
 NAME_COLUMNS: Mapping[str, tuple[str, str]] = MappingProxyType(
     {

@@ -17,7 +17,7 @@ as that many equally popular cosmetics.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -39,6 +39,7 @@ from matchkit.analysis._engine import (
 )
 from matchkit.analysis._sources import key_dtypes
 from matchkit.errors import InvalidArgumentError
+from matchkit.model.schema import COSMETIC_KINDS, CosmeticKind
 from matchkit.names import Names, with_names
 
 if TYPE_CHECKING:
@@ -50,11 +51,6 @@ __all__ = [
     "cosmetic_usage",
     "cosmetic_win_rates",
 ]
-
-#: The cosmetic stats every participant of a player carries.
-COSMETIC_KINDS = ("attachment", "emote", "mount", "outfit")
-
-CosmeticKind = Literal["attachment", "emote", "mount", "outfit"]
 
 
 def cosmetic_usage(

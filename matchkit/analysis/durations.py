@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from matchkit.analysis._common import (
+    Level,
     check_level,
     group_keys,
     in_version_order,
@@ -34,7 +35,7 @@ def duration_summary(
     frames: MatchFrames | pd.DataFrame | Any,
     by: str | Sequence[str] | None = None,
     *,
-    level: Literal["match", "round"] = "match",
+    level: Level = "match",
     unit: Literal["seconds", "minutes"] = "seconds",
     names: Names | Mapping[str, Any] | None = None,
 ) -> pd.DataFrame:

@@ -13,12 +13,13 @@ Royale matches are excluded: a Royale match has one roster per team and no Arena
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from matchkit.analysis._common import (
+    Level,
     arena_mask,
     check_level,
     group_keys,
@@ -45,8 +46,6 @@ __all__ = ["SIDES", "side_win_rates"]
 
 #: The two sides of an Arena match.
 SIDES = (1, 2)
-
-Level = Literal["match", "round"]
 
 
 def side_win_rates(

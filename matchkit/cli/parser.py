@@ -15,6 +15,7 @@ from pathlib import Path
 from matchkit.cli.archive import add_archive_parser
 from matchkit.cli.options import add_command, add_filter_options
 from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT
+from matchkit.rules.shards import SHARDS
 
 __all__ = ["build_parser", "days_ago"]
 
@@ -246,7 +247,7 @@ Times are ISO 8601: a date (midnight UTC) or a date and time, UTC when no offset
     fetch.add_argument(
         "--shard",
         default="global",
-        choices=["global", "na"],
+        choices=list(SHARDS),
         help="region of the service: 'global' (current shape) or 'na' (older shape) "
         "(default: global)",
     )

@@ -60,6 +60,7 @@ from matchkit.rules.query import (
     get_shard,
     unlisted_server_types,
 )
+from matchkit.rules.shards import ShardName
 from matchkit.rules.windows import TimeWindow, parse_time
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ class Client(PlayerCalls):
         base_url: str | None = None,
         *,
         api_key: str | None = None,
-        shard: str = "global",
+        shard: ShardName = "global",
         cache_dir: str | os.PathLike[str] | None = None,
         offline: bool = False,
         rate_limit: str | float | None = None,

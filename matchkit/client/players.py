@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Unpack
 from matchkit.client.notices import PlayerNotFoundWarning
 from matchkit.errors import InvalidArgumentError, ServiceError
 from matchkit.rules.query import MAX_LIST_VALUES, get_shard
+from matchkit.rules.shards import ShardName
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -166,10 +167,10 @@ class PlayerCalls:
     ``matches``)."""
 
     transport: Transport
-    shard: str
+    shard: ShardName
 
     def players(
-        self, *, names: object = None, ids: object = None, shard: str | None = None
+        self, *, names: object = None, ids: object = None, shard: ShardName | None = None
     ) -> pd.DataFrame:
         """Look players up by name or by id, as they are now.
 
