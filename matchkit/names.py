@@ -104,7 +104,8 @@ class Names:
         mapping = self.names.get(kind, {})
         codes, uniques = pd.factorize(values.astype(object), use_na_sentinel=True)
         texts = [_id_text(value) for value in uniques]
-        named = pd.array([mapping.get(text, text) for text in texts] + [pd.NA], dtype="string")
+        labels = [pd.NA if text is None else mapping.get(text, text) for text in texts]
+        named = pd.array([*labels, pd.NA], dtype="string")
         return pd.Series(named[codes], index=values.index, dtype="string")
 
     def merge(self, other: Names) -> Names:
@@ -283,7 +284,7 @@ def fetch_names(
 def as_names(value: Names | Mapping[str, Any] | None, *, kind: str = "character") -> Names:
     """``value`` as Names: Names as is, None as no names, a mapping through :func:`load_names`.
 
-    A flat ``{id: name}`` mapping (the older ``labels=``) is taken as names of ``kind``.
+    A flat ``{id: name}`` mapping is taken as names of ``kind`` (characters by default).
     """
     if value is None:
         return Names()

@@ -38,9 +38,6 @@ from matchkit.client.answers import (
     BadAnswerError,
     RequestKind,
     check_body,
-    error_objects,
-    rate_limit_wait,
-    read_head,
 )
 from matchkit.client.cache import CacheKeys, cached_response
 from matchkit.client.request import Check, Fetched, Limits, RequestPath, display_url
@@ -54,10 +51,6 @@ __all__ = [
     "RequestKind",
     "RetryPolicy",
     "Transport",
-    # Read from the answers (matchkit.client.answers), named here too for callers of before.
-    "error_objects",
-    "rate_limit_wait",
-    "read_head",
 ]
 
 logger = logging.getLogger(__name__)
