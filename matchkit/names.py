@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 import pandas as pd
@@ -304,14 +304,25 @@ def with_names(
     names: Names | Mapping[str, Any] | None,
     *,
     cosmetic_kind: str | None = None,
+    ids: Literal["beside", "last"] = "beside",
 ) -> pd.DataFrame:
-    """``table`` with a name column beside each id column it has (see :data:`NAME_COLUMNS`).
+    """``table`` with a name column for each id column it has (see :data:`NAME_COLUMNS`).
 
     ``actor`` gets ``character``, ``map_id`` gets ``map``, ``mount`` gets ``mount_name`` (and
     so on), and ``cosmetic_id`` gets ``cosmetic``: named by the row's ``cosmetic_kind`` column,
     else by ``cosmetic_kind``. Ids without a name stay their id, as text. A name column that
     is already there is left alone.
+
+    Args:
+        table: any table with id columns.
+        names: display names, or None (every name is then its id, as text).
+        cosmetic_kind: the kind of ``cosmetic_id`` when the table has no ``cosmetic_kind``.
+        ids: ``"beside"``: each name column right after its id column; ``"last"``: each name
+            column where its id column was, and the named id columns at the end (in their
+            order), so that a reader meets names first (the analysis tables).
     """
+    if ids not in ("beside", "last"):
+        raise InvalidArgumentError(f"ids={ids!r}: use 'beside' or 'last'", parameter="ids")
     catalogue = as_names(names)
     table = table.copy()
     pairs = [(column, *NAME_COLUMNS[column]) for column in table.columns if column in NAME_COLUMNS]
@@ -330,4 +341,9 @@ def with_names(
         else:
             labelled = catalogue.label(cosmetic_kind or "", table["cosmetic_id"])
         table.insert(table.columns.get_loc("cosmetic_id") + 1, "cosmetic", labelled)
+    if ids == "last":
+        name_of = {column: name for column, (_, name) in NAME_COLUMNS.items()}
+        name_of["cosmetic_id"] = "cosmetic"
+        named = [c for c in table.columns if c in name_of and name_of[c] in table.columns]
+        table = table[[*(c for c in table.columns if c not in named), *named]]
     return table
