@@ -239,8 +239,8 @@ def fetch_names(
     """
     import requests
 
-    from matchkit.client.answers import BadAnswerError
     from matchkit.client.request import Limits, RequestPath
+    from matchkit.client.responses import BadAnswerError
     from matchkit.client.retrying import RetryPolicy
 
     if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):

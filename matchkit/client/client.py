@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, Unpack
 
 from tqdm.auto import tqdm
 
-from matchkit.client.answers import match_id_check
 from matchkit.client.arguments import (
     FetchOptions,
     checked_api_key,
@@ -45,14 +44,15 @@ from matchkit.client.cache import (
     resolve_cache_dir,
 )
 from matchkit.client.embedded import start_embedded
-from matchkit.client.notices import RangeClampedWarning, UnlistedValueWarning, clamp_notice
 from matchkit.client.pager import Pager, ordered_frames
 from matchkit.client.plan import FetchPlan, list_path, make_plan
 from matchkit.client.players import PlayerCalls
 from matchkit.client.request import Limits
-from matchkit.client.session import parse_rate_limit
+from matchkit.client.responses import match_id_check
 from matchkit.client.status import ServiceStatus, read_status
+from matchkit.client.throttle import parse_rate_limit
 from matchkit.client.transport import RetryPolicy, Transport
+from matchkit.client.warnings import RangeClampedWarning, UnlistedValueWarning, clamp_notice
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.query import (
     SERVER_TYPES,

@@ -342,9 +342,9 @@ GLOBAL_SHAPE_EXTRAS: Mapping[str, Mapping[str, Mapping[str, WireType]]] = {
 }
 """Members the global shape carries beyond the model's known columns, with their wire types:
 in the recorded responses (../shared/samples/battlerite), the interface (``stats.game``) and the
-sample data set (Royale rosters' ``placement``). The typed reader
-(:mod:`matchkit.normalize.wire`) declares them, so that such pages take its fast path; a member
-not named here sends its page down the general reader, which is only slower."""
+sample data set (Royale rosters' ``placement``). The typed reader's shapes
+(:mod:`matchkit.normalize.typed_shapes`) declare them, so that such pages take its fast path; a
+member not named here sends its page down the general reader, which is only slower."""
 
 
 def pandas_dtype(kind: str) -> object:

@@ -28,7 +28,7 @@ import pyarrow as pa
 
 from matchkit.errors import DocumentError
 from matchkit.model.schema import TableSchema, empty_frame
-from matchkit.model.values import text_value
+from matchkit.model.text import text_value
 from matchkit.normalize.arrow import nulls
 from matchkit.normalize.assemble import snake_case
 from matchkit.normalize.columns import convert, to_arrow

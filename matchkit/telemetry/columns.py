@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from matchkit.model.values import text_value
+from matchkit.model.text import text_value
 from matchkit.normalize.arrow import ARROW_POOL
 from matchkit.normalize.columns import convert, to_arrow, unify
 from matchkit.normalize.problems import Problems
