@@ -45,10 +45,8 @@ __all__ = [
 ]
 
 #: The kinds of id a catalogue names.
-NAME_KINDS = (
-    "character", "mount", "outfit", "attachment", "emote", "map", "game_mode", "battlerite",
-)  # fmt: skip
-#: Id column -> (kind of id, name column) that :func:`with_names` adds beside it.
+NAME_KINDS = ("character", *COSMETIC_KINDS, "map", "game_mode", "battlerite")
+#: Id column -> (kind of id, name column) that :func:`with_names` adds for it.
 NAME_COLUMNS: Mapping[str, tuple[str, str]] = MappingProxyType(
     {
         "actor": ("character", "character"),
