@@ -24,9 +24,9 @@ from datetime import timedelta
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
-from matchkit.client.answers import read_head
 from matchkit.client.checks import page_disagreements
 from matchkit.client.client import Client
+from matchkit.client.responses import read_head
 from matchkit.model.frames import MatchFrames
 from matchkit.normalize.pipeline import to_frames
 from matchkit.rules.query import MatchQuery

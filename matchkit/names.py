@@ -25,15 +25,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 import pandas as pd
 
 from matchkit.errors import DocumentError, InvalidArgumentError
+from matchkit.model.schema import COSMETIC_KINDS
 
 __all__ = [
-    "COSMETIC_KINDS",
     "NAME_COLUMNS",
     "NAME_KINDS",
     "Names",
@@ -45,11 +45,8 @@ __all__ = [
 ]
 
 #: The kinds of id a catalogue names.
-NAME_KINDS = (
-    "character", "mount", "outfit", "attachment", "emote", "map", "game_mode", "battlerite",
-)  # fmt: skip
-COSMETIC_KINDS = ("attachment", "emote", "mount", "outfit")
-#: Id column -> (kind of id, name column) that :func:`with_names` adds beside it.
+NAME_KINDS = ("character", *COSMETIC_KINDS, "map", "game_mode", "battlerite")
+#: Id column -> (kind of id, name column) that :func:`with_names` adds for it.
 NAME_COLUMNS: Mapping[str, tuple[str, str]] = MappingProxyType(
     {
         "actor": ("character", "character"),
@@ -247,8 +244,8 @@ def fetch_names(
     """
     import requests
 
-    from matchkit.client.answers import BadAnswerError
     from matchkit.client.request import Limits, RequestPath
+    from matchkit.client.responses import BadAnswerError
     from matchkit.client.retrying import RetryPolicy
 
     if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
@@ -292,7 +289,7 @@ def fetch_names(
 def as_names(value: Names | Mapping[str, Any] | None, *, kind: str = "character") -> Names:
     """``value`` as Names: Names as is, None as no names, a mapping through :func:`load_names`.
 
-    A flat ``{id: name}`` mapping (the older ``labels=``) is taken as names of ``kind``.
+    A flat ``{id: name}`` mapping is taken as names of ``kind`` (characters by default).
     """
     if value is None:
         return Names()
@@ -312,14 +309,25 @@ def with_names(
     names: Names | Mapping[str, Any] | None,
     *,
     cosmetic_kind: str | None = None,
+    ids: Literal["beside", "last"] = "beside",
 ) -> pd.DataFrame:
-    """``table`` with a name column beside each id column it has (see :data:`NAME_COLUMNS`).
+    """``table`` with a name column for each id column it has (see :data:`NAME_COLUMNS`).
 
     ``actor`` gets ``character``, ``map_id`` gets ``map``, ``mount`` gets ``mount_name`` (and
     so on), and ``cosmetic_id`` gets ``cosmetic``: named by the row's ``cosmetic_kind`` column,
     else by ``cosmetic_kind``. Ids without a name stay their id, as text. A name column that
     is already there is left alone.
+
+    Args:
+        table: any table with id columns.
+        names: display names, or None (every name is then its id, as text).
+        cosmetic_kind: the kind of ``cosmetic_id`` when the table has no ``cosmetic_kind``.
+        ids: ``"beside"``: each name column right after its id column; ``"last"``: each name
+            column where its id column was, and the named id columns at the end (in their
+            order), so that a reader meets names first (the analysis tables).
     """
+    if ids not in ("beside", "last"):
+        raise InvalidArgumentError(f"ids={ids!r}: use 'beside' or 'last'", parameter="ids")
     catalogue = as_names(names)
     table = table.copy()
     pairs = [(column, *NAME_COLUMNS[column]) for column in table.columns if column in NAME_COLUMNS]
@@ -338,4 +346,9 @@ def with_names(
         else:
             labelled = catalogue.label(cosmetic_kind or "", table["cosmetic_id"])
         table.insert(table.columns.get_loc("cosmetic_id") + 1, "cosmetic", labelled)
+    if ids == "last":
+        name_of = {column: name for column, (_, name) in NAME_COLUMNS.items()}
+        name_of["cosmetic_id"] = "cosmetic"
+        named = [c for c in table.columns if c in name_of and name_of[c] in table.columns]
+        table = table[[*(c for c in table.columns if c not in named), *named]]
     return table

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import pandas as pd
 from scipy.stats import binomtest
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 __all__ = [
     "LEVELS",
     "TIME_PERIODS",
+    "Level",
     "arena_mask",
     "check_level",
     "group_keys",
@@ -52,7 +53,9 @@ TIME_PERIODS: dict[str, Callable[[pd.Series], pd.Series]] = {
 }
 
 
-LEVELS = ("match", "round")
+Level = Literal["match", "round"]
+"""The units an Arena analysis counts: whole matches or their rounds."""
+LEVELS: tuple[Level, ...] = get_args(Level)
 
 
 def version_key(version: Any) -> tuple:
@@ -79,7 +82,8 @@ def check_level(level: object) -> None:
     """Raise unless ``level`` is "match" or "round" (the units an Arena analysis counts)."""
     if level not in LEVELS:
         raise InvalidArgumentError(
-            f"level={level!r} is not supported; use 'match' or 'round'", parameter="level"
+            f"level={level!r} is not supported; use {' or '.join(map(repr, LEVELS))}",
+            parameter="level",
         )
 
 

@@ -17,7 +17,7 @@ as that many equally popular cosmetics.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -39,6 +39,7 @@ from matchkit.analysis._engine import (
 )
 from matchkit.analysis._sources import key_dtypes
 from matchkit.errors import InvalidArgumentError
+from matchkit.model.schema import COSMETIC_KINDS, CosmeticKind
 from matchkit.names import Names, with_names
 
 if TYPE_CHECKING:
@@ -50,11 +51,6 @@ __all__ = [
     "cosmetic_usage",
     "cosmetic_win_rates",
 ]
-
-#: The cosmetic stats every participant of a player carries.
-COSMETIC_KINDS = ("attachment", "emote", "mount", "outfit")
-
-CosmeticKind = Literal["attachment", "emote", "mount", "outfit"]
 
 
 def cosmetic_usage(
@@ -79,10 +75,11 @@ def cosmetic_usage(
         names: display names (:mod:`matchkit.names`); ids without a name stay ids.
 
     Returns:
-        One row per group, kind and cosmetic, most picked first: the ``by`` columns (with
-        ``character`` beside ``actor``), ``cosmetic_kind``, ``cosmetic_id``, ``cosmetic`` (its
-        name), ``picks``, ``share``, ``rank`` (1 = most
-        picked), ``is_default`` (rank 1, see the module notes). ``attrs["excluded"]`` counts
+        One row per group, kind and cosmetic, most picked first; names first, ids last: the
+        ``by`` columns (``character`` in the place of ``actor``), ``cosmetic_kind``,
+        ``cosmetic`` (its name), ``picks``, ``share``, ``rank`` (1 = most picked),
+        ``is_default`` (rank 1, see the module notes), then the ids: ``actor`` (when grouped
+        by it) and ``cosmetic_id``. ``attrs["excluded"]`` counts
         what was left out: ``bots`` (participants) and ``missing_cosmetic`` (picks: one per
         participant and kind whose value is missing).
     """
@@ -113,11 +110,12 @@ def cosmetic_summary(
         names: display names (:mod:`matchkit.names`); ids without a name stay ids.
 
     Returns:
-        One row per group and kind: the ``by`` columns (with ``character`` beside ``actor``),
-        ``cosmetic_kind``, ``picks``, ``distinct`` (cosmetics seen), ``default_cosmetic_id``,
-        ``default_cosmetic`` (its name), ``default_share``,
-        ``non_default_share``, ``diversity`` (normalized entropy, 0..1) and
-        ``effective_choices`` (see the module notes). ``attrs["excluded"]`` as in
+        One row per group and kind; names first, ids last: the ``by`` columns
+        (``character`` in the place of ``actor``), ``cosmetic_kind``, ``picks``, ``distinct``
+        (cosmetics seen), ``default_cosmetic`` (the name of the most picked),
+        ``default_share``, ``non_default_share``, ``diversity`` (normalized entropy, 0..1),
+        ``effective_choices`` (see the module notes), then the ids: ``actor`` (when grouped
+        by it) and ``default_cosmetic_id``. ``attrs["excluded"]`` as in
         :func:`cosmetic_usage`.
     """
     picks, excluded = _picks(frames, kind, by)
@@ -175,9 +173,10 @@ def cosmetic_win_rates(
         names: display names (:mod:`matchkit.names`); ids without a name stay ids.
 
     Returns:
-        One row per group and cosmetic, most picked first: the ``by`` columns (with
-        ``character`` beside ``actor``), ``cosmetic_id``, ``cosmetic`` (its name), ``picks``,
-        ``wins``, ``win_rate``, ``ci_low``, ``ci_high``. ``attrs["excluded"]`` counts
+        One row per group and cosmetic, most picked first; names first, ids last: the ``by``
+        columns (``character`` in the place of ``actor``), ``cosmetic`` (its name), ``picks``,
+        ``wins``, ``win_rate``, ``ci_low``, ``ci_high``, then the ids: ``actor`` (when grouped
+        by it) and ``cosmetic_id``. ``attrs["excluded"]`` counts
         participants left out: ``bots``, ``missing_cosmetic``, ``royale``,
         ``without_result``.
     """
@@ -223,10 +222,10 @@ def cosmetic_win_rates(
 def _named(
     table: pd.DataFrame, names: Names | Mapping[str, Any] | None, kind: object
 ) -> pd.DataFrame:
-    """The id column ``cosmetic`` as ``cosmetic_id``, with names beside the id columns."""
+    """The id column ``cosmetic`` as ``cosmetic_id``; names lead, the named ids come last."""
     table = table.rename(columns={"cosmetic": "cosmetic_id"})
     single = kind if isinstance(kind, str) else None
-    return with_names(table, names, cosmetic_kind=single)
+    return with_names(table, names, cosmetic_kind=single, ids="last")
 
 
 def _check_top(top: int) -> int:

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from matchkit.analysis._common import (
+    Level,
     check_level,
     group_keys,
     in_version_order,
@@ -34,7 +35,7 @@ def duration_summary(
     frames: MatchFrames | pd.DataFrame | Any,
     by: str | Sequence[str] | None = None,
     *,
-    level: Literal["match", "round"] = "match",
+    level: Level = "match",
     unit: Literal["seconds", "minutes"] = "seconds",
     names: Names | Mapping[str, Any] | None = None,
 ) -> pd.DataFrame:
@@ -60,9 +61,11 @@ def duration_summary(
             (``map_id`` gets ``map``).
 
     Returns:
-        One row per group: the ``by`` columns, then ``count`` (int), ``mean``, ``median``,
-        ``q1``, ``q3``, ``p90`` (float, in ``unit``). ``attrs["excluded"]`` maps
-        ``missing_duration`` to the number of matches (or rounds) without a duration.
+        One row per group: the ``by`` columns (a name in the place of each id column that has
+        one: ``map`` for ``map_id``), then ``count`` (int), ``mean``, ``median``, ``q1``,
+        ``q3``, ``p90`` (float, in ``unit``), and the named id columns last.
+        ``attrs["excluded"]`` maps ``missing_duration`` to the number of matches (or rounds)
+        without a duration.
 
     Example:
         >>> duration_summary(frames, by="server_type")  # doctest: +SKIP
@@ -94,7 +97,7 @@ def duration_summary(
     histogram, missing, categories = collect(histogram, missing, categories)
     histogram = with_dtypes(histogram.reset_index(), dtypes, categories)
     table = _summarize(histogram, keys, UNITS[unit])
-    table = with_names(in_version_order(table, keys), names)
+    table = with_names(in_version_order(table, keys), names, ids="last")
     table.attrs["excluded"] = {"missing_duration": int(missing)}
     table.attrs["level"] = level
     table.attrs["unit"] = unit

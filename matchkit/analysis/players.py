@@ -165,15 +165,18 @@ def player_history(
     Args:
         data: MatchFrames, a list of MatchFrames, or an archive (:func:`matchkit.archive.open`).
         player_id: the player's id (:meth:`matchkit.Client.players` finds it by name).
-        names: display names (:mod:`matchkit.names`); ``character`` follows ``actor``.
+        names: display names (:mod:`matchkit.names`); with them each named id column
+            (``actor``, the cosmetics, ``game_mode``) gives its place to its name
+            (``character``, ``mount_name``, ...) and moves to the end.
 
     Returns:
-        Columns ``match_id``, the match's ``created_at``, ``server_type`` (or ``game_mode``),
+        Columns: the match's ``created_at``, ``server_type`` (or ``game_mode``),
         ``ranking_type``, ``patch_version``, ``duration`` and ``is_royale`` where the data has
-        them, ``actor`` (and ``character`` with ``names``), ``side``, ``won`` (the roster's
+        them, ``actor`` (``character`` with ``names``), ``side``, ``won`` (the roster's
         result; missing when the match does not say), then the participant's stats (kills,
-        deaths, score, cosmetics, ...) where present. Empty, with these columns, when the
-        player played no match in ``data``.
+        deaths, score, cosmetics, ...) where present; last the ids: the named id columns (with
+        ``names``) and ``match_id``. Empty, with these columns, when the player played no
+        match in ``data``.
 
     Raises:
         InvalidArgumentError: ``data`` or ``player_id`` is not valid.
@@ -202,7 +205,8 @@ def _history(selection: _Selection, names: Names | Mapping[str, Any] | None) -> 
     if "created_at" in table.columns:
         table = table.sort_values(["created_at", "match_id"], kind="stable")
     table = table.reset_index(drop=True)
-    return with_names(table, names) if names is not None else table
+    table = with_names(table, names, ids="last") if names is not None else table
+    return table[[*(c for c in table.columns if c != "match_id"), "match_id"]]
 
 
 @dataclass(frozen=True)
@@ -218,9 +222,9 @@ class PlayerSummary:
         win_rate, ci_low, ci_high: the win rate and its Wilson interval (NaN when undecided).
         confidence: the interval's confidence level.
         first_seen, last_seen: the times of their first and last match (NaT when none).
-        characters: one row per character: ``actor`` (and ``character`` with names),
-            ``matches``, ``share`` (of their matches), ``wins``, ``win_rate``; most played
-            first.
+        characters: one row per character: ``actor`` (``character`` with names, and then
+            ``actor`` last), ``matches``, ``share`` (of their matches), ``wins``,
+            ``win_rate``; most played first.
         names: one row per name used: ``name``, ``first_seen``, ``last_seen`` (the times of the
             matches whose snapshots show it), ``snapshots``; oldest first.
     """
@@ -318,7 +322,7 @@ def _characters(history: pd.DataFrame, names: Names | Mapping[str, Any] | None) 
     table = table.drop(columns="decided")[["actor", "matches", "share", "wins", "win_rate"]]
     table = table.sort_values(["matches", "actor"], ascending=[False, True], kind="stable")
     table = table.reset_index(drop=True)
-    return with_names(table, names) if names is not None else table
+    return with_names(table, names, ids="last") if names is not None else table
 
 
 def _names_used(snapshots: pd.DataFrame) -> pd.DataFrame:

@@ -13,12 +13,13 @@ Royale matches are excluded: a Royale match has one roster per team and no Arena
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from matchkit.analysis._common import (
+    Level,
     arena_mask,
     check_level,
     group_keys,
@@ -46,8 +47,6 @@ __all__ = ["SIDES", "side_win_rates"]
 #: The two sides of an Arena match.
 SIDES = (1, 2)
 
-Level = Literal["match", "round"]
-
 
 def side_win_rates(
     frames: MatchFrames | Any,
@@ -74,10 +73,12 @@ def side_win_rates(
             (``map_id`` gets ``map`` beside it).
 
     Returns:
-        One row per group and side: the ``by`` columns, ``side`` (1 or 2), ``matches`` (or
+        One row per group and side: the ``by`` columns (a name in the place of each id
+        column that has one: ``map`` for ``map_id``), ``side`` (1 or 2), ``matches`` (or
         ``rounds`` at round level: the number of observations), ``wins``, ``win_rate``,
-        ``ci_low``, ``ci_high``. ``attrs["excluded"]`` maps a reason to the number of matches
-        (or rounds) left out: ``royale_matches`` always; at match level also
+        ``ci_low``, ``ci_high``, and the named id columns last. ``attrs["excluded"]`` maps a
+        reason to the number of matches (or rounds) left out: ``royale_matches`` always; at
+        match level also
         ``matches_without_two_sides`` (not exactly one roster on side 1 and one on side 2) and
         ``matches_without_result`` (a roster without ``won``); at round level
         ``rounds_without_winner`` (``winning_team`` missing or not 1/2).
@@ -117,7 +118,7 @@ def side_win_rates(
     table = table.assign(
         **wilson_columns(table["wins"], table[count_column], confidence=confidence)
     )
-    table = with_names(in_version_order(table, keys), names)
+    table = with_names(in_version_order(table, keys), names, ids="last")
     table.attrs["excluded"] = {reason: int(count) for reason, count in excluded.items()}
     table.attrs["level"] = level
     return table

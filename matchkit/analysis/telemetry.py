@@ -171,8 +171,9 @@ def per_minute_rates(
         confidence: the interval's confidence level.
 
     Returns:
-        One row per group and stat: the keys, ``character_name`` (when grouped by character),
-        ``stat``, ``per_minute``, ``ci_low``, ``ci_high``, ``n`` (player-rounds).
+        One row per group and stat: the keys (``character_name`` in the place of
+        ``character``), ``stat``, ``per_minute``, ``ci_low``, ``ci_high``, ``n``
+        (player-rounds), and ``character`` (the id) last when grouped by character.
     """
     telemetry = _telemetry(telemetry, {"round_player_stats": None, "reserved_users": SEATS})
     confidence = _check_confidence(confidence)
@@ -201,9 +202,10 @@ def per_minute_rates(
     table = pd.DataFrame(
         results, columns=[*keys, "stat", "per_minute", "ci_low", "ci_high", "n"]
     ).astype({"n": "int64"})
-    if "character" in keys:
-        position = keys.index("character") + 1
+    if "character" in keys:  # its name where it was, the id last
+        position = keys.index("character")
         table.insert(position, "character_name", character_labels(table["character"], names))
+        table = table[[*(c for c in table.columns if c != "character"), "character"]]
     table.attrs["excluded"] = {
         "player-rounds not alive (time_alive 0)": int((~alive).sum()),
         "player-rounds without a seat (bots)": int((alive & unseated).sum()),
@@ -239,11 +241,12 @@ def battlerite_win_rates(
         confidence: the intervals' confidence level.
 
     Returns:
-        One row per character and battlerite: ``character``, ``character_name``,
-        ``battlerite_type``, ``battlerite_name``, ``players`` (of the character), ``picks``,
+        One row per character and battlerite: ``character_name``, ``battlerite_name``,
+        ``players`` (of the character), ``picks``,
         ``pick_rate``, ``pick_ci_low``, ``pick_ci_high``, ``wins`` (of those who picked it),
         ``win_rate``, ``ci_low``, ``ci_high``, and the same for the players who did not pick it:
-        ``win_rate_without``, ``without_ci_low``, ``without_ci_high``. Wilson intervals.
+        ``win_rate_without``, ``without_ci_low``, ``without_ci_high``, then the ids:
+        ``character``, ``battlerite_type``. Wilson intervals.
     """
     telemetry = _telemetry(
         telemetry,
@@ -284,9 +287,7 @@ def battlerite_win_rates(
     catalogue = _catalogue(names)
     result = pd.DataFrame(
         {
-            "character": table["character"],
             "character_name": character_labels(table["character"], catalogue),
-            "battlerite_type": table["battlerite_type"],
             "battlerite_name": battlerite_labels(table["battlerite_type"], catalogue),
             "players": table["players"].astype("int64"),
             "picks": table["picks"].astype("int64"),
@@ -300,6 +301,8 @@ def battlerite_win_rates(
             "win_rate_without": without["win_rate"].mask(empty),
             "without_ci_low": without["ci_low"].mask(empty),
             "without_ci_high": without["ci_high"].mask(empty),
+            "character": table["character"],
+            "battlerite_type": table["battlerite_type"],
         }
     )
     result.attrs["excluded"] = {"players in matches without a winner": excluded}

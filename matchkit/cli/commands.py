@@ -12,9 +12,12 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
+from matchkit.cli.options import filters_from_args
 from matchkit.cli.parser import build_parser
 from matchkit.errors import InvalidArgumentError, MatchkitError
+from matchkit.rules.filters import MatchFilters
 
 __all__ = ["main"]
 
@@ -95,7 +98,7 @@ def _fetch(args: argparse.Namespace) -> int:
 
     filters = _fetch_filters(args)
     _check_fetch_out(args.out, overwrite=args.overwrite)  # before an hour of fetching
-    options = {
+    options: dict[str, Any] = {
         "shard": args.shard,
         "cache_dir": args.cache_dir,
         "rate_limit": args.rate_limit,
@@ -112,27 +115,15 @@ def _fetch(args: argparse.Namespace) -> int:
     return 0
 
 
-def _fetch_filters(args: argparse.Namespace) -> dict[str, object]:
+def _fetch_filters(args: argparse.Namespace) -> MatchFilters:
     """The command line's filters (and sort) as ``Client.matches`` takes them."""
-    filters: dict[str, object] = {"sort": args.sort}
-    for key in (
-        "player_ids",
-        "patch_versions",
-        "server_types",
-        "player_names",
-        "team_names",
-        "game_modes",
-    ):
-        value = getattr(args, key)
-        if value is not None:
-            filters[key] = value.split(",")
-    if args.ranking_type is not None:
-        filters["ranking_type"] = args.ranking_type
+    filters = filters_from_args(args)
+    filters["sort"] = args.sort
     return filters
 
 
 def _check_fetch_arguments(
-    args: argparse.Namespace, options: dict[str, object], filters: dict[str, object]
+    args: argparse.Namespace, options: dict[str, Any], filters: MatchFilters
 ) -> None:
     """Check every argument of a fetch before a service starts or a request is sent.
 

@@ -5,21 +5,57 @@ from __future__ import annotations
 
 import argparse
 import textwrap
+from typing import Any, cast
 
-__all__ = ["FILTER_OPTIONS", "WIDTH", "add_command"]
+from matchkit.rules.filters import FILTERS, FilterSpec, MatchFilters
+
+__all__ = ["FILTER_OPTIONS", "WIDTH", "add_command", "add_filter_options", "filters_from_args"]
 
 WIDTH = 96
 """The width descriptions are wrapped to."""
 
-FILTER_OPTIONS = (
-    ("player-ids", "ID1,ID2", "global and na"),
-    ("patch-versions", "2.9,2.10", "global"),
-    ("server-types", "QUICK2V2,QUICK3V3", "global"),
-    ("player-names", "alice,bob", "na"),
-    ("team-names", "red,blue", "na"),
-    ("game-modes", "casual,ranked", "na"),
+FILTER_OPTIONS = tuple(
+    (spec.option.removeprefix("--"), spec.example, " and ".join(spec.shards))
+    for spec in FILTERS
+    if spec.many
 )
-"""Each list filter of a match query: its option name, an example value and its shards."""
+"""Each list filter of a match query: its option name, an example value and its shards (from
+:data:`matchkit.rules.filters.FILTERS`)."""
+
+
+def _filter_help(spec: FilterSpec) -> str:
+    shards = " and ".join(spec.shards)
+    if spec.many:
+        return (
+            f"only matches with any of these, comma-separated, e.g. {spec.example} ({shards}; "
+            "default: no filter)"
+        )
+    default = "both" if len(spec.choices) == 2 else "any"
+    return f"{' or '.join(spec.choices)} ({shards}; default: {default})"
+
+
+def add_filter_options(parser: argparse.ArgumentParser) -> None:
+    """Add an option for each filter of a match query (:data:`matchkit.rules.filters.FILTERS`),
+    in its order; :func:`filters_from_args` reads them back."""
+    for spec in FILTERS:
+        parser.add_argument(
+            spec.option,
+            default=None,
+            metavar="A,B" if spec.many else "TYPE",
+            help=_filter_help(spec),
+        )
+
+
+def filters_from_args(args: argparse.Namespace) -> MatchFilters:
+    """The filters given on the command line (:func:`add_filter_options`) as the client's calls
+    take them: a list filter split at its commas, a filter not given left out."""
+    filters: dict[str, Any] = {}
+    for spec in FILTERS:
+        value = getattr(args, spec.argument)
+        if value is not None:
+            filters[spec.argument] = value.split(",") if spec.many else value
+    # The keys are FILTERS' arguments, which a test holds to MatchFilters' keys.
+    return cast(MatchFilters, filters)
 
 
 def add_command(commands, name: str, *, help: str, description: str, epilog: str):

@@ -13,8 +13,9 @@ from datetime import timedelta
 from pathlib import Path
 
 from matchkit.cli.archive import add_archive_parser
-from matchkit.cli.options import FILTER_OPTIONS, add_command
+from matchkit.cli.options import add_command, add_filter_options
 from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT
+from matchkit.rules.shards import SHARDS
 
 __all__ = ["build_parser", "days_ago"]
 
@@ -246,7 +247,7 @@ Times are ISO 8601: a date (midnight UTC) or a date and time, UTC when no offset
     fetch.add_argument(
         "--shard",
         default="global",
-        choices=["global", "na"],
+        choices=list(SHARDS),
         help="region of the service: 'global' (current shape) or 'na' (older shape) "
         "(default: global)",
     )
@@ -269,20 +270,7 @@ Times are ISO 8601: a date (midnight UTC) or a date and time, UTC when no offset
         metavar="TIME",
         help="ISO 8601 time taken as now (default: the embedded service's now, else the clock)",
     )
-    for name, example, shards in FILTER_OPTIONS:
-        fetch.add_argument(
-            f"--{name}",
-            default=None,
-            metavar="A,B",
-            help=f"only matches with any of these, comma-separated, e.g. {example} ({shards}; "
-            "default: no filter)",
-        )
-    fetch.add_argument(
-        "--ranking-type",
-        default=None,
-        metavar="TYPE",
-        help="RANKED or UNRANKED (global; default: both)",
-    )
+    add_filter_options(fetch)
     fetch.add_argument(
         "--sort",
         default="createdAt",

@@ -8,6 +8,6 @@ does not list.
 from __future__ import annotations
 
 from matchkit.client.client import Client
-from matchkit.client.notices import RangeClampedWarning, UnlistedValueWarning
+from matchkit.client.warnings import RangeClampedWarning, UnlistedValueWarning
 
 __all__ = ["Client", "RangeClampedWarning", "UnlistedValueWarning"]

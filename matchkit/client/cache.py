@@ -40,7 +40,7 @@ from requests_cache.cache_keys import get_matched_headers, normalize_headers
 from requests_cache.policy.settings import DEFAULT_IGNORED_PARAMS
 
 from matchkit.client.cachefile import LOCK_TIMEOUT, CacheFile, prepare_folder, writable
-from matchkit.client.session import RateLimit, ThrottleMixin
+from matchkit.client.throttle import RateLimit, ThrottleMixin
 from matchkit.errors import CacheError, InvalidArgumentError
 from matchkit.rules.windows import RETENTION, parse_time
 

@@ -3,8 +3,9 @@
 What this module guarantees, whatever the file holds:
 
 - **Nothing in the file can run code.** Entries are JSON (requests-cache's cattrs stage, then
-  orjson) followed by the raw body, never pickles. A cache written by an older matchkit (pickled
-  entries) is refused whole, with the way out; it is never unpickled.
+  orjson) followed by the raw body, never pickles. A file whose entries are of another format
+  (requests-cache's own SQLite cache pickles them) is refused whole, with the way out; it is
+  never unpickled.
 - **A damaged entry is a cache miss, never data.** Each entry carries a SHA-256 digest of its
   JSON; an entry whose digest does not match (a flipped byte, a changed digit) is dropped with a
   warning and fetched again. The digest guards against damage, not against someone who can
@@ -80,7 +81,7 @@ def _unseal(stored: bytes) -> dict[str, Any]:
         raise ValueError("not a matchkit cache entry")
     header, _, rest = bytes(stored).partition(b"\n")
     if not header.startswith(_SEAL):
-        raise ValueError("not a matchkit cache entry (an older format?)")
+        raise ValueError("not a matchkit cache entry (not sealed JSON)")
     if _digest(rest) != header[len(_SEAL) :]:
         raise ValueError("checksum mismatch")
     length, _, data = rest.partition(b"\n")
@@ -280,9 +281,9 @@ class CacheFile(SQLiteCache):
             return None
         return CacheError(
             f"the HTTP cache {self.path} holds {self.stored_rows} responses in a format this "
-            "matchkit does not load (written by an older matchkit, whose entries were pickles "
-            "that can run code when loaded). Clear it with Client(...).clear_cache() or "
-            f"delete {self.path}",
+            "matchkit does not load (not its sealed JSON: written by another program, such as "
+            "requests-cache, whose entries are pickles that can run code when loaded). Clear it "
+            f"with Client(...).clear_cache() or delete {self.path}",
             path=self.path,
         )
 

@@ -3,7 +3,7 @@
 :func:`page_disagreements` is pure: it reads a decoded list page (its ``data``, and its
 ``included`` when a filter needs them) and the :class:`matchkit.rules.query.MatchQuery` of the
 request, and says what disagrees. :func:`list_page_check` turns it into the transport's check
-hook, which raises :class:`matchkit.client.answers.BadAnswerError`: a page that fails is retried
+hook, which raises :class:`matchkit.client.responses.BadAnswerError`: a page that fails is retried
 like a 5xx, never cached, and finally a :class:`matchkit.errors.ServiceError` that says what
 disagreed (a service or proxy that ignores a filter, or serves matches outside the window).
 
@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from matchkit.client.answers import BadAnswerError
+from matchkit.client.responses import BadAnswerError
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.jsonapi import primary_resources
 from matchkit.rules.windows import format_time, parse_time

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, Unpack
 
 from tqdm.auto import tqdm
 
-from matchkit.client.answers import match_id_check
 from matchkit.client.arguments import (
     FetchOptions,
     checked_api_key,
@@ -45,14 +44,15 @@ from matchkit.client.cache import (
     resolve_cache_dir,
 )
 from matchkit.client.embedded import start_embedded
-from matchkit.client.notices import RangeClampedWarning, UnlistedValueWarning, clamp_notice
 from matchkit.client.pager import Pager, ordered_frames
 from matchkit.client.plan import FetchPlan, list_path, make_plan
 from matchkit.client.players import PlayerCalls
 from matchkit.client.request import Limits
-from matchkit.client.session import parse_rate_limit
+from matchkit.client.responses import match_id_check
 from matchkit.client.status import ServiceStatus, read_status
+from matchkit.client.throttle import parse_rate_limit
 from matchkit.client.transport import RetryPolicy, Transport
+from matchkit.client.warnings import RangeClampedWarning, UnlistedValueWarning, clamp_notice
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.query import (
     SERVER_TYPES,
@@ -60,6 +60,7 @@ from matchkit.rules.query import (
     get_shard,
     unlisted_server_types,
 )
+from matchkit.rules.shards import ShardName
 from matchkit.rules.windows import TimeWindow, parse_time
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ class Client(PlayerCalls):
         base_url: str | None = None,
         *,
         api_key: str | None = None,
-        shard: str = "global",
+        shard: ShardName = "global",
         cache_dir: str | os.PathLike[str] | None = None,
         offline: bool = False,
         rate_limit: str | float | None = None,
@@ -274,11 +275,10 @@ class Client(PlayerCalls):
             **options: :class:`FetchOptions`. ``max_matches``: keep the first this many
                 matches (in sort order); a deliberate cap. ``page_limit``: matches per page;
                 default (and maximum) the shard's largest page. The filters
-                (:class:`matchkit.rules.query.MatchFilters`): ``player_ids``,
-                ``patch_versions``, ``server_types``, ``ranking_type`` on ``global``;
-                ``player_ids``, ``player_names``, ``team_names``, ``game_modes`` on ``na``
-                (lists match any of their values; more than 6 ids or names are asked in
-                batches of 6); ``sort``: ``"createdAt"`` (ascending, default) or
+                (:class:`matchkit.rules.filters.MatchFilters`; which shard takes which, and
+                which are asked in batches of 6 values, is in
+                :data:`matchkit.rules.filters.FILTERS`; lists match any of their values);
+                ``sort``: ``"createdAt"`` (ascending, default) or
                 ``"-createdAt"``. A server type the interface does not list is sent as it is,
                 with a warning.
 

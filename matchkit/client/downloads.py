@@ -35,10 +35,10 @@ import requests
 from requests_cache import NEVER_EXPIRE, CachedSession
 from requests_cache.policy.expiration import get_expiration_datetime
 
-from matchkit.client.answers import BadAnswerError
 from matchkit.client.arguments import checked_match_ids
 from matchkit.client.cache import CacheKeys, cached_response, create_session
 from matchkit.client.request import Fetched, Limits, RequestPath, url_problem
+from matchkit.client.responses import BadAnswerError
 from matchkit.client.retrying import RetryPolicy
 from matchkit.errors import CacheMissError, DocumentError, MatchkitError, ServiceError
 from matchkit.normalize.pipeline import to_frames

@@ -29,7 +29,7 @@ from matchkit.client.cache import page_expiry
 from matchkit.client.checks import created_at, list_page_check
 from matchkit.client.plan import FetchPlan, list_path
 from matchkit.client.progress import FetchProgress
-from matchkit.client.session import ThrottleMixin
+from matchkit.client.throttle import ThrottleMixin
 from matchkit.client.transport import Fetched, Transport
 from matchkit.errors import ServiceError
 from matchkit.rules.jsonapi import primary_resources

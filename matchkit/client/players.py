@@ -5,7 +5,7 @@
 requests of at most 6 values (the service's limit), each answer cached for a day
 (:data:`PLAYER_EXPIRY`: players change) and checked twice before it counts:
 
-1. by the transport (:func:`matchkit.client.answers.check_body`): ``data`` is a list of
+1. by the transport (:func:`matchkit.client.responses.check_body`): ``data`` is a list of
    ``player`` resources, else it is retried like a 5xx and never cached;
 2. here, against what was asked: every player answered has an id (or a name) of the request,
    and none comes twice. A player that was not asked for (a proxy answering another request,
@@ -14,7 +14,7 @@ requests of at most 6 values (the service's limit), each answer cached for a day
    nothing is cached or returned.
 
 A name or id that no player has is not an error (the service simply leaves it out) but it is
-never dropped silently: a :class:`matchkit.client.notices.PlayerNotFoundWarning` names each one,
+never dropped silently: a :class:`matchkit.client.warnings.PlayerNotFoundWarning` names each one,
 and the frame's ``attrs["not_found"]`` lists them.
 
 Example:
@@ -30,9 +30,10 @@ from collections.abc import Iterable, Mapping
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any, Unpack
 
-from matchkit.client.notices import PlayerNotFoundWarning
+from matchkit.client.warnings import PlayerNotFoundWarning
 from matchkit.errors import InvalidArgumentError, ServiceError
 from matchkit.rules.query import MAX_LIST_VALUES, get_shard
+from matchkit.rules.shards import ShardName
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -166,10 +167,10 @@ class PlayerCalls:
     ``matches``)."""
 
     transport: Transport
-    shard: str
+    shard: ShardName
 
     def players(
-        self, *, names: object = None, ids: object = None, shard: str | None = None
+        self, *, names: object = None, ids: object = None, shard: ShardName | None = None
     ) -> pd.DataFrame:
         """Look players up by name or by id, as they are now.
 
@@ -183,7 +184,7 @@ class PlayerCalls:
             One row per player found, in the order asked, with the columns of
             :attr:`matchkit.MatchFrames.players` (their lifetime ``stats`` as columns).
             ``attrs["not_found"]`` lists the names or ids no player has, each also named by a
-            :class:`matchkit.client.notices.PlayerNotFoundWarning`.
+            :class:`matchkit.client.warnings.PlayerNotFoundWarning`.
 
         Raises:
             InvalidArgumentError: bad arguments (before any request).

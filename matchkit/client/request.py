@@ -23,9 +23,9 @@ once each:
 - **one status-to-error mapping** (:func:`matchkit.client.retrying.status_error`), and **one
   retry loop** (:class:`matchkit.client.retrying.Retrying`).
 - **one place where an answer is checked before it is used or cached**: ``read`` turns the body
-  into its head (the transport's :func:`matchkit.client.answers.check_body`), then ``check``
+  into its head (the transport's :func:`matchkit.client.responses.check_body`), then ``check``
   (the caller's hook, see :data:`Check`) compares it with the request; only then is ``store``
-  called. A :class:`matchkit.client.answers.BadAnswerError` from either is retried like a 5xx,
+  called. A :class:`matchkit.client.responses.BadAnswerError` from either is retried like a 5xx,
   never stored, and when the tries are spent becomes a typed error saying what disagreed.
 """
 
@@ -43,7 +43,7 @@ import requests
 import urllib3.exceptions
 from requests_cache import DO_NOT_CACHE
 
-from matchkit.client.answers import BadAnswerError
+from matchkit.client.responses import BadAnswerError
 from matchkit.client.retrying import Retrying, RetryPolicy, Scrubber, status_error
 from matchkit.errors import MatchkitError, ServiceError
 
@@ -116,7 +116,7 @@ class Fetched:
 Check = Callable[[Fetched], None]
 """The check hook of a request: run on each answer (a new 200, or a cache hit) before it is used
 or stored. It returns nothing when the answer is what the request asked for, and raises
-:class:`matchkit.client.answers.BadAnswerError` saying what disagreed otherwise (e.g. "a
+:class:`matchkit.client.responses.BadAnswerError` saying what disagreed otherwise (e.g. "a
 document of match 'B' where match 'A' was asked"): the answer is then retried like a 5xx (a cache
 hit is dropped and fetched again), never stored, and when the tries are spent the request ends
 in a typed error holding that message. Any other error it raises ends the request as it is."""

@@ -7,7 +7,7 @@ matchkit follows (all of them go through :class:`matchkit.client.request.Request
   is a fault, retried with bounded exponential backoff and jitter
   (:meth:`RetryPolicy.backoff_seconds`); any other transport failure ends the request;
 - a 500, 502, 503 or 504 (:data:`RETRY_STATUSES`) is a fault too, and so is a 200 whose body
-  the caller's check refuses (:class:`matchkit.client.answers.BadAnswerError`): retried like a
+  the caller's check refuses (:class:`matchkit.client.responses.BadAnswerError`): retried like a
   5xx, and never stored (the caller stores only what its check returned);
 - a 429 is a refusal: it waits what the answer asks (:func:`read_rate_limit_wait`:
   ``Retry-After`` first, ``X-RateLimit-Reset`` by plausibility, decision 14), logged at INFO
@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 import orjson
 import requests
 
-from matchkit.client.answers import BadAnswerError, error_objects, read_rate_limit_wait
+from matchkit.client.responses import BadAnswerError, error_objects, read_rate_limit_wait
 from matchkit.errors import AuthError, MatchkitError, NotFoundError, RateLimitError, ServiceError
 from matchkit.rules.jsonapi import describe_errors
 
@@ -169,7 +169,7 @@ class Retrying:
                 any other error it raises (e.g. a cache miss) ends the request as it is.
             check: reads an answer that is neither a 429 nor in :data:`RETRY_STATUSES` into
                 the result, or raises the caller's typed error; a
-                :class:`matchkit.client.answers.BadAnswerError` is retried like a 5xx.
+                :class:`matchkit.client.responses.BadAnswerError` is retried like a 5xx.
             url: the request URL, as messages show it (then the URL that answered).
             what: what the request fetches, named in messages after the URL.
 

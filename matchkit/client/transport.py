@@ -12,7 +12,7 @@ A GET takes these steps:
 3. The request, with the headers of its kind (the key on match requests only), through the one
    request path (:class:`matchkit.client.request.RequestPath`: URL check, deadline, cap on body
    size, status-to-error mapping, retries). A 200 is read by its kind
-   (:func:`matchkit.client.answers.check_body`), then given to the caller's ``check`` hook (see
+   (:func:`matchkit.client.responses.check_body`), then given to the caller's ``check`` hook (see
    :data:`matchkit.client.request.Check`), and only then stored; a refused answer is retried,
    never stored.
 4. A 404 on a list is an empty window only when it can mean that (:func:`_empty_list`): the
@@ -34,16 +34,13 @@ import requests
 from requests_cache import DO_NOT_CACHE, CachedResponse, CachedSession, ExpirationTime
 from requests_cache.policy.expiration import get_expiration_datetime
 
-from matchkit.client.answers import (
+from matchkit.client.cache import CacheKeys, cached_response
+from matchkit.client.request import Check, Fetched, Limits, RequestPath, display_url
+from matchkit.client.responses import (
     BadAnswerError,
     RequestKind,
     check_body,
-    error_objects,
-    rate_limit_wait,
-    read_head,
 )
-from matchkit.client.cache import CacheKeys, cached_response
-from matchkit.client.request import Check, Fetched, Limits, RequestPath, display_url
 from matchkit.client.retrying import RETRY_STATUSES, RetryPolicy, Scrubber
 from matchkit.errors import CacheMissError, ServiceError
 
@@ -54,10 +51,6 @@ __all__ = [
     "RequestKind",
     "RetryPolicy",
     "Transport",
-    # Read from the answers (matchkit.client.answers), named here too for callers of before.
-    "error_objects",
-    "rate_limit_wait",
-    "read_head",
 ]
 
 logger = logging.getLogger(__name__)
@@ -164,7 +157,7 @@ class Transport:
             expire_after: how long the answer is kept (``DO_NOT_CACHE``: not at all).
             check: the request's check hook (:data:`matchkit.client.request.Check`), run on
                 every answer of this request, cached or new, before it is used or stored; a
-                :class:`matchkit.client.answers.BadAnswerError` from it means "retry like a
+                :class:`matchkit.client.responses.BadAnswerError` from it means "retry like a
                 5xx, never cache, then a ServiceError saying what disagreed"; a cached answer it
                 refuses is dropped and fetched again.
             fresh: ask the service even when the cache holds the answer (online; the new

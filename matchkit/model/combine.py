@@ -12,7 +12,7 @@ normalizer keeps a resource that came twice:
 
 Either way, keys whose rows differ between frames are counted in a problem, never dropped in
 silence. A column that the frames hold with different kinds (an integer in one, text in
-another) is settled as the normalizer settles it (:mod:`matchkit.model.values`).
+another) is settled as the normalizer settles it (:mod:`matchkit.model.text`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from matchkit.model.schema import SNAPSHOT_OWNERS, TABLES
-from matchkit.model.values import EXACT_IN_FLOAT, text_value
+from matchkit.model.text import EXACT_IN_FLOAT, text_value
 
 __all__ = ["Stacked", "one_row_per_key", "stack"]
 
@@ -163,8 +163,8 @@ def _concat_aligned(parts: list[pd.DataFrame]) -> pd.DataFrame:
 
 def _one_kind(values: list[Any], index: pd.Index) -> pd.Series:
     """Values of mixed kinds as the normalizer settles them: integers and decimals as decimals
-    (text when an integer is beyond :data:`matchkit.model.values.EXACT_IN_FLOAT`), any other
-    mix as text (:func:`matchkit.model.values.text_value`)."""
+    (text when an integer is beyond :data:`matchkit.model.text.EXACT_IN_FLOAT`), any other
+    mix as text (:func:`matchkit.model.text.text_value`)."""
     plain = [None if pd.isna(value) else _plain(value) for value in values]
     numbers = [value for value in plain if value is not None]
     if all(type(value) in (int, float) for value in numbers) and all(

@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 
 from matchkit.errors import InvalidArgumentError
+from matchkit.model.base import DeclaredFrames
 from matchkit.model.combine import one_row_per_key, stack
-from matchkit.model.declared import DeclaredFrames
 from matchkit.model.schema import TABLE_NAMES, TABLES, coerce_frame
 
 __all__ = ["MatchFrames", "TableLabels"]

@@ -68,9 +68,8 @@ if TYPE_CHECKING:
 __all__ = ["FORMAT", "MANIFEST", "read_frames", "write_frames"]
 
 FORMAT = "matchkit-frames/3"
-"""Written by this version: the manifest lists every data file with its row count and SHA-256
-(format 2: row counts only; format 1: neither)."""
-READABLE_FORMATS = ("matchkit-frames/1", "matchkit-frames/2", FORMAT)
+"""The format written and read: the manifest lists every data file with its row count and
+SHA-256."""
 MANIFEST = "_matchkit.json"
 PARTITION = "date"
 NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__"
@@ -159,7 +158,7 @@ def read_frames(path: str | os.PathLike[str]) -> MatchFrames:
     manifest = read_manifest(
         folder,
         MANIFEST,
-        formats=READABLE_FORMATS,
+        format=FORMAT,
         missing=f"is not a complete matchkit Parquet data set: {MANIFEST} is missing (write one "
         "with MatchFrames.to_parquet; an interrupted write leaves none)",
         again="write the data set again",
@@ -171,19 +170,14 @@ def read_frames(path: str | os.PathLike[str]) -> MatchFrames:
             tables[name] = empty_frame(TABLES[name])
             continue
         tables[name] = read_as_described(
-            _read_table,
-            folder / name,
-            spec,
-            checked=manifest["format"] == FORMAT or "sha256" in spec,
-            error=MatchkitError,
-            again="write the data set again",
+            _read_table, folder / name, spec, error=MatchkitError, again="write the data set again"
         )
     return MatchFrames(**tables, problems=tuple(manifest.get("problems", ())))
 
 
 def _listed(manifest: Path) -> list[str]:
-    """The files a manifest lists, itself included (a table without a file list, format 1:
-    every file of its table folder)."""
+    """The files a manifest lists, itself included (a table without a file list: every file of
+    its table folder, so that a damaged manifest leaves nothing of the data set behind)."""
     folder = manifest.parent
     tables = orjson.loads(manifest.read_bytes())["tables"]
     found = [MANIFEST]
@@ -302,27 +296,23 @@ def _data_files(folder: Path) -> Iterator[str]:
                 yield Path(root, name).relative_to(folder).as_posix()
 
 
-def _read_table(folder: Path, spec: dict[str, Any], *, checked: bool) -> pd.DataFrame:
-    """A table's rows from its files, refused when they do not match ``spec`` (and, when
-    ``checked``, each file's SHA-256)."""
+def _read_table(folder: Path, spec: dict[str, Any]) -> pd.DataFrame:
+    """A table's rows from its files, refused when they do not match ``spec`` (the files, their
+    row counts and their SHA-256)."""
     columns = spec["columns"]
     dtypes = {column: dtype_of(value) for column, value in spec["dtypes"].items()}
     rows = spec["rows"]
-    listed = spec.get("files")  # None in data sets of format 1
-    if listed is not None:
-        _check_files(folder, listed, rows)
-    elif rows and not folder.is_dir():
-        raise MatchkitError(f"{folder} is missing; the manifest says it holds {rows} rows")
-    names = list(listed) if listed is not None else list(_data_files(folder))
+    listed = spec["files"]
+    _check_files(folder, listed, rows)
+    names = list(listed)
     if not names:
         frame = pd.DataFrame({column: pd.Series([], dtype=dtypes[column]) for column in columns})
     else:
         tables = []
         for name in names:
-            if checked:
-                check_digest(folder / name, (spec.get("sha256") or {}).get(name))
+            check_digest(folder / name, (spec.get("sha256") or {}).get(name))
             table = pq.ParquetFile(folder / name).read(columns=columns)
-            if listed is not None and table.num_rows != listed[name]:
+            if table.num_rows != listed[name]:
                 raise MatchkitError(
                     f"{folder / name} holds {table.num_rows} rows, the manifest says "
                     f"{listed[name]}; write the data set again"

@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, get_args
 
 import pandas as pd
 
 __all__ = [
+    "COSMETIC_KINDS",
     "DATETIME_DTYPE",
     "EXTRA_SECTIONS",
     "GLOBAL_SHAPE_EXTRAS",
@@ -32,6 +33,7 @@ __all__ = [
     "TABLE_NAMES",
     "USER_ID_MEMBER",
     "Column",
+    "CosmeticKind",
     "Kind",
     "TableSchema",
     "WireType",
@@ -61,6 +63,11 @@ SIDE_CODES: Mapping[str, int] = {
 
 PARTICIPANT_KINDS = ("registered", "anonymous", "bot")
 """The vocabulary of ``participants.kind``."""
+
+CosmeticKind = Literal["attachment", "emote", "mount", "outfit"]
+"""A cosmetic a participant picks: each is an integer stat of the participant (its id)."""
+COSMETIC_KINDS: tuple[CosmeticKind, ...] = get_args(CosmeticKind)
+"""The cosmetic kinds, in the order of :data:`CosmeticKind` (the participants' columns')."""
 
 Section = Literal["attributes", "stats", "tags", "relationship", "derived"]
 
@@ -217,7 +224,8 @@ _PARTICIPANTS = (
     derived("kind", "category", "registered, anonymous or bot", categories=PARTICIPANT_KINDS),
     derived("side", "Int64", "stats.side", key="side"),
     Column("user_id", "string", "stats", "userID", "as text (the wire mixes types)"),
-    *_int_stats("attachment emote mount outfit kills deaths assists score"),
+    *_int_stats(" ".join(COSMETIC_KINDS)),
+    *_int_stats("kills deaths assists score"),
 )
 
 _ROUNDS = (
@@ -334,9 +342,9 @@ GLOBAL_SHAPE_EXTRAS: Mapping[str, Mapping[str, Mapping[str, WireType]]] = {
 }
 """Members the global shape carries beyond the model's known columns, with their wire types:
 in the recorded responses of the real Battlerite service, the interface (``stats.game``) and the
-sample data set (Royale rosters' ``placement``). The typed reader
-(:mod:`matchkit.normalize.wire`) declares them, so that such pages take its fast path; a member
-not named here sends its page down the general reader, which is only slower."""
+sample data set (Royale rosters' ``placement``). The typed reader's shapes
+(:mod:`matchkit.normalize.typed_shapes`) declare them, so that such pages take its fast path; a
+member not named here sends its page down the general reader, which is only slower."""
 
 
 def pandas_dtype(kind: str) -> object:

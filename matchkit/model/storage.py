@@ -145,10 +145,10 @@ def check_digest(
 
 
 def read_manifest(
-    folder: Path, name: str, *, formats: tuple[str, ...], missing: str, again: str
+    folder: Path, name: str, *, format: str, missing: str, again: str
 ) -> dict[str, Any]:
-    """The manifest ``name`` of ``folder``, checked: JSON, of one of ``formats`` (the last is
-    the one written now), with a ``tables`` object of objects.
+    """The manifest ``name`` of ``folder``, checked: JSON, of ``format`` (the one this matchkit
+    writes), with a ``tables`` object of objects.
 
     Args:
         missing: what the error says when there is no manifest (after "{folder} ").
@@ -168,8 +168,11 @@ def read_manifest(
     except OSError as error:
         raise MatchkitError(f"cannot read {where}: {error.strerror or error}") from None
     found = manifest.get("format") if isinstance(manifest, dict) else None
-    if found not in formats:
-        raise MatchkitError(f"{where} has format {found!r}, not {formats[-1]}")
+    if found != format:
+        raise MatchkitError(
+            f"{where} has format {found!r}; this matchkit reads {format} only: {again} with "
+            "this matchkit"
+        )
     tables = manifest.get("tables")
     if not isinstance(tables, dict) or not all(isinstance(s, dict) for s in tables.values()):
         raise MatchkitError(f"{where} has no readable 'tables'; {again}")

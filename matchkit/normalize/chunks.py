@@ -1,6 +1,6 @@
 """The readers' one contract: a :class:`Chunk` of resources of one type, and a table of chunks.
 
-Both readers (the typed reader, :mod:`matchkit.normalize.typed`, and the general reader,
+Both readers (the typed reader, :mod:`matchkit.normalize.typed_reader`, and the general reader,
 :mod:`matchkit.normalize.general`) turn a batch of resources of one type into the same plain
 :class:`Chunk`: their ids, their attribute, stats and tags members as Arrow arrays by wire key,
 and the identifiers of the relationships the model reads (:class:`Links`). Nothing after the

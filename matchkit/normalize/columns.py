@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from matchkit.model.schema import DATETIME_DTYPE, Kind, category_dtype
-from matchkit.model.values import EXACT_IN_FLOAT, text_value
+from matchkit.model.text import EXACT_IN_FLOAT, text_value
 from matchkit.normalize.arrow import (
     ARROW_POOL,
     compared,

@@ -3,8 +3,9 @@
 The way through, one module each:
 
 1. a reader splits each page into its resources by type: the typed reader
-   (:mod:`matchkit.normalize.typed`, declared in :mod:`matchkit.normalize.wire`) for raw pages of
-   the known global shape, the general reader (:mod:`matchkit.normalize.general`) for any other;
+   (:mod:`matchkit.normalize.typed_reader`, its shapes in :mod:`matchkit.normalize.typed_shapes`)
+   for raw pages of the known global shape, the general reader
+   (:mod:`matchkit.normalize.general`) for any other;
 2. the walker (:mod:`matchkit.normalize.walker`) deduplicates once and has batches read into
    plain chunks (:mod:`matchkit.normalize.chunks`); later copies of a resource are settled by
    :mod:`matchkit.normalize.repeats` (decision 17);
@@ -27,9 +28,9 @@ from functools import cache
 from matchkit.model.frames import MatchFrames
 from matchkit.normalize.build import build_frames
 from matchkit.normalize.general import GeneralReader
-from matchkit.normalize.typed import TypedReader
+from matchkit.normalize.typed_reader import TypedReader
+from matchkit.normalize.typed_shapes import ShapeDecoder
 from matchkit.normalize.walker import Walker
-from matchkit.normalize.wire import ShapeDecoder
 from matchkit.rules.jsonapi import RawDocument, iter_inputs
 
 __all__ = ["to_frames"]
@@ -43,8 +44,8 @@ def to_frames(documents: RawDocument | Iterable[RawDocument]) -> MatchFrames:
             (bytes or str). Both shapes are read: the global shape and the older ``na``
             variant; ``data`` may be a list or a single object. A document whose data holds no
             match (an empty page, a status document) adds nothing. Raw pages of the known
-            global shape take a fast path (:mod:`matchkit.normalize.wire`): pass response bodies as
-            they are rather than parsing them first.
+            global shape take a fast path (:mod:`matchkit.normalize.typed_shapes`): pass
+            response bodies as they are rather than parsing them first.
 
     Returns:
         The tables, with ``problems`` listing what could not be resolved (references to

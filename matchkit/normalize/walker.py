@@ -19,7 +19,7 @@ from matchkit.model.schema import RESOURCE_TABLES, TABLES
 from matchkit.normalize.chunks import Batch, ChunkTable, Group, Reader
 from matchkit.normalize.general import GeneralReader
 from matchkit.normalize.repeats import Repeats
-from matchkit.normalize.typed import TypedReader
+from matchkit.normalize.typed_reader import TypedReader
 
 __all__ = ["FLUSH_ROWS", "TYPED_GIVE_UP", "Walker"]
 

@@ -40,12 +40,6 @@ def _usage(data: MatchFrames | pd.DataFrame, kind: str) -> pd.DataFrame:
     return cosmetic_usage(data, kind=kind, by="actor")  # type: ignore[arg-type]
 
 
-def _catalogue(names: Names | Mapping[str, Any] | None, labels: Mapping[str, str] | None) -> Names:
-    """The names to label with: ``names``, plus the older ``labels`` (actor id -> name)."""
-    catalogue = as_names(names)
-    return catalogue.merge(as_names(labels, kind="character")) if labels else catalogue
-
-
 def _short(name: str, character: str) -> str:
     """A per-character cosmetic's name without its character (the row already says it)."""
     prefix = f"{character}: "
@@ -77,7 +71,6 @@ def plot_cosmetic_usage(
     kind: str = "mount",
     top: int = 5,
     characters: int | None = 15,
-    labels: Mapping[str, str] | None = None,
     names: Names | Mapping[str, Any] | None = None,
     **style: Any,
 ) -> Axes:
@@ -95,7 +88,6 @@ def plot_cosmetic_usage(
         kind: the cosmetic kind (attachment, emote, mount, outfit).
         top: segments per bar.
         characters: show the most played characters only (None: all).
-        labels: character id -> display name (older form of ``names``).
         names: display names of characters and cosmetics (:mod:`matchkit.names`); ids
             without a name stay ids.
         **style: passed to each ``barh`` call (``height``, ``edgecolor``, ...).
@@ -103,7 +95,7 @@ def plot_cosmetic_usage(
     Returns:
         The Axes, characters from most picked (top) to least.
     """
-    catalogue = _catalogue(names, labels)
+    catalogue = as_names(names)
     usage = _usage(data, kind)
     if "actor" not in usage.columns:
         raise InvalidArgumentError(
@@ -157,7 +149,6 @@ def plot_cosmetic_heatmap(
     kind: str = "mount",
     top: int = 12,
     characters: int | None = 15,
-    labels: Mapping[str, str] | None = None,
     names: Names | Mapping[str, Any] | None = None,
     **style: Any,
 ) -> Axes:
@@ -173,7 +164,6 @@ def plot_cosmetic_heatmap(
         kind: the cosmetic kind.
         top: the most picked cosmetics overall become the columns.
         characters: the most played characters become the rows (None: all).
-        labels: character id -> display name (older form of ``names``).
         names: display names of characters and cosmetics (:mod:`matchkit.names`); ids
             without a name stay ids.
         **style: passed to ``imshow`` (``cmap``, ``vmax``, ...).
@@ -181,7 +171,7 @@ def plot_cosmetic_heatmap(
     Returns:
         The Axes, with a colour bar and the share written in each cell.
     """
-    catalogue = _catalogue(names, labels)
+    catalogue = as_names(names)
     usage = _usage(data, kind)
     matrix = usage.pivot_table(
         index="actor",
@@ -226,7 +216,6 @@ def plot_cosmetic_summary_heatmap(
     ax: Axes | None = None,
     metric: str = "non_default_share",
     characters: int | None = 15,
-    labels: Mapping[str, str] | None = None,
     names: Names | Mapping[str, Any] | None = None,
     **style: Any,
 ) -> Axes:
@@ -239,7 +228,6 @@ def plot_cosmetic_summary_heatmap(
         ax: the Axes to draw on; a new Figure's Axes when None.
         metric: ``"non_default_share"``, ``"default_share"`` or ``"diversity"``.
         characters: the most played characters become the rows (None: all).
-        labels: character id -> display name (older form of ``names``).
         names: display names of characters and cosmetics (:mod:`matchkit.names`); ids
             without a name stay ids.
         **style: passed to ``imshow``.
@@ -247,7 +235,7 @@ def plot_cosmetic_summary_heatmap(
     Returns:
         The Axes, with a colour bar and the value written in each cell.
     """
-    catalogue = _catalogue(names, labels)
+    catalogue = as_names(names)
     if metric not in _METRIC_LABELS:
         raise InvalidArgumentError(
             f"metric={metric!r}: use one of {', '.join(_METRIC_LABELS)}", parameter="metric"

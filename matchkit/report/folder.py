@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from matchkit.errors import InvalidArgumentError
-from matchkit.model.replace import files_under, replace_folder, written_by_matchkit
+from matchkit.model.replace import replace_folder, written_by_matchkit
 
 __all__ = ["MARKER", "ReportFolder"]
 
@@ -27,8 +27,7 @@ __all__ = ["MARKER", "ReportFolder"]
 MARKER = ".matchkit-report"
 
 _FORMAT = "matchkit-report/2"
-"""Lists every file (paths with ``/``); format 1 listed top-level entries, each owned whole."""
-_FORMATS = ("matchkit-report/1", _FORMAT)
+"""The marker's format: it lists every file matchkit wrote (paths with ``/``)."""
 
 
 @dataclass(frozen=True)
@@ -127,8 +126,7 @@ def _written(folder: Path) -> list[str] | None:
 
 
 def _listed(marker_path: Path) -> list[str]:
-    """The files a marker lists (format 1: its top-level entries, each a file or a folder
-    owned whole).
+    """The files a marker lists.
 
     Raises:
         ValueError: the marker is not one matchkit wrote.
@@ -137,12 +135,8 @@ def _listed(marker_path: Path) -> list[str]:
     if not isinstance(marker, dict):
         raise ValueError(f"{marker_path} is not a matchkit report marker")
     entries = marker.get("entries")
-    if marker.get("format") not in _FORMATS or not isinstance(entries, list):
+    if marker.get("format") != _FORMAT or not isinstance(entries, list):
         raise ValueError(f"{marker_path} is not a matchkit report marker")
     if not all(isinstance(entry, str) for entry in entries):
         raise ValueError(f"{marker_path} lists something that is not a path")
-    if marker["format"] == _FORMAT:
-        return entries
-    folder = marker_path.parent
-    owned = (files_under(folder, entry) for entry in entries if entry != MARKER)
-    return [MARKER, *(file for files in owned for file in files)]
+    return entries

@@ -55,7 +55,7 @@ def load_document(document: RawDocument, *, document_index: int = 0) -> Document
 
     Args:
         document: a dict, or raw JSON as bytes or str (parsed with msgspec, as the fast path of
-            :mod:`matchkit.normalize.wire` parses: integers of any size stay integers).
+            :mod:`matchkit.normalize.typed_shapes` parses: integers of any size stay integers).
         document_index: position of the document in the caller's input, for error messages.
 
     Returns:

@@ -6,9 +6,11 @@ service reads the wire parameters back with :meth:`MatchQuery.from_params`. Both
 :class:`matchkit.errors.InvalidArgumentError` naming the argument (client) or the wire
 parameter (service) at fault.
 
-The filters are declared once, in :class:`MatchFilters` (a ``TypedDict``): the client's calls take
-them within ``**options: Unpack[FetchOptions]`` (:class:`matchkit.client.arguments.FetchOptions`
-adds ``max_matches`` and ``page_limit``) and hand them on as they are.
+The filters are declared once, in :mod:`matchkit.rules.filters` (:class:`MatchFilters`, a
+``TypedDict``, and :data:`~matchkit.rules.filters.FILTERS`, each filter's facts): the client's
+calls take them within ``**options: Unpack[FetchOptions]``
+(:class:`matchkit.client.arguments.FetchOptions` adds ``max_matches`` and ``page_limit``) and
+hand them on as they are.
 
 Decision 3: a well-formed ``serverType`` the interface does not list (letters, digits, ``_``, as
 the real service's LEAGUE2V2 or PRIVATE) is accepted (:func:`unlisted_server_types` names them,
@@ -32,10 +34,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from types import MappingProxyType
-from typing import Any, Literal, TypedDict, Unpack
+from typing import Any, Literal, Unpack
 
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.checks import checked_whole_number
+from matchkit.rules.filters import (
+    FILTERS,
+    LIMITED_FILTERS,
+    MAX_LIST_VALUES,
+    RANKING_TYPES,
+    MatchFilters,
+)
 from matchkit.rules.shards import SHARDS, Shard, ShardName, get_shard
 from matchkit.rules.windows import MAX_SPAN, TimeWindow, format_time, parse_time
 
@@ -65,35 +74,10 @@ SERVER_TYPE_NAMES: Mapping[str, str] = MappingProxyType(
     }
 )
 """How an analyst writes each listed server type (labels, legends, the sample catalogue)."""
-RANKING_TYPES = ("RANKED", "UNRANKED")
 SORTS = ("createdAt", "-createdAt")
 Sort = Literal["createdAt", "-createdAt"]
-MAX_LIST_VALUES = 6
-"""The most values one request may give ``playerIds``, ``playerNames`` or ``teamNames``."""
-LIMITED_FILTERS = ("player_ids", "player_names", "team_names")
+_SPECS = {spec.argument: spec for spec in FILTERS}
 _WELL_FORMED = re.compile(r"^[A-Za-z0-9_]+$")
-
-
-class MatchFilters(TypedDict, total=False):
-    """The filters of a match query and its sort: the keyword arguments of the client's calls.
-
-    Lists match any of their values. ``global`` takes ``player_ids``, ``patch_versions``,
-    ``server_types`` and ``ranking_type``; ``na`` takes ``player_ids``, ``player_names``,
-    ``team_names`` and ``game_modes``. ``sort`` is ``"createdAt"`` (default) or
-    ``"-createdAt"``.
-    """
-
-    player_ids: Iterable[str] | str | None
-    patch_versions: Iterable[str] | str | None
-    server_types: Iterable[str] | str | None
-    ranking_type: str | None
-    player_names: Iterable[str] | str | None
-    team_names: Iterable[str] | str | None
-    game_modes: Iterable[str] | str | None
-    sort: str
-
-
-FILTERS = tuple(name for name in MatchFilters.__annotations__ if name != "sort")
 
 
 _TIME_PARAMETERS = {"start": "filter[createdAt-start]", "end": "filter[createdAt-end]"}
@@ -148,7 +132,7 @@ class MatchQuery:
         if unknown:
             raise TypeError(f"unexpected keyword argument {unknown[0]!r}")
         sort = filters.pop("sort", "createdAt")
-        values = {name: filters.get(name) for name in FILTERS}
+        values = {spec.argument: filters.get(spec.argument) for spec in FILTERS}
         return cls._build(shard, start, end, values, sort, limit, offset, names={})
 
     @classmethod
@@ -179,8 +163,9 @@ class MatchQuery:
             arg: params[wire].split(",") if wire in params else None
             for wire, arg in wire_to_arg.items()
         }
-        if values.get("ranking_type") is not None:
-            values["ranking_type"] = params["filter[rankingType]"]
+        for spec in FILTERS:
+            if not spec.many and values.get(spec.argument) is not None:
+                values[spec.argument] = params[f"filter[{spec.wire}]"]
         limit = _wire_int(params, "page[limit]")
         offset = _wire_int(params, "page[offset]")
         return cls._build(
@@ -211,8 +196,8 @@ class MatchQuery:
                     f"{name(arg)} is not a filter of shard {shard}; it accepts {accepted}",
                     parameter=name(arg),
                 )
-            if arg == "ranking_type":
-                checked[arg] = _vocabulary_value(value, RANKING_TYPES, name(arg))
+            if _SPECS[arg].choices:
+                checked[arg] = _vocabulary_value(value, _SPECS[arg].choices, name(arg))
                 continue
             items = _text_list(value, name(arg))
             if arg == "server_types":

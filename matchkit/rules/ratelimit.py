@@ -3,7 +3,7 @@
 A rate is ``requests`` per ``period_seconds``: ``"10/minute"``, ``"3/second"``, ``"100/hour"``
 (plural units and any letter case accepted), a decimal where it is meaningful (``"0.5/second"``:
 one request every two seconds), or, where a number is accepted, requests per minute. The client
-throttles itself with it (:mod:`matchkit.client.session`); the service runs a token bucket of
+throttles itself with it (:mod:`matchkit.client.throttle`); the service runs a token bucket of
 ``capacity`` tokens refilled one every ``refill_seconds`` (:mod:`matchkit.service.ratelimit`).
 
 Example:

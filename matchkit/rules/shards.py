@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from matchkit.errors import InvalidArgumentError
+from matchkit.rules.filters import wire_filters
 from matchkit.rules.windows import MAX_SPAN, TimeWindow, resolve_window
 
 __all__ = ["SHARDS", "Shard", "ShardName", "get_shard"]
@@ -29,7 +30,8 @@ class Shard:
         max_limit: the largest ``page[limit]``; also its default.
         default_lookback: how far a missing start lies before now (or before the end).
         lookback_from_end: whether the default start counts back from the end (``na``).
-        filters: python argument name -> wire filter name, for the filters the shard accepts.
+        filters: python argument name -> wire filter name, for the filters the shard accepts
+            (from :data:`matchkit.rules.filters.FILTERS`).
     """
 
     name: ShardName
@@ -68,24 +70,14 @@ SHARDS: Mapping[str, Shard] = {
         max_limit=5,
         default_lookback=MAX_SPAN,
         lookback_from_end=False,
-        filters={
-            "player_ids": "playerIds",
-            "patch_versions": "patchVersion",
-            "server_types": "serverType",
-            "ranking_type": "rankingType",
-        },
+        filters=wire_filters("global"),
     ),
     "na": Shard(
         name="na",
         max_limit=50,
         default_lookback=timedelta(hours=3),
         lookback_from_end=True,
-        filters={
-            "player_names": "playerNames",
-            "player_ids": "playerIds",
-            "team_names": "teamNames",
-            "game_modes": "gameMode",
-        },
+        filters=wire_filters("na"),
     ),
 }
 

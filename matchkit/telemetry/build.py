@@ -28,7 +28,7 @@ import pyarrow as pa
 
 from matchkit.errors import DocumentError
 from matchkit.model.schema import TableSchema, empty_frame
-from matchkit.model.values import text_value
+from matchkit.model.text import text_value
 from matchkit.normalize import Problems, convert, nulls, snake_case, to_arrow
 from matchkit.telemetry.columns import arrow_chunk, clock_array, joined, timestamps
 from matchkit.telemetry.files import FileCounts, files_table

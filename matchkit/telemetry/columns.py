@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from matchkit.model.values import text_value
+from matchkit.model.text import text_value
 from matchkit.normalize import ARROW_POOL, Problems, convert, to_arrow, unify
 
 __all__ = ["arrow_chunk", "clock_array", "joined", "timestamps", "utc_micros"]

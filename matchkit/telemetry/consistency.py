@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from matchkit.model.schema import COSMETIC_KINDS
 from matchkit.telemetry.schema import PLAYER_STATS
 
 if TYPE_CHECKING:
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
 
 __all__ = ["PICKS_PER_PLAYER", "consistency_problems", "telemetry_user_ids"]
 
-_COSMETICS = ("mount", "attachment", "outfit", "emote")
 _TEAM_STATS = (
     "prev_league",
     "league",
@@ -205,11 +205,11 @@ def _reserved(
 ) -> list[str]:
     if reserved.empty:
         return []
-    left = participants[["match_id", "player_id", "actor", *_COSMETICS]]
-    right = reserved[["match_id", "user_id", "character", *_COSMETICS]].rename(
+    left = participants[["match_id", "player_id", "actor", *COSMETIC_KINDS]]
+    right = reserved[["match_id", "user_id", "character", *COSMETIC_KINDS]].rename(
         columns={"user_id": "player_id"}
     )
-    pairs = {"actor": "character", **{c: c for c in _COSMETICS}}
+    pairs: dict[str, str] = {"actor": "character", **{c: c for c in COSMETIC_KINDS}}
     keys = ["match_id", "player_id"]
     return _differences(left, right, keys, pairs, "reserved user", unnamed=unnamed)
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from matchkit.model.base import DeclaredFrames
 from matchkit.model.combine import stack
-from matchkit.model.declared import DeclaredFrames
 from matchkit.model.schema import coerce_frame
 from matchkit.telemetry.schema import TABLE_NAMES, TABLES
 

@@ -38,8 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["FORMAT", "MANIFEST", "read_telemetry", "write_telemetry"]
 
 FORMAT = "matchkit-telemetry/2"
-"""Written by this version: the manifest records each file's SHA-256 (format 1 did not)."""
-READABLE_FORMATS = ("matchkit-telemetry/1", FORMAT)
+"""The format written and read: the manifest records each file's SHA-256."""
 MANIFEST = "_matchkit_telemetry.json"
 
 
@@ -103,12 +102,11 @@ def read_telemetry(path: str | os.PathLike[str]) -> TelemetryFrames:
     manifest = storage.read_manifest(
         folder,
         MANIFEST,
-        formats=READABLE_FORMATS,
+        format=FORMAT,
         missing=f"does not hold complete TelemetryFrames: {MANIFEST} is missing (write them "
         "with TelemetryFrames.to_parquet; an interrupted write leaves none)",
         again="write the telemetry frames again",
     )
-    checked = manifest["format"] == FORMAT
     tables = {}
     for name in TABLE_NAMES:
         spec = manifest["tables"].get(name)
@@ -117,8 +115,7 @@ def read_telemetry(path: str | os.PathLike[str]) -> TelemetryFrames:
         file = folder / f"{name}.parquet"
         if not file.exists():
             raise DocumentError(f"{file} is missing; the telemetry frames are incomplete")
-        if checked or "sha256" in spec:
-            storage.check_digest(file, spec.get("sha256"), error=DocumentError)
+        storage.check_digest(file, spec.get("sha256"), error=DocumentError)
         tables[name] = storage.read_as_described(
             _read_table, file, spec, error=DocumentError, again="write the telemetry frames again"
         )

@@ -58,19 +58,17 @@ def explore(
     frames: MatchFrames,
     *,
     names: Names | Mapping[str, Any] | None = None,
-    labels: Mapping[str, str] | None = None,
 ) -> ExplorerPanel:
     """A filter panel over ``frames`` with duration, side and cosmetic plots and a table.
 
     Args:
         frames: the matches to explore.
         names: display names of characters and cosmetics (:mod:`matchkit.names`).
-        labels: character id -> display name (older form of ``names``).
 
     Returns:
         The panel; it displays itself when it is the last expression of a cell.
     """
-    return ExplorerPanel(frames, names=names, labels=labels)
+    return ExplorerPanel(frames, names=names)
 
 
 class ExplorerPanel:
@@ -99,13 +97,11 @@ class ExplorerPanel:
         frames: MatchFrames,
         *,
         names: Names | Mapping[str, Any] | None = None,
-        labels: Mapping[str, str] | None = None,
     ) -> None:
         self.source = frames
         self._mask = pd.Series(True, index=frames.matches.index)
         self._selected: MatchFrames | None = frames
-        catalogue = as_names(names)
-        self.names = catalogue.merge(as_names(labels, kind="character")) if labels else catalogue
+        self.names = as_names(names)
         self.renders = 0
         self.tab_renders = dict.fromkeys(TABS, 0)
         self._stale: set[str] = set(TABS)

@@ -48,9 +48,9 @@ def _rows(table: pd.DataFrame, actor: str) -> pd.DataFrame:
 
 def test_usage_shares_ranks_and_default(frames):
     usage = cosmetic_usage(frames, kind="mount")
-    assert list(usage.columns) == [
-        "actor", "character", "cosmetic_kind", "cosmetic_id", "cosmetic", "picks", "share",
-        "rank", "is_default",
+    assert list(usage.columns) == [  # names first, ids last
+        "character", "cosmetic_kind", "cosmetic", "picks", "share", "rank", "is_default",
+        "actor", "cosmetic_id",
     ]  # fmt: skip
     ten = _rows(usage, "10")
     # Character 10 picked mounts 1, 1, 2, 3 (the bot b1 is left out).

@@ -13,8 +13,8 @@ from urllib.parse import parse_qsl, urlsplit
 import orjson
 import pytest
 
-from matchkit.client.answers import BadAnswerError
 from matchkit.client.checks import list_page_check, page_disagreements
+from matchkit.client.responses import BadAnswerError
 from matchkit.client.transport import Fetched
 from matchkit.rules.query import MatchQuery
 from tests.contract.sample_pages import build_page, sample_documents

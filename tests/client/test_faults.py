@@ -29,7 +29,7 @@ import pytest
 from matchkit import MatchFrames, RateLimitError, ServiceError, to_frames
 from matchkit.client.cache import create_session
 from matchkit.client.client import Client
-from matchkit.client.session import RateLimit
+from matchkit.client.throttle import RateLimit
 from matchkit.client.transport import RetryPolicy
 from matchkit.model.schema import TABLE_NAMES, TABLES
 from matchkit.sampledata.dataset import open_dataset

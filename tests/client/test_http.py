@@ -13,8 +13,8 @@ import requests
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from matchkit.client.answers import error_objects, rate_limit_wait
 from matchkit.client.client import Client
+from matchkit.client.responses import error_objects, rate_limit_wait
 from matchkit.errors import (
     AuthError,
     CacheMissError,

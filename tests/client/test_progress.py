@@ -17,7 +17,7 @@ from matchkit.client.cache import create_session
 from matchkit.client.pager import Pager
 from matchkit.client.plan import make_plan
 from matchkit.client.progress import FetchProgress, describe_range
-from matchkit.client.session import RateLimit
+from matchkit.client.throttle import RateLimit
 from matchkit.client.transport import RetryPolicy, Transport
 from matchkit.rules.query import MatchQuery
 from matchkit.rules.windows import TimeWindow, parse_time

@@ -9,7 +9,7 @@ import pytest
 from pytest_httpserver import HTTPServer
 
 from matchkit.client.cache import create_session
-from matchkit.client.session import RateLimit, parse_rate_limit
+from matchkit.client.throttle import RateLimit, parse_rate_limit
 from matchkit.errors import InvalidArgumentError
 from tests.client.conftest import FakeClock
 

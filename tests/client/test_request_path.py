@@ -15,8 +15,8 @@ import requests
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
-from matchkit.client.answers import BadAnswerError
 from matchkit.client.request import Fetched, Limits, RequestPath, url_problem
+from matchkit.client.responses import BadAnswerError
 from matchkit.client.retrying import RetryPolicy
 from matchkit.errors import ServiceError
 

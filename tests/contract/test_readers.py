@@ -23,7 +23,7 @@ from matchkit.model.frames import MatchFrames
 from matchkit.normalize.chunks import Chunk
 from matchkit.normalize.general import GeneralReader
 from matchkit.normalize.pipeline import shape_decoder
-from matchkit.normalize.typed import TypedReader
+from matchkit.normalize.typed_reader import TypedReader
 from tests.conftest import SHARED, shared_path
 from tests.contract.sample_pages import build_pages, sample_documents
 

@@ -185,7 +185,7 @@ def test_filter_keeps_teams_that_kept_rosters_refer_to() -> None:
 
 
 def test_declared_frames_take_their_tables_and_counted_table_as_class_arguments() -> None:
-    from matchkit.model.declared import DeclaredFrames
+    from matchkit.model.base import DeclaredFrames
     from matchkit.model.schema import TableSchema, derived
 
     one = {

@@ -120,6 +120,14 @@ def test_with_names_puts_each_name_beside_its_id():
     assert named["cosmetic"].tolist() == ["Gilded", "Ash Stag"]
     assert named["map"].tolist() == ["AB", "CD"]
     assert list(table.columns)[1] == "mount"  # the input is left alone
+    last = with_names(table, names, ids="last")
+    assert list(last.columns) == [
+        "character", "mount_name", "cosmetic_kind", "cosmetic", "map",
+        "actor", "mount", "cosmetic_id", "map_id",
+    ]  # fmt: skip
+    assert last[list(named.columns)].equals(named)  # the same columns, reordered
+    with pytest.raises(InvalidArgumentError, match="ids='first'"):
+        with_names(table, names, ids="first")  # type: ignore[arg-type]
 
 
 def test_participant_view_carries_names_beside_ids_when_given():

@@ -6,7 +6,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from matchkit.model.values import text_value
+from matchkit.model.text import text_value
 from matchkit.normalize.assemble import snake_case
 from matchkit.normalize.columns import convert, fast_arrow, to_arrow
 from matchkit.normalize.problems import Problems
@@ -118,7 +118,7 @@ def test_text_value_of_values_orjson_cannot_write() -> None:
 
 
 def test_integers_beyond_2_53_among_decimals_make_exact_text() -> None:
-    from matchkit.model.values import EXACT_IN_FLOAT
+    from matchkit.model.text import EXACT_IN_FLOAT
     from matchkit.normalize.columns import unify
 
     merged = unify([pa.array([EXACT_IN_FLOAT + 1]), pa.array([1.5])])

@@ -27,7 +27,7 @@ from matchkit.normalize.repeats import (
     keep_latest_snapshots,
     report_conflicts,
 )
-from matchkit.normalize.typed import TypedReader
+from matchkit.normalize.typed_reader import TypedReader
 from matchkit.normalize.walker import Walker
 from tests.builders.resources import arena, page
 

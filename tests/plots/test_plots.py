@@ -221,7 +221,7 @@ def test_side_win_rates_without_groups_from_frames(frames):
 
 def test_cosmetic_usage_bars_are_the_shares(frames):
     usage = cosmetic_usage(frames, kind="mount")
-    ax = plot_cosmetic_usage(usage, top=2, labels={"10": "Ten"})
+    ax = plot_cosmetic_usage(usage, top=2, names={"character": {"10": "Ten"}})
     bars = [item for item in ax.containers if isinstance(item, BarContainer)]
     assert len(bars) == 3  # rank 1, rank 2, the rest
     characters = [label.get_text() for label in ax.get_yticklabels()]

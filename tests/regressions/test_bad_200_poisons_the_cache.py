@@ -13,7 +13,7 @@ import json
 import pytest
 from werkzeug import Request, Response
 
-from matchkit.client.answers import check_body
+from matchkit.client.responses import check_body
 from matchkit.errors import ServiceError
 from tests.client.proxy import (
     LIST,

@@ -2,7 +2,7 @@
 frames raised AttributeError or TypeError (``'int' object has no attribute 'tables'``), or a
 KeyError for the other kind of frames; ``MatchFrames.merge``, ``Names.merge`` and
 ``consistency_problems`` too. Every method that combines frames now checks what it is given,
-once (:class:`matchkit.model.declared.DeclaredFrames`), and raises an argument error naming it."""
+once (:class:`matchkit.model.base.DeclaredFrames`), and raises an argument error naming it."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ import logging
 import pytest
 from werkzeug import Request, Response
 
-from matchkit.client.answers import rate_limit_wait
+from matchkit.client.responses import rate_limit_wait
 from matchkit.client.transport import RetryPolicy
 from tests.client.conftest import FakeClock
 from tests.client.proxy import (

@@ -66,16 +66,17 @@ def test_every_flipped_byte_of_a_data_file_is_refused_naming_the_file(
     )
 
 
-def test_a_data_set_written_before_digests_reads_as_before(
+def test_a_manifest_of_a_format_without_digests_is_refused(
     written: tuple[MatchFrames, Path],
 ) -> None:
-    frames, out = written
+    _, out = written
     manifest = orjson.loads((out / MANIFEST).read_bytes())
     manifest["format"] = "matchkit-frames/2"
     for spec in manifest["tables"].values():
         del spec["sha256"]
     (out / MANIFEST).write_bytes(orjson.dumps(manifest))
-    assert len(MatchFrames.read_parquet(out)) == len(frames) == 9
+    with pytest.raises(MatchkitError, match="has format 'matchkit-frames/2'; this matchkit reads"):
+        MatchFrames.read_parquet(out)
 
 
 def test_a_current_manifest_without_a_digest_is_refused(written: tuple[MatchFrames, Path]) -> None:
@@ -96,8 +97,11 @@ def test_telemetry_frames_refuse_a_flipped_byte_too(tmp_path: Path) -> None:
     back = TelemetryFrames.read_parquet(out)
     assert back.round_player_stats.equals(frames.round_player_stats)
     manifest = orjson.loads((out / TELEMETRY_MANIFEST).read_bytes())
-    manifest["format"] = "matchkit-telemetry/1"  # written before digests: read as before
-    for spec in manifest["tables"].values():
-        del spec["sha256"]
+    del manifest["tables"]["deaths"]["sha256"]
     (out / TELEMETRY_MANIFEST).write_bytes(orjson.dumps(manifest))
-    assert TelemetryFrames.read_parquet(out).round_player_stats.equals(frames.round_player_stats)
+    with pytest.raises(DocumentError, match=r"records no SHA-256 of .*deaths\.parquet"):
+        TelemetryFrames.read_parquet(out)
+    manifest["format"] = "matchkit-telemetry/1"
+    (out / TELEMETRY_MANIFEST).write_bytes(orjson.dumps(manifest))
+    with pytest.raises(MatchkitError, match="has format 'matchkit-telemetry/1'; this matchkit"):
+        TelemetryFrames.read_parquet(out)

@@ -115,8 +115,8 @@ def test_a_damaged_file_is_a_matchkit_error_naming_it(written: Path) -> None:
     [
         (b"{not json", "is not valid JSON"),
         (b"[]", "has format None"),
-        (b'{"format": "matchkit-frames/2"}', "no readable 'tables'"),
-        (b'{"format": "matchkit-frames/2", "tables": {"matches": {}}}', "KeyError"),
+        (b'{"format": "matchkit-frames/3"}', "no readable 'tables'"),
+        (b'{"format": "matchkit-frames/3", "tables": {"matches": {}}}', "KeyError"),
     ],
 )
 def test_a_broken_manifest_is_a_matchkit_error(written: Path, content: bytes, message: str) -> None:
@@ -125,20 +125,17 @@ def test_a_broken_manifest_is_a_matchkit_error(written: Path, content: bytes, me
         MatchFrames.read_parquet(written)
 
 
-def test_a_format_1_data_set_still_reads_and_is_checked_by_row_count(written: Path) -> None:
+@pytest.mark.parametrize("older", ["matchkit-frames/1", "matchkit-frames/2"])
+def test_a_manifest_of_another_format_is_refused_saying_what_to_do(
+    written: Path, older: str
+) -> None:
     manifest = _manifest(written)
-    manifest["format"] = "matchkit-frames/1"
+    manifest["format"] = older
     for spec in manifest["tables"].values():
         del spec["files"]
     (written / MANIFEST).write_bytes(orjson.dumps(manifest))
-    assert len(MatchFrames.read_parquet(written)) == 9
-    rounds = written.parent / "rounds"
-    (written / "rounds").rename(rounds)
-    with pytest.raises(MatchkitError, match="rounds is missing"):
-        MatchFrames.read_parquet(written)
-    rounds.rename(written / "rounds")
-    (written / "matches" / f"date={DAYS[1]}" / "part-0.parquet").unlink()
-    with pytest.raises(MatchkitError, match="holds 6 rows, the manifest says 9"):
+    expected = f"has format '{older}'; this matchkit reads matchkit-frames/3 only: write the data"
+    with pytest.raises(MatchkitError, match=expected):
         MatchFrames.read_parquet(written)
 
 

@@ -63,7 +63,9 @@ def test_an_old_pickled_cache_is_refused_never_loaded(
     cache.mkdir()
     _plant(cache / CACHE_FILE, CacheKeys().key("GET", served), marker, version=0)
     session = create_session(cache)  # constructing works: clear_cache must be reachable
-    with pytest.raises(CacheError, match=r"older matchkit.*clear_cache\(\) or delete") as raised:
+    with pytest.raises(
+        CacheError, match=r"not its sealed JSON.*clear_cache\(\) or delete"
+    ) as raised:
         session.get(served, expire_after=-1)
     assert raised.value.path == cache / CACHE_FILE
     assert str(cache / CACHE_FILE) in str(raised.value)
@@ -83,7 +85,7 @@ def test_client_clear_cache_is_the_way_out_of_a_pickled_cache(served: str, tmp_p
     cache.mkdir()
     _plant(cache / CACHE_FILE, "some-key", marker, version=0)
     with Client("http://127.0.0.1:9", cache_dir=cache, progress=False) as client:
-        with pytest.raises(CacheError, match="older matchkit"):
+        with pytest.raises(CacheError, match="not its sealed JSON"):
             client.cache_info()
         assert client.clear_cache() == 1
         assert client.cache_info().responses == 0

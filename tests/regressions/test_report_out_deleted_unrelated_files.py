@@ -32,7 +32,7 @@ def test_out_dot_does_not_wipe_the_current_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "notes.md").write_text("keep me")
-    (tmp_path / MARKER).write_text('{"format": "matchkit-report/1", "entries": ["notes.md"]}')
+    (tmp_path / MARKER).write_text('{"format": "matchkit-report/2", "entries": ["notes.md"]}')
     monkeypatch.chdir(tmp_path)
     for out in (".", str(tmp_path), ".."):
         assert main(["report", "--out", out, "--overwrite"]) == 2

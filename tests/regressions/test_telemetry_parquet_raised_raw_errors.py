@@ -41,17 +41,11 @@ def test_a_broken_manifest_is_a_matchkit_error(written: Path, content: bytes, me
         TelemetryFrames.read_parquet(written)
 
 
-def test_a_damaged_file_without_a_digest_is_a_document_error_naming_it(written: Path) -> None:
-    manifest = orjson.loads((written / MANIFEST).read_bytes())
-    manifest["format"] = "matchkit-telemetry/1"  # written before digests: only Arrow can tell
-    for spec in manifest["tables"].values():
-        del spec["sha256"]
-    (written / MANIFEST).write_bytes(orjson.dumps(manifest))
+def test_a_damaged_file_is_a_document_error_naming_it(written: Path) -> None:
     path = written / "deaths.parquet"
     path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])
-    with pytest.raises(DocumentError, match=r"deaths\.parquet cannot be read") as raised:
+    with pytest.raises(DocumentError, match=r"deaths\.parquet is not the file matchkit wrote"):
         TelemetryFrames.read_parquet(written)
-    assert type(raised.value.__cause__).__module__.startswith("pyarrow")
 
 
 def test_a_manifest_without_a_dtype_is_a_document_error(written: Path) -> None:

@@ -69,20 +69,14 @@ def test_a_new_page_on_a_file_matchkit_did_not_write_stops_the_swap(tmp_path: Pa
     assert (out / "b.html").read_text() == "mine"
 
 
-def test_a_report_of_the_first_marker_format_is_replaced_whole_entries(tmp_path: Path) -> None:
-    out = tmp_path / "report"
-    (out / "api").mkdir(parents=True)
-    (out / "api" / "x.html").write_text("x")
-    (out / "notes.txt").write_text("mine")
-    marker = {"format": "matchkit-report/1", "entries": [MARKER, "api"]}
-    (out / MARKER).write_text(json.dumps(marker))
-    write_report(out, overwrite=True)
-    assert sorted(p.name for p in out.iterdir()) == [MARKER, "a.html", "notes.txt"]
-
-
 @pytest.mark.parametrize(
     "marker",
-    ["not json", json.dumps({"format": "other/1", "entries": []}), json.dumps([1, 2])],
+    [
+        "not json",
+        json.dumps({"format": "other/1", "entries": []}),
+        json.dumps({"format": "matchkit-report/1", "entries": [MARKER, "api"]}),  # never released
+        json.dumps([1, 2]),
+    ],
 )
 def test_a_marker_matchkit_did_not_write_does_not_count(tmp_path: Path, marker: str) -> None:
     out = tmp_path / "report"

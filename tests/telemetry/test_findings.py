@@ -41,6 +41,8 @@ def telemetry() -> TelemetryFrames:
 def test_the_featured_battlerite_goes_with_winning(telemetry: TelemetryFrames) -> None:
     actor, battlerite = featured_battlerite()
     table = battlerite_win_rates(telemetry)
+    assert list(table.columns[:2]) == ["character_name", "battlerite_name"]  # names first
+    assert list(table.columns[-2:]) == ["character", "battlerite_type"]  # ids last
     character = table[table["character"].astype(str) == actor]
     featured = character[character["battlerite_type"] == battlerite].iloc[0]
     assert featured["character_name"] == t.FEATURED_CHARACTER
@@ -112,6 +114,9 @@ def test_queues_are_longer_at_night_in_the_night_region(telemetry: TelemetryFram
 def test_rates_and_deciding_rounds_are_consistent(telemetry: TelemetryFrames) -> None:
     rates = per_minute_rates(telemetry, by=["character", "round"])
     assert set(rates["stat"]) == {"damage_done", "healing_done", "disables_done"}
+    assert list(rates.columns) == [  # the name where the id was, the id last
+        "character_name", "round", "stat", "per_minute", "ci_low", "ci_high", "n", "character",
+    ]  # fmt: skip
     assert (rates["ci_low"] <= rates["per_minute"]).all()
     assert (rates["per_minute"] <= rates["ci_high"]).all()
     assert rates.attrs["excluded"]["player-rounds without a seat (bots)"] > 0

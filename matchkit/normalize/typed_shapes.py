@@ -3,8 +3,8 @@
 Most pages a user normalizes have the global shape of the service's interface. Decoding such a
 page straight into msgspec Structs declared from the model (:data:`matchkit.model.schema.TABLES`,
 plus :data:`matchkit.model.schema.GLOBAL_SHAPE_EXTRAS`) skips building a dict per JSON object;
-the typed reader (:mod:`matchkit.normalize.typed`) then reads a batch of rows a Struct level at a
-time, transposed in C.
+the typed reader (:mod:`matchkit.normalize.typed_reader`) then reads a batch of rows a Struct
+level at a time, transposed in C.
 
 The declaration is strict: a page with anything it does not cover (a member of a document,
 attributes, stats or relationships object it does not name, an object where a value is

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from matchkit.client.client import Client, RangeClampedWarning
-from matchkit.client.notices import clamp_notice
+from matchkit.client.warnings import clamp_notice
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.query import MatchQuery
 from matchkit.rules.windows import TimeWindow, parse_time

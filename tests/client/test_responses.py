@@ -7,7 +7,7 @@ import json
 import pytest
 import requests
 
-from matchkit.client.answers import BadAnswerError, check_body, error_objects
+from matchkit.client.responses import BadAnswerError, check_body, error_objects
 from matchkit.rules.jsonapi import describe_errors
 
 MATCH = {"type": "match", "id": "M1"}

@@ -1,6 +1,6 @@
 """The typed reader: raw pages of the known global shape -> Structs -> :class:`Chunk`.
 
-A page is decoded by :class:`matchkit.normalize.wire.ShapeDecoder` (checked there, down to
+A page is decoded by :class:`matchkit.normalize.typed_shapes.ShapeDecoder` (checked there, down to
 every member's wire type); a batch of resources of one type is then read a Struct level at a
 time, with one :func:`msgspec.structs.astuple` per row and the transposition done in C.
 """
@@ -19,7 +19,7 @@ from msgspec.structs import astuple
 from matchkit.model.schema import RESOURCE_TABLES, SUBSECTIONS
 from matchkit.normalize.chunks import Chunk, Group, Links, Sections, as_identifiers
 from matchkit.normalize.columns import fast_arrow, identifiers_text
-from matchkit.normalize.wire import UNSET, Identifier, ResourceShape, ShapeDecoder
+from matchkit.normalize.typed_shapes import UNSET, Identifier, ResourceShape, ShapeDecoder
 from matchkit.rules.jsonapi import RAW_TYPES
 
 __all__ = ["TypedReader"]
