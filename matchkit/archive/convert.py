@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from matchkit.model.manifest import TYPES_MAPPER
 from matchkit.model.schema import DATETIME_DTYPE, TableSchema, pandas_dtype
-from matchkit.model.storage import TYPES_MAPPER
 
 __all__ = [
     "SNAPSHOT_COLUMNS",

@@ -16,7 +16,7 @@ import pyarrow.compute as pc
 
 from matchkit.archive.convert import SNAPSHOT_COLUMNS, SNAPSHOT_LINKS
 from matchkit.archive.layout import bucket_of, partitions
-from matchkit.model.schema import PARTICIPANT_KINDS, TABLE_NAMES, TABLES
+from matchkit.model.schema import COSMETIC_KINDS, PARTICIPANT_KINDS, TABLE_NAMES, TABLES
 from matchkit.sampledata import parameters as p
 
 __all__ = ["ARROW_TYPES", "draw_chunk", "hex_ids", "ragged_arange", "stored_schema"]
@@ -194,10 +194,7 @@ def draw_chunk(
     kills, deaths = rng.poisson(2.2, k), rng.poisson(2.2, k)
     participant_ids = hex_ids(rng, k, lower=True)
     actor = rng.choice(len(model.actors), k, p=model.actor_share)
-    cosmetics = {
-        slot: rng.integers(100_000_000, 2_000_000_000, k)
-        for slot in ("attachment", "emote", "mount", "outfit")
-    }
+    cosmetics = {slot: rng.integers(100_000_000, 2_000_000_000, k) for slot in COSMETIC_KINDS}
     tables["participants"] = _table(
         "participants",
         {

@@ -141,8 +141,8 @@ def _check_fetch_arguments(
 
 def _check_fetch_out(out: Path, *, overwrite: bool) -> None:
     """Refuse an ``--out`` that ``to_parquet`` would refuse, in the command line's words."""
+    from matchkit.model.manifest import check_target_folder
     from matchkit.model.parquet import MANIFEST
-    from matchkit.model.storage import check_target_folder
 
     check_target_folder(
         out,

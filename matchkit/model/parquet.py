@@ -48,9 +48,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from matchkit.errors import InvalidArgumentError, MatchkitError
-from matchkit.model.replace import files_under, replace_folder
-from matchkit.model.schema import TABLE_NAMES, TABLES, empty_frame
-from matchkit.model.storage import (
+from matchkit.model.manifest import (
     TYPES_MAPPER,
     check_digest,
     check_target_folder,
@@ -61,6 +59,8 @@ from matchkit.model.storage import (
     read_manifest,
     restored,
 )
+from matchkit.model.replace import files_under, replace_folder
+from matchkit.model.schema import TABLE_NAMES, TABLES, empty_frame
 
 if TYPE_CHECKING:
     from matchkit.model.frames import MatchFrames

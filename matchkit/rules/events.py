@@ -1,6 +1,6 @@
 """The telemetry wire vocabulary: event types and the per-round stats a player carries.
 
-Pure constants from ``../shared/spec/telemetry.md``, shared by the telemetry reader
+Pure constants from ``docs/telemetry-format.md``, shared by the telemetry reader
 (:mod:`matchkit.telemetry.schema`) and the telemetry renderer
 (:mod:`matchkit.sampledata.telemetry`).
 """

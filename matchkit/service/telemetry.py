@@ -1,7 +1,7 @@
 """The service's telemetry files: ``/telemetry/global/YYYY/MM/DD/HH/mm/<asset>-telemetry.json``.
 
 The service stands in for the CDN the real service linked each match's telemetry asset to
-(``../shared/spec/telemetry.md``, "What matchkit decides"): the asset's ``URL`` in a match
+(``docs/telemetry-format.md``, "What matchkit decides"): the asset's ``URL`` in a match
 document is rewritten per response to this path on the service's own address
 (:mod:`matchkit.service.documents`), and ``GET`` here answers the file, generated from the
 stored match by :mod:`matchkit.sampledata.telemetry` (the same bytes every time) and kept in a small

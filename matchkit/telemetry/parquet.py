@@ -28,7 +28,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from matchkit.errors import DocumentError
-from matchkit.model import storage
+from matchkit.model import manifest as manifests
 from matchkit.model.replace import replace_folder
 from matchkit.telemetry.schema import TABLE_NAMES
 
@@ -58,7 +58,7 @@ def write_telemetry(
             false, or a folder that does not hold telemetry frames (never replaced).
     """
     target = Path(path)
-    storage.check_target_folder(
+    manifests.check_target_folder(
         target,
         manifest=MANIFEST,
         overwrite=overwrite,
@@ -73,11 +73,11 @@ def write_telemetry(
             tables[name] = {
                 "rows": len(frame),
                 "columns": list(frame.columns),
-                "dtypes": {column: storage.dtype_spec(frame[column].dtype) for column in frame},
+                "dtypes": {column: manifests.dtype_spec(frame[column].dtype) for column in frame},
             }
             table = pa.Table.from_pandas(frame, preserve_index=False)
             pq.write_table(table, staging / f"{name}.parquet")
-            tables[name]["sha256"] = storage.file_digest(staging / f"{name}.parquet")
+            tables[name]["sha256"] = manifests.file_digest(staging / f"{name}.parquet")
         manifest = {"format": FORMAT, "tables": tables, "problems": list(frames.problems)}
         (staging / MANIFEST).write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
         replace_folder(staging, target, manifest=MANIFEST, listed=_listed)
@@ -99,7 +99,7 @@ def read_telemetry(path: str | os.PathLike[str]) -> TelemetryFrames:
     from matchkit.telemetry.frames import TelemetryFrames
 
     folder = Path(path)
-    manifest = storage.read_manifest(
+    manifest = manifests.read_manifest(
         folder,
         MANIFEST,
         format=FORMAT,
@@ -115,8 +115,8 @@ def read_telemetry(path: str | os.PathLike[str]) -> TelemetryFrames:
         file = folder / f"{name}.parquet"
         if not file.exists():
             raise DocumentError(f"{file} is missing; the telemetry frames are incomplete")
-        storage.check_digest(file, spec.get("sha256"), error=DocumentError)
-        tables[name] = storage.read_as_described(
+        manifests.check_digest(file, spec.get("sha256"), error=DocumentError)
+        tables[name] = manifests.read_as_described(
             _read_table, file, spec, error=DocumentError, again="write the telemetry frames again"
         )
     return TelemetryFrames(**tables, problems=tuple(manifest.get("problems", ())))
@@ -124,7 +124,7 @@ def read_telemetry(path: str | os.PathLike[str]) -> TelemetryFrames:
 
 def _read_table(file: Path, spec: dict) -> pd.DataFrame:
     """One table's file, with the dtypes the manifest gives (its rows and columns checked)."""
-    frame = pq.read_table(file).to_pandas(types_mapper=storage.TYPES_MAPPER)
+    frame = pq.read_table(file).to_pandas(types_mapper=manifests.TYPES_MAPPER)
     if len(frame) != spec["rows"] or list(frame.columns) != spec["columns"]:
         raise DocumentError(
             f"{file} holds {len(frame)} rows and columns {list(frame.columns)}; the "
@@ -132,7 +132,7 @@ def _read_table(file: Path, spec: dict) -> pd.DataFrame:
         )
     return pd.DataFrame(
         {
-            column: storage.restored(frame[column], storage.dtype_of(spec["dtypes"][column]))
+            column: manifests.restored(frame[column], manifests.dtype_of(spec["dtypes"][column]))
             for column in spec["columns"]
         }
     )

@@ -19,8 +19,8 @@ import orjson
 import pytest
 
 from matchkit import InvalidArgumentError, MatchFrames, MatchkitError, to_frames
+from matchkit.model.manifest import file_digest
 from matchkit.model.parquet import MANIFEST
-from matchkit.model.storage import file_digest
 from tests.builders.resources import arena, page
 
 DAYS = ("2026-10-28", "2026-10-29", "2026-10-30")

@@ -1,7 +1,7 @@
 """The players' side of telemetry: queueing, seat reservations, battlerite picks, team updates.
 
 Each function returns ``dataObject`` dicts with the fields of the real file, in its order
-(``../shared/spec/telemetry.md``); the timeline (:mod:`matchkit.sampledata.telemetry`) gives them
+(``docs/telemetry-format.md``); the timeline (:mod:`matchkit.sampledata.telemetry`) gives them
 their times. Leagues are drawn once per player id (or taken from the team), so a player keeps
 one league across matches.
 """

@@ -2,7 +2,7 @@
 
 :func:`telemetry_events` turns a single-match document of the ``global`` shard into the event
 log the real service linked as the match's telemetry asset (format:
-``../shared/spec/telemetry.md``): a list of ``{"cursor", "type", "dataObject"}`` events, written
+``docs/telemetry-format.md``): a list of ``{"cursor", "type", "dataObject"}`` events, written
 **unsorted** as the real file was, with increasing unique cursors in time order. Every draw comes
 from a source seeded by the match id, so the same document always gives the same bytes
 (:func:`telemetry_bytes`).
