@@ -2,14 +2,14 @@
 
 The rules of a match query live in :mod:`matchkit.rules.query` and are shared with the client;
 this module does what only the service needs before handing the wire parameters to
-:meth:`matchkit.rules.query.MatchQuery.from_params`: it refuses repeated parameters, bounds
-``page[limit]`` and ``page[offset]`` to what the store can hold, and enforces decision 3's limit of
-six values per player or team filter and its acceptance of well-formed server types the
-interface does not list. Every refusal is an :class:`matchkit.errors.InvalidArgumentError`
-naming the wire parameter, which the app answers as a JSON:API 400.
+:meth:`matchkit.rules.query.MatchQuery.from_params` (which holds decision 3: six values per player
+or team filter, well-formed server types the interface does not list accepted): it refuses
+repeated parameters and bounds ``page[limit]`` and ``page[offset]`` to what the store can hold.
+Every refusal is an :class:`matchkit.errors.InvalidArgumentError` naming the wire parameter,
+which the app answers as a JSON:API 400.
 
 Example:
-    >>> checked_list_params("global", [("page[offset]", "--5")])
+    >>> list_query("global", [("page[offset]", "--5")])
     Traceback (most recent call last):
     ...
     matchkit.errors.InvalidArgumentError: page[offset]='--5' is not a whole number
@@ -19,41 +19,25 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 from urllib.parse import parse_qsl
 
 from matchkit.errors import InvalidArgumentError
-from matchkit.rules.query import SERVER_TYPES, SHARDS, MatchQuery, get_shard
+from matchkit.rules.query import MatchQuery
 
 __all__ = [
-    "MAX_FILTER_VALUES",
     "MAX_PAGING_VALUE",
-    "checked_list_params",
+    "bounded_paging",
     "list_query",
     "query_items",
 ]
 
 MAX_PAGING_VALUE = 2**63 - 1
 """The largest ``page[offset]`` (and ``page[limit]``) read: SQLite's largest integer."""
-MAX_FILTER_VALUES = 6
-"""Values one request may give ``filter[playerIds]``, ``filter[playerNames]`` or
-``filter[teamNames]``: the real service's limit (decision 3)."""
-
 _PAGING = ("page[limit]", "page[offset]")
-_COUNTED_FILTERS = {
-    shard: tuple(
-        f"filter[{wire}]"
-        for wire in rules.filters.values()
-        if wire in ("playerIds", "playerNames", "teamNames")
-    )
-    for shard, rules in SHARDS.items()
-}
-_SERVER_TYPE = "filter[serverType]"
 # A minus sign or none, then ASCII digits: the grammar rules/query.py reads. The digits are
 # counted before int() sees them, so Python's int-str limit (4,300 digits) is never reached.
 _WHOLE_NUMBER = re.compile(r"(-?)([0-9]+)", re.ASCII)
 _MAX_DIGITS = len(str(MAX_PAGING_VALUE))
-_WELL_FORMED_SERVER_TYPE = re.compile(r"[A-Za-z0-9_]+", re.ASCII)
 _SHOWN_CHARACTERS = 40
 
 
@@ -76,31 +60,20 @@ def query_items(query_string: bytes) -> list[tuple[str, str]]:
     return items
 
 
-def checked_list_params(shard: str, items: Sequence[tuple[str, str]]) -> dict[str, str]:
-    """The parameters of a list request with paging values bounded and filter counts checked.
+def bounded_paging(items: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """The parameters of a list request with paging values bounded.
 
     Paging values come back in canonical form (``"007"`` as ``"7"``), so the shared rules never
     convert a text that could fail to convert.
 
     Raises:
         InvalidArgumentError: a paging value that is not a whole number or is above
-            :data:`MAX_PAGING_VALUE`; a player or team filter with more than
-            :data:`MAX_FILTER_VALUES` values.
+            :data:`MAX_PAGING_VALUE`.
     """
     params = dict(items)
     for key in _PAGING:
         if key in params:
             params[key] = str(_paging_value(key, params[key]))
-    for key in _COUNTED_FILTERS[get_shard(shard).name]:
-        if key in params:
-            count = params[key].count(",") + 1
-            if count > MAX_FILTER_VALUES:
-                raise InvalidArgumentError(
-                    f"{key} holds {count} values; the service takes at most "
-                    f"{MAX_FILTER_VALUES} per request: split the list into requests of "
-                    f"{MAX_FILTER_VALUES} and merge the results",
-                    parameter=key,
-                )
     return params
 
 
@@ -110,29 +83,7 @@ def list_query(shard: str, items: Sequence[tuple[str, str]]) -> MatchQuery:
     Raises:
         InvalidArgumentError: any parameter at fault, named by its wire name.
     """
-    params = checked_list_params(shard, items)
-    # rules/query.py reads serverType against the interface's four values; decision 3 lets any
-    # well-formed value pass, so the service reads it here (drop this once the shared rule does).
-    server_types = params.pop(_SERVER_TYPE, None) if shard == "global" else None
-    query = MatchQuery.from_params(shard, params)
-    if server_types is None:
-        return query
-    return replace(query, server_types=_server_types(server_types))
-
-
-def _server_types(text: str) -> tuple[str, ...]:
-    """Decision 3: a well-formed server type outside the interface's list is not an error."""
-    values = []
-    for value in text.split(","):
-        value = value.strip()
-        if not _WELL_FORMED_SERVER_TYPE.fullmatch(value):
-            raise InvalidArgumentError(
-                f"{_SERVER_TYPE} holds {_shown(value)}; each server type is letters, digits "
-                f"and '_' (the interface lists {', '.join(SERVER_TYPES)})",
-                parameter=_SERVER_TYPE,
-            )
-        values.append(value.upper())
-    return tuple(values)
+    return MatchQuery.from_params(shard, bounded_paging(items))
 
 
 def _paging_value(key: str, text: str) -> int:

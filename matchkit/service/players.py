@@ -24,7 +24,7 @@ from typing import Any
 import orjson
 
 from matchkit.errors import InvalidArgumentError
-from matchkit.service.params import MAX_FILTER_VALUES
+from matchkit.rules.query import MAX_LIST_VALUES
 
 __all__ = ["FILTERS", "player_body", "players_body", "players_filter"]
 
@@ -37,7 +37,7 @@ def players_filter(items: Sequence[tuple[str, str]]) -> tuple[str, tuple[str, ..
 
     Raises:
         InvalidArgumentError: a parameter other than the two filters, both of them, neither,
-            an empty value, or more than :data:`MAX_FILTER_VALUES` values; it names the
+            an empty value, or more than :data:`MAX_LIST_VALUES` values; it names the
             parameter.
     """
     for key, _value in items:
@@ -53,7 +53,7 @@ def players_filter(items: Sequence[tuple[str, str]]) -> tuple[str, tuple[str, ..
             "give filter[playerIds] or filter[playerNames], not both"
             if both
             else "/players needs filter[playerIds] or filter[playerNames] (up to "
-            f"{MAX_FILTER_VALUES} comma-separated values)",
+            f"{MAX_LIST_VALUES} comma-separated values)",
             parameter="filter[playerNames]" if both else "filter[playerIds]",
         )
     key, text = items[0]
@@ -63,11 +63,11 @@ def players_filter(items: Sequence[tuple[str, str]]) -> tuple[str, tuple[str, ..
             f"{key} holds an empty value; give comma-separated, non-empty values",
             parameter=key,
         )
-    if len(values) > MAX_FILTER_VALUES:
+    if len(values) > MAX_LIST_VALUES:
         raise InvalidArgumentError(
             f"{key} holds {len(values)} values; the service takes at most "
-            f"{MAX_FILTER_VALUES} per request: split the list into requests of "
-            f"{MAX_FILTER_VALUES} and merge the results",
+            f"{MAX_LIST_VALUES} per request: split the list into requests of "
+            f"{MAX_LIST_VALUES} and merge the results",
             parameter=key,
         )
     return key, tuple(dict.fromkeys(values))

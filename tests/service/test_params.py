@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from matchkit.errors import InvalidArgumentError
 from matchkit.service.params import (
     MAX_PAGING_VALUE,
-    checked_list_params,
+    bounded_paging,
     list_query,
     query_items,
 )
@@ -19,7 +19,7 @@ from matchkit.service.params import (
 def test_whole_numbers_of_up_to_19_digits_come_back_canonical(value, zeros):
     sign = "-" if value < 0 else ""
     digits = f"{abs(value):0{min(zeros + len(str(abs(value))), 19)}d}"
-    params = checked_list_params("global", [("page[offset]", f" {sign}{digits} ")])
+    params = bounded_paging([("page[offset]", f" {sign}{digits} ")])
     assert params["page[offset]"] == str(value)
 
 
@@ -27,11 +27,11 @@ def test_whole_numbers_of_up_to_19_digits_come_back_canonical(value, zeros):
 def test_any_text_is_a_number_or_an_error_naming_the_parameter(text):
     digits = text.strip().removeprefix("-")
     if digits.isascii() and digits.isdigit() and len(digits) <= 19:
-        params = checked_list_params("na", [("page[limit]", text)])
+        params = bounded_paging([("page[limit]", text)])
         assert params["page[limit]"] == str(int(text.strip()))
     else:
         with pytest.raises(InvalidArgumentError) as raised:
-            checked_list_params("na", [("page[limit]", text)])
+            bounded_paging([("page[limit]", text)])
         assert raised.value.parameter == "page[limit]"
         assert len(str(raised.value)) < 200
 
@@ -50,7 +50,7 @@ def test_any_text_is_a_number_or_an_error_naming_the_parameter(text):
 )
 def test_long_numbers_are_refused_not_a_crash(text, problem):
     with pytest.raises(InvalidArgumentError, match=problem) as raised:
-        checked_list_params("global", [("page[offset]", text)])
+        bounded_paging([("page[offset]", text)])
     assert raised.value.parameter == "page[offset]"
     assert len(str(raised.value)) < 200
 
