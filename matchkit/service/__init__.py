@@ -1,7 +1,7 @@
 """The reference Game Match Data Service: ``create_app`` (ASGI), ``serve`` and ``running``.
 
-Starlette and uvicorn are imported only when one of these is used; without them the import
-fails with an install hint.
+Starlette and uvicorn (dependencies of matchkit) are imported only when one of these is used, so
+that ``import matchkit`` stays light.
 
 Example:
     >>> from matchkit.service import running
@@ -22,22 +22,10 @@ if TYPE_CHECKING:
     from matchkit.service.server import RunningService, running, serve
 
 
-def _require_server_packages() -> None:
-    try:
-        import starlette  # noqa: F401
-        import uvicorn  # noqa: F401
-    except ImportError as error:
-        raise ImportError(
-            "the matchkit service needs starlette and uvicorn: pip install 'starlette>=0.37' "
-            "'uvicorn>=0.29' (or reinstall matchkit)"
-        ) from error
-
-
 __getattr__ = lazy_getattr(
     __name__,
     {
         "matchkit.service.app": ("create_app",),
         "matchkit.service.server": ("serve", "running", "RunningService"),
     },
-    before=_require_server_packages,
 )
