@@ -1,7 +1,8 @@
 """matchkit: fetch, normalize and analyse multiplayer match records from JSON:API services.
 
 The one entry point per job: :class:`Client` fetches (cached, paged, rate-limited),
-:func:`to_frames` normalizes documents into :class:`MatchFrames`, and :func:`serve` /
+:func:`to_frames` normalizes documents into :class:`MatchFrames`, :func:`to_telemetry_frames`
+turns telemetry files into :class:`TelemetryFrames`, and :func:`serve` /
 :func:`create_app` / :func:`running` run the reference service. The analysis, plots and widgets
 live in :mod:`matchkit.analysis`, :mod:`matchkit.plots` and :mod:`matchkit.widgets`.
 """
@@ -32,6 +33,7 @@ from matchkit.normalize.pipeline import to_frames
 if TYPE_CHECKING:
     from matchkit.client.client import Client
     from matchkit.service import create_app, running, serve
+    from matchkit.telemetry import TelemetryFrames, to_telemetry_frames
 
 __all__ = [
     "ArchiveBusyError",
@@ -49,15 +51,21 @@ __all__ = [
     "NotFoundError",
     "RateLimitError",
     "ServiceError",
+    "TelemetryFrames",
     "create_app",
     "running",
     "serve",
     "to_frames",
+    "to_telemetry_frames",
 ]
 
-# Loaded on first use: the client (requests-cache, the rate limiter, tqdm) and the service
-# (starlette, uvicorn) cost import time a notebook that only normalizes need not pay.
+# Loaded on first use: the client (requests-cache, the rate limiter, tqdm), the service
+# (starlette, uvicorn) and telemetry cost import time a notebook that only normalizes need not pay.
 __getattr__ = lazy_getattr(
     __name__,
-    {"matchkit.client": ("Client",), "matchkit.service": ("create_app", "running", "serve")},
+    {
+        "matchkit.client": ("Client",),
+        "matchkit.service": ("create_app", "running", "serve"),
+        "matchkit.telemetry": ("TelemetryFrames", "to_telemetry_frames"),
+    },
 )

@@ -16,6 +16,8 @@ EXPECTED = {
     "Client": ("matchkit.client.client", inspect.isclass),
     "MatchFrames": ("matchkit.model.frames", inspect.isclass),
     "to_frames": ("matchkit.normalize.pipeline", inspect.isfunction),
+    "TelemetryFrames": ("matchkit.telemetry.frames", inspect.isclass),
+    "to_telemetry_frames": ("matchkit.telemetry", inspect.isfunction),
     "create_app": ("matchkit.service.app", inspect.isfunction),
     "running": ("matchkit.service.server", inspect.isfunction),
     "serve": ("matchkit.service.server", inspect.isfunction),
@@ -63,7 +65,8 @@ def test_importing_matchkit_loads_neither_the_client_nor_the_service() -> None:
     code = (
         "import sys, matchkit\n"
         "heavy = [m for m in ('requests_cache', 'requests', 'starlette', 'uvicorn', "
-        "'ipywidgets', 'matplotlib', 'matchkit.client', 'matchkit.service.app') "
+        "'ipywidgets', 'matplotlib', 'matchkit.client', 'matchkit.service.app', "
+        "'matchkit.telemetry') "
         "if m in sys.modules]\n"
         "print(','.join(heavy))"
     )
