@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MatchFrames"]
 
-MatchPredicate = pd.Series | np.ndarray | list[bool] | Callable[[pd.DataFrame], Any]
+MatchPredicate: TypeAlias = pd.Series | np.ndarray | list[bool] | Callable[[pd.DataFrame], Any]
 
 #: The roster columns participant_view() adds to each participant row: roster column -> view
 #: column (read by the archive's lazy view too, matchkit.analysis._sources).
