@@ -13,7 +13,7 @@ import warnings
 from datetime import timedelta
 from pathlib import Path
 
-from matchkit.cli.options import FILTER_OPTIONS, WIDTH, add_command
+from matchkit.cli.options import FILTER_OPTIONS, WIDTH, add_command, query_filters
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT
 
@@ -185,13 +185,7 @@ def run_archive(args: argparse.Namespace) -> int:
         raise InvalidArgumentError(
             f"--window-days {args.window_days} must be > 0", parameter="window_days"
         )
-    filters: dict[str, object] = {}
-    for name, _, _ in FILTER_OPTIONS:
-        value = getattr(args, name.replace("-", "_"))
-        if value is not None:
-            filters[name.replace("-", "_")] = value.split(",")
-    if args.ranking_type is not None:
-        filters["ranking_type"] = args.ranking_type
+    filters = query_filters(args)
     # Times are checked before the client starts anything (an embedded service included).
     for parameter in ("start", "now"):
         if getattr(args, parameter) is not None:

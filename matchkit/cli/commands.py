@@ -12,9 +12,15 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict
 
+from matchkit.cli.options import query_filters
 from matchkit.cli.parser import build_parser
 from matchkit.errors import InvalidArgumentError, MatchkitError
+
+if TYPE_CHECKING:
+    from matchkit.rules.query import MatchFilters
+    from matchkit.rules.shards import ShardName
 
 __all__ = ["main"]
 
@@ -90,12 +96,21 @@ def _synth(args: argparse.Namespace) -> int:
     return 0
 
 
+class _ClientOptions(TypedDict):
+    """The command line's options of the fetch's Client (beside its URL, offline, progress)."""
+
+    shard: ShardName
+    cache_dir: str | None
+    rate_limit: str | None
+    now: str | None
+
+
 def _fetch(args: argparse.Namespace) -> int:
     from matchkit.client.client import Client
 
     filters = _fetch_filters(args)
     _check_fetch_out(args.out, overwrite=args.overwrite)  # before an hour of fetching
-    options = {
+    options: _ClientOptions = {
         "shard": args.shard,
         "cache_dir": args.cache_dir,
         "rate_limit": args.rate_limit,
@@ -112,27 +127,13 @@ def _fetch(args: argparse.Namespace) -> int:
     return 0
 
 
-def _fetch_filters(args: argparse.Namespace) -> dict[str, object]:
+def _fetch_filters(args: argparse.Namespace) -> MatchFilters:
     """The command line's filters (and sort) as ``Client.matches`` takes them."""
-    filters: dict[str, object] = {"sort": args.sort}
-    for key in (
-        "player_ids",
-        "patch_versions",
-        "server_types",
-        "player_names",
-        "team_names",
-        "game_modes",
-    ):
-        value = getattr(args, key)
-        if value is not None:
-            filters[key] = value.split(",")
-    if args.ranking_type is not None:
-        filters["ranking_type"] = args.ranking_type
-    return filters
+    return {"sort": args.sort, **query_filters(args)}
 
 
 def _check_fetch_arguments(
-    args: argparse.Namespace, options: dict[str, object], filters: dict[str, object]
+    args: argparse.Namespace, options: _ClientOptions, filters: MatchFilters
 ) -> None:
     """Check every argument of a fetch before a service starts or a request is sent.
 

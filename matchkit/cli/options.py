@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import argparse
 import textwrap
+from typing import TYPE_CHECKING, cast
 
-__all__ = ["FILTER_OPTIONS", "WIDTH", "add_command"]
+if TYPE_CHECKING:
+    from matchkit.rules.query import MatchFilters
+
+__all__ = ["FILTER_OPTIONS", "WIDTH", "add_command", "query_filters"]
 
 WIDTH = 96
 """The width descriptions are wrapped to."""
@@ -20,6 +24,20 @@ FILTER_OPTIONS = (
     ("game-modes", "casual,ranked", "na"),
 )
 """Each list filter of a match query: its option name, an example value and its shards."""
+
+
+def query_filters(args: argparse.Namespace) -> MatchFilters:
+    """The filters given on the command line (lists split at commas), as the client takes them;
+    a filter not given is left out."""
+    filters: dict[str, object] = {}
+    for name, _, _ in FILTER_OPTIONS:
+        value = getattr(args, name.replace("-", "_"))
+        if value is not None:
+            filters[name.replace("-", "_")] = value.split(",")
+    if args.ranking_type is not None:
+        filters["ranking_type"] = args.ranking_type
+    # Each name is a key of MatchFilters (tests/test_bad_input.py pins FILTER_OPTIONS to them).
+    return cast("MatchFilters", filters)
 
 
 def add_command(commands, name: str, *, help: str, description: str, epilog: str):

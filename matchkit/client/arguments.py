@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import urllib.parse
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.checks import checked_positive_number, checked_whole_number
@@ -57,9 +57,11 @@ def checked_query(
         for name, value in options.items()
         if value is not None and name not in _FETCH_ONLY
     }
+    # The options left are the filters (or a misspelt name, which create names): MatchFilters.
+    filters = cast("MatchFilters", given)
     try:
         return MatchQuery.create(
-            shard, start=start, end=end, limit=options.get("page_limit"), **given
+            shard, start=start, end=end, limit=options.get("page_limit"), **filters
         )
     except InvalidArgumentError as error:
         if error.parameter != "limit":

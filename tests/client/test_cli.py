@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 
 from matchkit.cli import main
+from matchkit.cli.options import FILTER_OPTIONS, query_filters
 from matchkit.cli.parser import build_parser
 from matchkit.client.client import Client
 from matchkit.model.frames import MatchFrames
+from matchkit.rules.query import FILTERS
 from matchkit.service import RunningService
 from tests.client.conftest import assert_same_frames, service_client
 
@@ -183,3 +185,16 @@ def test_cache_clear_refuses_a_negative_age(
         main(["cache", "clear", "--cache-dir", str(tmp_path), "--older-than", "-1"])
     assert exit_.value.code == 2
     assert "--older-than: '-1' must be a finite number of days" in capsys.readouterr().err
+
+
+def test_the_filter_options_are_the_query_filters() -> None:
+    # query_filters hands the options' names to Client.matches and archive.sync as MatchFilters.
+    names = {name.replace("-", "_") for name, _, _ in FILTER_OPTIONS}
+    assert names | {"ranking_type"} == set(FILTERS)
+
+
+def test_query_filters_splits_lists_and_leaves_out_what_is_not_given() -> None:
+    args = build_parser().parse_args(
+        ["fetch", "--out", "x", "--player-ids", "a,b", "--ranking-type", "RANKED"]
+    )
+    assert query_filters(args) == {"player_ids": ["a", "b"], "ranking_type": "RANKED"}
