@@ -5,6 +5,16 @@ The one entry point per job: :class:`Client` fetches (cached, paged, rate-limite
 turns telemetry files into :class:`TelemetryFrames`, and :func:`serve` /
 :func:`create_app` / :func:`running` run the reference service. The analysis, plots and widgets
 live in :mod:`matchkit.analysis`, :mod:`matchkit.plots` and :mod:`matchkit.widgets`.
+
+What you may rely on (``tests/test_public_surface.py`` holds each rule):
+
+- The names of ``matchkit.__all__``, and of each subsystem package's ``__all__`` (the
+  ``__init__.py`` of ``matchkit.client``, ``matchkit.analysis``, ...); each one is documented.
+- A subsystem's modules are its implementation, internal whether or not their names start with
+  ``_``: import their names from the package. A module or name starting with ``_`` is private to
+  its subsystem: no module of another subsystem imports it (what two subsystems share is named
+  without ``_``, and what a user may share is in the package's ``__all__``).
+- The package ships ``py.typed``: the annotations are checked by mypy (``make lint``).
 """
 
 from __future__ import annotations
