@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Unpack
 from matchkit.client.notices import PlayerNotFoundWarning
 from matchkit.errors import InvalidArgumentError, ServiceError
 from matchkit.rules.query import MAX_LIST_VALUES, get_shard
+from matchkit.rules.shards import ShardName
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -129,7 +130,7 @@ def _answer(transport: Transport, path: str, kind: str, batch: tuple[str, ...]) 
 
 
 def fetch_players(
-    transport: Transport, shard: str, *, names: object = None, ids: object = None
+    transport: Transport, shard: ShardName, *, names: object = None, ids: object = None
 ) -> pd.DataFrame:
     """The players of ``shard`` with the given names or ids, as :meth:`PlayerCalls.players`."""
     kind, values = checked_players(names, ids)
@@ -165,10 +166,10 @@ class PlayerCalls:
     ``matches``)."""
 
     transport: Transport
-    shard: str
+    shard: ShardName
 
     def players(
-        self, *, names: object = None, ids: object = None, shard: str | None = None
+        self, *, names: object = None, ids: object = None, shard: ShardName | None = None
     ) -> pd.DataFrame:
         """Look players up by name or by id, as they are now.
 
