@@ -40,9 +40,11 @@ browser:
 		&& { apt-get update -qq && apt-get install -y -qq chromium; } >/dev/null 2>&1; } \
 		|| echo "chromium is not installed: tests/browser skips (and fails under CI=true)"
 
+# mypy reads its configuration (files = matchkit) from pyproject.toml's [tool.mypy].
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: venv
 	$(BIN)/ruff format .

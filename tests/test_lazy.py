@@ -21,6 +21,21 @@ def test_an_unknown_name_is_an_attribute_error_naming_the_package():
         module_getattr("load")
 
 
+def test_the_check_runs_before_each_lazy_import_and_can_refuse_it():
+    calls = []
+
+    def refuse() -> None:
+        calls.append("checked")
+        raise ImportError("install the extra")
+
+    module_getattr = lazy_getattr("pkg", {"json": ("dumps",)}, before=refuse)
+    with pytest.raises(ImportError, match="install the extra"):
+        module_getattr("dumps")
+    with pytest.raises(AttributeError):
+        module_getattr("other")  # an unknown name is not checked, only refused
+    assert calls == ["checked"]
+
+
 def test_the_service_package_resolves_its_names_lazily():
     import matchkit.service as service
     from matchkit.service.app import create_app

@@ -14,14 +14,19 @@ Example:
 
 from __future__ import annotations
 
-from matchkit.analysis._common import TIME_PERIODS, version_key
+from matchkit.analysis._common import (
+    TIME_PERIODS,
+    version_key,
+    wilson_columns,
+    with_group_columns,
+)
 from matchkit.analysis.cosmetics import (
     COSMETIC_KINDS,
     cosmetic_summary,
     cosmetic_usage,
     cosmetic_win_rates,
 )
-from matchkit.analysis.display import PERCENT_COLUMNS, for_display, percent
+from matchkit.analysis.display import PERCENT_COLUMNS, for_display, group_label, percent
 from matchkit.analysis.durations import DURATION_STATISTICS, duration_summary
 from matchkit.analysis.players import PlayerSummary, player_history, player_summary
 from matchkit.analysis.sides import SIDES, side_win_rates
@@ -46,6 +51,7 @@ __all__ = [
     "deciding_rounds",
     "duration_summary",
     "for_display",
+    "group_label",
     "per_minute_rates",
     "percent",
     "player_history",
@@ -53,4 +59,6 @@ __all__ = [
     "queue_times",
     "side_win_rates",
     "version_key",
+    "wilson_columns",
+    "with_group_columns",
 ]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 import pandas as pd
 
@@ -46,7 +46,7 @@ __all__ = [
 PARTITION_INDEX = "month"
 
 
-def is_lazy(value: object) -> bool:
+def is_lazy(value: object) -> TypeGuard[Any]:
     """True for a Dask collection (DataFrame, Series, scalar); never imports Dask."""
     dask = sys.modules.get("dask")
     return dask is not None and bool(dask.is_dask_collection(value))
@@ -67,11 +67,16 @@ def collect(*values: Any) -> tuple[Any, ...]:
 
 
 def summarize(
-    table: Any, keys: Sequence[str], *, sort: bool = True, **aggregations: tuple[str, str]
+    table: Any,
+    keys: Sequence[str],
+    aggregations: Mapping[str, tuple[str, str]],
+    *,
+    sort: bool = True,
 ) -> Any:
     """``table`` grouped by ``keys`` (observed values, missing ones as a group) and aggregated.
 
-    ``aggregations`` are pandas named aggregations (``picks=("won", "size")``). On Dask, the
+    ``aggregations`` are pandas named aggregations (``{"picks": ("won", "size")}``; a mapping,
+    so that a column may have any name, ``sort`` too). On Dask, the
     groups are combined into one partition (``split_out=1``): use it where the result is small.
     """
     if is_lazy(table) and table.index.name in keys:

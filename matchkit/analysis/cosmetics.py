@@ -196,9 +196,8 @@ def cosmetic_win_rates(
     excluded["royale"] = (~is_arena).sum()
     excluded["without_result"] = (is_arena & ~has_result).sum()
     picks = picks.assign(won=picks["won"].astype(bool))
-    table = summarize(
-        picks, [*keys, "cosmetic"], sort=False, picks=("won", "size"), wins=("won", "sum")
-    )
+    aggregations = {"picks": ("won", "size"), "wins": ("won", "sum")}
+    table = summarize(picks, [*keys, "cosmetic"], aggregations, sort=False)
     table, excluded = _collected(frames, table, excluded, keys)
     table = table.astype({"picks": "int64", "wins": "int64"})
     table = table.loc[table["picks"] >= min_picks]
@@ -235,7 +234,9 @@ def _check_top(top: int) -> int:
 
 
 def _kinds(kind: CosmeticKind | Sequence[CosmeticKind]) -> list[str]:
-    kinds = [kind] if isinstance(kind, str) else list(kind) if isinstance(kind, Sequence) else []
+    kinds: list[str] = (
+        [kind] if isinstance(kind, str) else list(kind) if isinstance(kind, Sequence) else []
+    )
     unknown = [name for name in kinds if name not in COSMETIC_KINDS]
     if unknown or not kinds or len(set(kinds)) != len(kinds):
         raise InvalidArgumentError(
@@ -276,7 +277,7 @@ def _picks(
 def _pick_counts(picks: Any, keys: list[str]) -> Any:
     """The picks of each cosmetic per group and kind (lazy on an archive)."""
     group = [*keys, "cosmetic_kind", "cosmetic"]
-    return summarize(picks, group, sort=False, picks=("cosmetic", "size"))
+    return summarize(picks, group, {"picks": ("cosmetic", "size")}, sort=False)
 
 
 def _collected(

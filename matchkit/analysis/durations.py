@@ -82,6 +82,7 @@ def duration_summary(
     if level == "match":
         observations = matches[[*keys, "duration"]]
     else:
+        assert not isinstance(frames, _MatchesOnly)  # a table stands in at match level only
         rounds = frames.rounds[["match_id", "duration"]]
         observations = join(
             rounds, matches[["match_id", *keys]], on="match_id", validate="many_to_one"
@@ -90,7 +91,7 @@ def duration_summary(
     histogram = summarize(
         observations.loc[known, [*keys, "duration"]].assign(group=0),
         [*keys, "duration"] if keys else ["group", "duration"],
-        count=("duration", "size"),
+        {"count": ("duration", "size")},
     )
     missing = (~known).sum()
     dtypes, categories = key_dtypes(frames, "matches", keys) if is_lazy(histogram) else ({}, {})

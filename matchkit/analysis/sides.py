@@ -105,7 +105,7 @@ def side_win_rates(
         reasons = {"rounds_without_winner": "no_winner"}
     sums = {name: (name, "sum") for name in rows.columns if name not in keys}
     if keys:
-        per_group = summarize(rows, keys, **sums)
+        per_group = summarize(rows, keys, sums)
     else:
         per_group = rows.assign(all=0).groupby("all").agg(**sums)
     dtypes, categories = key_dtypes(frames, "matches", keys) if is_lazy(per_group) else ({}, {})

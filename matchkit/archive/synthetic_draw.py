@@ -194,7 +194,9 @@ def draw_chunk(
     kills, deaths = rng.poisson(2.2, k), rng.poisson(2.2, k)
     participant_ids = hex_ids(rng, k, lower=True)
     actor = rng.choice(len(model.actors), k, p=model.actor_share)
-    cosmetics = {slot: rng.integers(100_000_000, 2_000_000_000, k) for slot in COSMETIC_KINDS}
+    cosmetics: dict[str, np.ndarray] = {
+        slot: rng.integers(100_000_000, 2_000_000_000, k) for slot in COSMETIC_KINDS
+    }
     tables["participants"] = _table(
         "participants",
         {

@@ -14,9 +14,10 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from matchkit.cli.options import FILTER_OPTIONS, WIDTH, add_command
+from matchkit.cli.options import WIDTH, add_command, add_filter_options, filters_from_args
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT
+from matchkit.rules.shards import SHARDS
 
 __all__ = ["add_archive_parser", "run_archive", "synth_archive"]
 
@@ -108,7 +109,7 @@ examples:
         metavar="URL",
         help="service URL (default: $MATCHKIT_BASE_URL, else the embedded sample service)",
     )
-    sync.add_argument("--shard", default="global", choices=["global", "na"],
+    sync.add_argument("--shard", default="global", choices=list(SHARDS),
                       help="region of the service (default: global)")  # fmt: skip
     sync.add_argument(
         "--start",
@@ -123,15 +124,7 @@ examples:
         metavar="TIME",
         help="ISO 8601 time taken as now (default: the embedded service's now, else the clock)",
     )
-    for name, example, shards in FILTER_OPTIONS:
-        sync.add_argument(
-            f"--{name}",
-            default=None,
-            metavar="A,B",
-            help=f"only matches with any of these, e.g. {example} ({shards}; default: none)",
-        )
-    sync.add_argument("--ranking-type", default=None, metavar="TYPE",
-                      help="RANKED or UNRANKED (global; default: both)")  # fmt: skip
+    add_filter_options(sync)
     sync.add_argument("--telemetry", action="store_true",
                       help="archive each match's telemetry too (default: off)")  # fmt: skip
     sync.add_argument(
@@ -195,13 +188,7 @@ def run_archive(args: argparse.Namespace) -> int:
         raise InvalidArgumentError(
             f"--window-days {args.window_days} must be > 0", parameter="window_days"
         )
-    filters: dict[str, Any] = {}
-    for name, _, _ in FILTER_OPTIONS:
-        value = getattr(args, name.replace("-", "_"))
-        if value is not None:
-            filters[name.replace("-", "_")] = value.split(",")
-    if args.ranking_type is not None:
-        filters["ranking_type"] = args.ranking_type
+    filters = filters_from_args(args)
     # Every argument is checked before the client starts anything (an embedded service
     # included): the times, and the filters by an offline client, which starts nothing and
     # sends nothing, planning a day as the sync will.

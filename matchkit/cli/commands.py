@@ -12,12 +12,15 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from matchkit.cli.options import filters_from_args
 from matchkit.cli.parser import build_parser
 from matchkit.errors import InvalidArgumentError, MatchkitError
 from matchkit.rules.filters import MatchFilters
+
+if TYPE_CHECKING:
+    from matchkit.rules.shards import ShardName
 
 __all__ = ["main"]
 
@@ -93,12 +96,21 @@ def _synth(args: argparse.Namespace) -> int:
     return 0
 
 
+class _ClientOptions(TypedDict):
+    """The command line's options of the fetch's Client (beside its URL, offline, progress)."""
+
+    shard: ShardName
+    cache_dir: str | None
+    rate_limit: str | None
+    now: str | None
+
+
 def _fetch(args: argparse.Namespace) -> int:
     from matchkit.client.client import Client
 
     filters = _fetch_filters(args)
     _check_fetch_out(args.out, overwrite=args.overwrite)  # before an hour of fetching
-    options: dict[str, Any] = {
+    options: _ClientOptions = {
         "shard": args.shard,
         "cache_dir": args.cache_dir,
         "rate_limit": args.rate_limit,
@@ -123,7 +135,7 @@ def _fetch_filters(args: argparse.Namespace) -> MatchFilters:
 
 
 def _check_fetch_arguments(
-    args: argparse.Namespace, options: dict[str, Any], filters: MatchFilters
+    args: argparse.Namespace, options: _ClientOptions, filters: MatchFilters
 ) -> None:
     """Check every argument of a fetch before a service starts or a request is sent.
 

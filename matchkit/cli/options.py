@@ -9,18 +9,10 @@ from typing import Any, cast
 
 from matchkit.rules.filters import FILTERS, FilterSpec, MatchFilters
 
-__all__ = ["FILTER_OPTIONS", "WIDTH", "add_command", "add_filter_options", "filters_from_args"]
+__all__ = ["WIDTH", "add_command", "add_filter_options", "filters_from_args"]
 
 WIDTH = 96
 """The width descriptions are wrapped to."""
-
-FILTER_OPTIONS = tuple(
-    (spec.option.removeprefix("--"), spec.example, " and ".join(spec.shards))
-    for spec in FILTERS
-    if spec.many
-)
-"""Each list filter of a match query: its option name, an example value and its shards (from
-:data:`matchkit.rules.filters.FILTERS`)."""
 
 
 def _filter_help(spec: FilterSpec) -> str:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import urllib.parse
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.checks import checked_positive_number, checked_whole_number
 from matchkit.rules.query import MatchFilters, MatchQuery
+from matchkit.rules.shards import ShardName
 
 __all__ = [
     "FetchOptions",
@@ -46,7 +47,7 @@ _FETCH_ONLY = FetchOptions.__optional_keys__ - MatchFilters.__optional_keys__
 
 
 def checked_query(
-    shard: str, start: str | date | None, end: str | date | None, options: FetchOptions
+    shard: ShardName, start: str | date | None, end: str | date | None, options: FetchOptions
 ) -> MatchQuery:
     """The query of a fetch's arguments on ``shard``, checked (``page_limit`` is its limit)."""
     # Filters left out or given as None are not filters, so that a shard's unknown filter is
@@ -57,9 +58,11 @@ def checked_query(
         for name, value in options.items()
         if value is not None and name not in _FETCH_ONLY
     }
+    # The options left are the filters (or a misspelt name, which create names): MatchFilters.
+    filters = cast("MatchFilters", given)
     try:
         return MatchQuery.create(
-            shard, start=start, end=end, limit=options.get("page_limit"), **given
+            shard, start=start, end=end, limit=options.get("page_limit"), **filters
         )
     except InvalidArgumentError as error:
         if error.parameter != "limit":

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias, cast
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 import platformdirs
@@ -53,6 +53,7 @@ __all__ = [
     "STATUS_EXPIRY",
     "CacheInfo",
     "CacheKeys",
+    "CachingSession",
     "cache_info",
     "cached_response",
     "clear_cache",
@@ -109,6 +110,10 @@ def resolve_cache_dir(cache_dir: str | os.PathLike[str] | None) -> Path:
 
 class _ThrottledCachedSession(CacheMixin, ThrottleMixin, Session):
     """Cache first, then the limiter: a cache hit never takes a token."""
+
+
+CachingSession: TypeAlias = "CachedSession | _ThrottledCachedSession"
+"""A session :func:`create_session` makes: cached, and throttled when given a rate limit."""
 
 
 @dataclass(frozen=True)
@@ -171,19 +176,22 @@ class CacheKeys:
         if match_headers:
             names = list(request.headers) if match_headers is True else list(match_headers)
             skip = {name.lower() for name in ignored}
-            kept = normalize_headers(request.headers, ignored)
+            # requests types header values str | bytes; matchkit's are text (Transport's).
+            text_headers = cast("MutableMapping[str, str]", request.headers)
+            kept = normalize_headers(text_headers, ignored)
             headers = get_matched_headers(kept, [n for n in names if n.lower() not in skip])
         return self.key(
             request.method or "GET",
             request.url or "",
-            body=request.body,
+            # A prepared GET's body: None, or bytes / text (never a stream: it is not sent).
+            body=cast("bytes | str | None", request.body),
             headers=headers,
             ignored=ignored,
         )
 
 
 def cached_response(
-    session: CachedSession, key: str, *, allow_stale: bool = False
+    session: CachingSession, key: str, *, allow_stale: bool = False
 ) -> CachedResponse | None:
     """The stored response under ``key`` if it is fresh (or ``allow_stale``), else ``None``.
 
@@ -206,7 +214,7 @@ def create_session(
     clock: Callable[[], float] | None = None,
     sleep: Callable[[float], None] | None = None,
     lock_timeout: float = LOCK_TIMEOUT,
-) -> CachedSession | _ThrottledCachedSession:
+) -> CachingSession:
     """A cached (and, with ``rate_limit``, throttled) session on ``cache_dir/http_cache.sqlite``.
 
     Args:
@@ -282,7 +290,7 @@ class CacheInfo:
         return f"{self.responses} responses, {self.size_bytes / 1e6:.1f} MB in {self.path}{span}"
 
 
-def cache_info(session: CachedSession) -> CacheInfo:
+def cache_info(session: CachingSession) -> CacheInfo:
     """Count the cached responses of ``session`` and find the oldest and newest."""
     backend = session.cache
     path = Path(backend.db_path)
@@ -299,7 +307,7 @@ def cache_info(session: CachedSession) -> CacheInfo:
     )
 
 
-def clear_cache(session: CachedSession, older_than: timedelta | None = None) -> int:
+def clear_cache(session: CachingSession, older_than: timedelta | None = None) -> int:
     """Remove cached responses: all of them, or those stored more than ``older_than`` ago.
 
     Clearing everything is also the way out of a damaged cache file, or of one written in a
@@ -325,7 +333,7 @@ def clear_cache(session: CachedSession, older_than: timedelta | None = None) -> 
     try:
         before = len(backend.responses)
     except CacheError:
-        if older_than is not None or getattr(backend, "problem", None) is None:
+        if older_than is not None or not isinstance(backend, CacheFile) or backend.problem is None:
             raise
         before = backend.stored_rows
     if older_than is None:

@@ -161,28 +161,31 @@ def _participants(
     shown: dict[str, set[str]] = {}
     for match in matches:
         rosters = _related(match, "rosters")
-        if not rosters:
-            continue
-        players: set[str] | None = set()
-        for roster_key in rosters:
-            roster = by_key.get(roster_key)
-            members = None if roster is None else _related(roster, "participants")
-            if members is None:
-                players = None
-                break
-            for member_key in members:
-                member = by_key.get(member_key)
-                if member is None:
-                    players = None
-                    break
-                player = _relationship(member, "player")
-                if isinstance(player, dict) and player.get("id") is not None:
-                    players.add(str(player["id"]))
-            if players is None:
-                break
+        players = None if not rosters else _players_of(rosters, by_key)
         if players is not None:
             shown[str(match.get("id"))] = players
     return shown
+
+
+def _players_of(
+    rosters: list[tuple[Any, Any]], by_key: Mapping[tuple[Any, Any], dict[str, Any]]
+) -> set[str] | None:
+    """The player ids of the participants of ``rosters``, or ``None`` when a roster or one of
+    its participants is not included."""
+    players: set[str] = set()
+    for roster_key in rosters:
+        roster = by_key.get(roster_key)
+        members = None if roster is None else _related(roster, "participants")
+        if members is None:
+            return None
+        for member_key in members:
+            member = by_key.get(member_key)
+            if member is None:
+                return None
+            player = _relationship(member, "player")
+            if isinstance(player, dict) and player.get("id") is not None:
+                players.add(str(player["id"]))
+    return players
 
 
 def _relationship(resource: Mapping[str, Any], name: str) -> Any:

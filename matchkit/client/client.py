@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Unpack
 
+import orjson
 from tqdm.auto import tqdm
 
 from matchkit.client.arguments import (
@@ -65,6 +66,8 @@ from matchkit.rules.windows import TimeWindow, parse_time
 
 if TYPE_CHECKING:
     from matchkit.model.frames import MatchFrames
+    from matchkit.rules.shards import ShardName
+    from matchkit.telemetry.download import OnError
     from matchkit.telemetry.frames import TelemetryFrames
 
 __all__ = ["Client", "FetchOptions", "RangeClampedWarning", "ServiceStatus", "UnlistedValueWarning"]
@@ -128,7 +131,7 @@ class Client(PlayerCalls):
         self._resources = contextlib.ExitStack()
         cache_origin = None
         try:
-            if self.embedded:
+            if base_url is None:  # embedded
                 embedded = start_embedded(
                     self._resources, offline=self.offline, api_key=api_key, fixed_now=fixed_now
                 )
@@ -256,7 +259,7 @@ class Client(PlayerCalls):
         request, not lazily at the first ``next()``.
         """
         plan = self._plan(start, end, options)
-        return (page.document for page in self._pager().iter_pages(plan))
+        return (orjson.loads(page.require_body()) for page in self._pager().iter_pages(plan))
 
     def matches(
         self,
@@ -298,7 +301,7 @@ class Client(PlayerCalls):
         pager = self._pager()
         # The raw bodies, all fetched before any is normalized (a failed fetch yields nothing);
         # to_frames decodes them on its fast path.
-        frames = to_frames([page.body for page in pager.iter_pages(plan)])
+        frames = to_frames([page.require_body() for page in pager.iter_pages(plan)])
         if pager.kept is not None and len(frames.matches) > len(pager.kept):
             frames = frames.filter(frames.matches["match_id"].isin(pager.kept))
         return ordered_frames(frames, descending=plan.query.descending)
@@ -371,7 +374,7 @@ class Client(PlayerCalls):
             expire_after=MATCH_EXPIRY,
             check=match_id_check(match_id),
         )
-        return fetched.body
+        return fetched.require_body()  # a match's 404 raised NotFoundError
 
     def status(self) -> ServiceStatus:
         """The service's status resource (never cached)."""
@@ -422,7 +425,7 @@ class Client(PlayerCalls):
         *,
         progress: bool | None = None,
         max_workers: int | None = None,
-        on_error: str = "raise",
+        on_error: OnError = "raise",
     ) -> TelemetryFrames:
         """Download the telemetry files of ``matches`` and return them as TelemetryFrames.
 

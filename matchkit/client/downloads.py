@@ -32,11 +32,11 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 import requests
-from requests_cache import NEVER_EXPIRE, CachedSession
+from requests_cache import NEVER_EXPIRE
 from requests_cache.policy.expiration import get_expiration_datetime
 
 from matchkit.client.arguments import checked_match_ids
-from matchkit.client.cache import CacheKeys, cached_response, create_session
+from matchkit.client.cache import CacheKeys, CachingSession, cached_response, create_session
 from matchkit.client.request import Fetched, Limits, RequestPath, url_problem
 from matchkit.client.responses import BadAnswerError
 from matchkit.client.retrying import RetryPolicy
@@ -90,7 +90,7 @@ class TelemetryDownloader:
         trust_env: bool = True,
         limits: Limits | None = None,
     ) -> None:
-        self.session: CachedSession = create_session(cache_dir, keys=keys, offline=offline)
+        self.session: CachingSession = create_session(cache_dir, keys=keys, offline=offline)
         self.session.trust_env = trust_env
         self.keys = keys
         self.offline = offline

@@ -247,7 +247,9 @@ def _page_of(fetched: Fetched) -> tuple[list[Any], list[datetime], bool]:
     matches = primary_resources(document)
     ids = [resource.get("id") for resource in matches]
     times = [created_at(resource) for resource in matches]  # checked: none is None
-    links = document.get("links") if isinstance(document.get("links"), dict) else {}
+    links = document.get("links")
+    if not isinstance(links, dict):
+        links = {}
     has_next = isinstance(links.get("next"), str) and bool(links.get("next"))
     return ids, times, has_next  # type: ignore[return-value]
 

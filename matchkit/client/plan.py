@@ -22,6 +22,7 @@ from datetime import datetime
 
 from matchkit.rules.query import MatchQuery
 from matchkit.rules.ratelimit import RateLimit
+from matchkit.rules.shards import ShardName
 from matchkit.rules.windows import MAX_SPAN, TimeWindow, format_time, split_window
 
 __all__ = [
@@ -33,7 +34,7 @@ __all__ = [
 ]
 
 
-def list_path(shard: str) -> str:
+def list_path(shard: ShardName) -> str:
     """The path of the match list of ``shard``."""
     return f"/shards/{shard}/matches"
 
@@ -131,7 +132,7 @@ class FetchPlan:
 
     query: MatchQuery
     now: datetime
-    shard: str
+    shard: ShardName
     windows: tuple[TimeWindow, ...]
     requests: tuple[PlannedRequest, ...]
     page_limit: int

@@ -92,7 +92,7 @@ def checked_players(names: object, ids: object) -> tuple[str, tuple[str, ...]]:
 
 def _unasked(data: list[dict[str, Any]], kind: str, asked: tuple[str, ...]) -> str | None:
     """What makes an answer not one to the request for ``asked``, or ``None`` when it is."""
-    seen: set[str] = set()
+    seen: set[object] = set()  # ids as the answer has them (not yet known to be text)
     for player in data:
         identifier = player.get("id")
         value = identifier if kind == "ids" else (player.get("attributes") or {}).get("name")
@@ -113,8 +113,7 @@ def _answer(transport: Transport, path: str, kind: str, batch: tuple[str, ...]) 
         fetched = transport.get(path, params, kind="players", expire_after=PLAYER_EXPIRY)
         found = _unasked((fetched.head or {}).get("data") or [], kind, batch)
         if found is None:
-            assert fetched.body is not None  # a players answer always has one
-            return fetched.body
+            return fetched.require_body()
         problem = found
         key = transport.keys.key("GET", transport.base_url + path, params.items())
         transport.session.cache.delete(key)  # a bad answer is never kept
@@ -131,7 +130,7 @@ def _answer(transport: Transport, path: str, kind: str, batch: tuple[str, ...]) 
 
 
 def fetch_players(
-    transport: Transport, shard: str, *, names: object = None, ids: object = None
+    transport: Transport, shard: ShardName, *, names: object = None, ids: object = None
 ) -> pd.DataFrame:
     """The players of ``shard`` with the given names or ids, as :meth:`PlayerCalls.players`."""
     kind, values = checked_players(names, ids)

@@ -20,6 +20,7 @@ from typing import IO
 
 from tqdm.auto import tqdm
 
+from matchkit.rules.shards import ShardName
 from matchkit.rules.windows import TimeWindow
 
 __all__ = ["FetchProgress", "describe_range"]
@@ -43,7 +44,7 @@ class FetchProgress:
     def __init__(
         self,
         *,
-        shard: str,
+        shard: ShardName,
         windows: Sequence[TimeWindow],
         enabled: bool,
         file: IO[str] | None = None,

@@ -112,6 +112,20 @@ class Fetched:
         """The whole body, parsed (``None`` for an empty list)."""
         return None if self.body is None else orjson.loads(self.body)
 
+    def require_body(self) -> bytes:
+        """The body of an answer that has one: every answer but a list's 404 (an empty window).
+
+        Raises:
+            ServiceError: there is none (never silently an empty result).
+        """
+        if self.body is None:
+            raise ServiceError(
+                f"GET {self.url} answered {self.status} without a document",
+                status=self.status,
+                url=self.url,
+            )
+        return self.body
+
 
 Check = Callable[[Fetched], None]
 """The check hook of a request: run on each answer (a new 200, or a cache hit) before it is used
@@ -214,8 +228,9 @@ class RequestPath:
         """GET ``url?params`` until its answer is final: checked (then stored), or an error.
 
         Args:
-            headers: the request's headers; an ``Authorization`` header is sent to ``url``'s
-                origin only, never after a redirect to another one.
+            headers: the request's headers (one given as None is not sent); an
+                ``Authorization`` header is sent to ``url``'s origin only, never after a
+                redirect to another one.
             what: what the request fetches, named in messages.
             read: a 200's body into its head (``Fetched.head``); may raise BadAnswerError.
             check: the request's check hook (:data:`Check`), run after ``read``.
@@ -327,7 +342,8 @@ class RequestPath:
             response = self.session.get(
                 url,
                 params=params,
-                headers=headers,
+                # requests leaves out a header given as None (its stubs do not say so).
+                headers=headers,  # type: ignore[arg-type]
                 timeout=(timeout, timeout),
                 stream=True,
                 allow_redirects=False,
@@ -395,7 +411,7 @@ class RequestPath:
         if sock is not None:
             sock.settimeout(self.limits.timeout)  # as it was, for the next request on it
         response._content = b"".join(chunks)
-        response._content_consumed = True  # type: ignore[attr-defined]
+        response._content_consumed = True
 
     def _too_large(
         self, response: requests.Response, shown: str, what: str, reason: str

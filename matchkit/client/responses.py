@@ -232,9 +232,9 @@ def read_rate_limit_wait(headers: Mapping[str, str], *, wall_clock: float) -> Wa
         return None
     shown = f"X-RateLimit-Reset {reset.strip()}"
     for scale, unit in ((1.0, "seconds"), (1e3, "milliseconds"), (1e9, "nanoseconds")):
-        moment = value / scale
-        if abs(moment - wall_clock) <= _NEAR_NOW:
-            return Wait(max(0.0, moment - wall_clock), f"{shown} read as a UNIX time in {unit}")
+        unix_time = value / scale
+        if abs(unix_time - wall_clock) <= _NEAR_NOW:
+            return Wait(max(0.0, unix_time - wall_clock), f"{shown} read as a UNIX time in {unit}")
     if value >= _LARGEST_SECONDS:
         return Wait(value / 1e9, f"{shown} read as a duration in nanoseconds")
     return Wait(max(0.0, value), f"{shown} read as a duration in seconds")

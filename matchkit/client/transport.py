@@ -31,10 +31,10 @@ from collections.abc import Callable, Mapping
 
 import orjson
 import requests
-from requests_cache import DO_NOT_CACHE, CachedResponse, CachedSession, ExpirationTime
+from requests_cache import DO_NOT_CACHE, CachedResponse, ExpirationTime
 from requests_cache.policy.expiration import get_expiration_datetime
 
-from matchkit.client.cache import CacheKeys, cached_response
+from matchkit.client.cache import CacheKeys, CachingSession, cached_response
 from matchkit.client.request import Check, Fetched, Limits, RequestPath, display_url
 from matchkit.client.responses import (
     BadAnswerError,
@@ -72,7 +72,7 @@ class Transport:
 
     def __init__(
         self,
-        session: CachedSession,
+        session: CachingSession,
         *,
         base_url: str,
         api_key: str | None,
@@ -280,8 +280,8 @@ class Transport:
             hints=self._hints(kind),
         )
 
-    def _headers(self, kind: RequestKind) -> dict[str, str | None]:
-        headers: dict[str, str | None] = {"Accept": "application/vnd.api+json"}
+    def _headers(self, kind: RequestKind) -> dict[str, str]:
+        headers: dict[str, str] = {"Accept": "application/vnd.api+json"}
         if self._api_key and kind != "status":
             headers["Authorization"] = f"Bearer {self._api_key}"
         return headers

@@ -8,7 +8,8 @@ different kinds the same way, with :func:`text_value` (see docs/model.md).
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, overload
 
 import orjson
 
@@ -20,6 +21,12 @@ and decimals is ``float64`` when its integers are within it, and text (every val
 when one is beyond."""
 
 
+@overload
+def text_value(value: None) -> None: ...
+@overload
+def text_value(value: Mapping[str, Any] | Sequence[Any] | float) -> str: ...
+@overload
+def text_value(value: Any) -> str | None: ...
 def text_value(value: Any) -> str | None:
     """A value as text: strings as they are, anything else as compact JSON (sorted keys).
 

@@ -175,7 +175,7 @@ class _ChunkReader:
 
     def _identifier_text(self, name: str) -> list[str | None]:
         """An unknown relationship's identifiers as JSON text per row (None when empty)."""
-        values = []
+        values: list[str | None] = []
         for resource, document in zip(self.resources, self.documents, strict=True):
             keys = relationship_keys(resource, name, document_index=document)
             if not keys:

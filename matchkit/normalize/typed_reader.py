@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import chain, compress, repeat
 from operator import attrgetter, is_not
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from msgspec import Struct
@@ -47,10 +47,9 @@ class TypedReader:
         if page is None:
             return None
         data = page.data
-        if type(data) is not list:
-            data = [] if data is None else [data]
+        primary = data if isinstance(data, list) else [] if data is None else [data]
         groups: dict[type, list[Struct]] = {}
-        for resources in (data, page.included or ()):
+        for resources in (primary, page.included or ()):
             for resource in resources:
                 kind = type(resource)
                 group = groups.get(kind)
@@ -131,16 +130,22 @@ def _links(data: list[Identifier | tuple[Identifier, ...] | None]) -> Links | No
     kinds = set(map(type, data))
     if kinds <= {_NONE}:
         return None
+    # ``kinds`` says which of the declared forms the batch holds: the casts state it.
+    counts: list[int] | list[bool] | None
+    items: list[Identifier]
     if tuple in kinds:  # lists (decoded as tuples), with single identifiers or nulls beside
-        if kinds != {tuple}:
-            data = list(map(as_identifiers, data))
-        counts: list[int] | list[bool] | None = list(map(len, data))
-        items = list(chain.from_iterable(data))
+        lists: Sequence[Sequence[Identifier]] = (
+            cast("list[tuple[Identifier, ...]]", data)
+            if kinds == {tuple}
+            else list(map(as_identifiers, data))
+        )
+        counts = list(map(len, lists))
+        items = list(chain.from_iterable(lists))
     elif _NONE in kinds:  # to-one, some missing
         counts = list(map(is_not, data, repeat(None)))
-        items = list(compress(data, counts))
+        items = cast("list[Identifier]", list(compress(data, counts)))
     else:  # to-one
-        counts, items = None, data
+        counts, items = None, cast("list[Identifier]", data)
     if not items:
         return None
     types, ids = list(map(_TYPE, items)), list(map(_ID, items))
@@ -148,7 +153,7 @@ def _links(data: list[Identifier | tuple[Identifier, ...] | None]) -> Links | No
     return Links.of(rows if counts is None else np.repeat(rows, counts), types, ids)
 
 
-def _fields(structs: Sequence[Struct], names: Sequence[str]) -> list[Sequence[Any]]:
+def _fields(structs: Sequence[Struct], names: Sequence[str]) -> Sequence[Sequence[Any]]:
     """The named fields (all of them, in order) of Structs of one type: a sequence of values per
     field, transposed in C from one tuple per row.
 

@@ -23,9 +23,11 @@ cycles, so the garbage collector need not track them.
 
 from __future__ import annotations
 
+import builtins
+import types
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, TypedDict, Union
 
 import msgspec
 import pyarrow as pa
@@ -44,14 +46,23 @@ from matchkit.rules.jsonapi import RawDocument
 __all__ = [
     "NO_RELATIONSHIP",
     "UNSET",
+    "DecodedPage",
     "Identifier",
     "Relationship",
     "ResourceShape",
     "ShapeDecoder",
 ]
 
-_OPTIONS = {"forbid_unknown_fields": True, "gc": False}
-_UNREAD_SKIPPED = {**_OPTIONS, "forbid_unknown_fields": False}
+
+class _StructOptions(TypedDict):
+    """The options of a Struct declared here (keywords of ``msgspec.defstruct``)."""
+
+    forbid_unknown_fields: bool
+    gc: bool
+
+
+_OPTIONS: _StructOptions = {"forbid_unknown_fields": True, "gc": False}
+_UNREAD_SKIPPED: _StructOptions = {**_OPTIONS, "forbid_unknown_fields": False}
 """For a resource, a relationship and an identifier: their members beyond those a table reads
 are skipped (their JSON still checked), as the general reader ignores them."""
 
@@ -62,7 +73,11 @@ Unread = msgspec.Raw
 unparsed."""
 
 
-ModelType = Literal[tuple(RESOURCE_TABLES)]  # type: ignore[valid-type]
+if TYPE_CHECKING:
+    # Built from the model at run time; to a type checker, the string it is.
+    ModelType = str
+else:
+    ModelType = Literal[tuple(RESOURCE_TABLES)]
 """An identifier's type: one of the model's resource types, decoded as that one shared string
 (no string per identifier). An identifier of another type sends its page to the general reader,
 which reports it."""
@@ -128,13 +143,21 @@ class ResourceShape:
     """
 
     type: str
-    struct: type[Struct]
+    struct: builtins.type[Struct]
     attributes: tuple[str, ...]
     sections: Mapping[str, tuple[str, ...] | None]
     empty_sections: Mapping[str, Struct]
     relationships: tuple[str, ...]
     extras: frozenset[str]
     arrow_types: Mapping[tuple[str, str], pa.DataType]
+
+
+class DecodedPage(Protocol):
+    """A page as :meth:`ShapeDecoder.decode` gives it: each resource the Struct of its type's
+    :class:`ResourceShape` (the page's other members are kept unread)."""
+
+    data: list[Struct] | Struct | None
+    included: list[Struct] | None
 
 
 class ShapeDecoder:
@@ -151,26 +174,30 @@ class ShapeDecoder:
             for type_, (_, names) in RESOURCE_TABLES.items()
         }
         self.types = {shape.struct: type_ for type_, shape in self.shapes.items()}
-        resource = Union[tuple(shape.struct for shape in self.shapes.values())]  # noqa: UP007
+        # Types built at run time: spelled as the objects they are (``list[resource]``).
+        resource: Any = Union[tuple(shape.struct for shape in self.shapes.values())]  # noqa: UP007
+        resources = types.GenericAlias(list, (resource,))
         document = msgspec.defstruct(
             "Document",
             [
-                ("data", list[resource] | resource | None),
-                ("included", list[resource] | None, None),
+                ("data", resources | resource | None),
+                ("included", resources | None, None),
                 ("links", Unread, UNSET),
                 ("meta", Unread, UNSET),
                 ("jsonapi", Unread, UNSET),
             ],
             **_OPTIONS,
         )
-        self._decoder = msgspec.json.Decoder(document)
+        self._decoder: msgspec.json.Decoder[DecodedPage] = msgspec.json.Decoder(document)
 
-    def decode(self, raw: RawDocument) -> Struct | None:
+    def decode(self, raw: RawDocument) -> DecodedPage | None:
         """The page decoded into Structs, or ``None`` when it is not of the declared shape.
 
         The result has ``data`` (a list of resources, one resource or None) and ``included``
         (a list or None); each resource is the Struct of its type's :class:`ResourceShape`.
         """
+        if not isinstance(raw, bytes | bytearray | memoryview | str):
+            return None  # an already parsed document: the general reader's
         try:
             return self._decoder.decode(raw)
         except (msgspec.DecodeError, TypeError, RecursionError):
@@ -189,7 +216,7 @@ def _shape(
             loose = (type_, column.section, column.key) in LOOSE_MEMBERS
             wire_type = Any if loose else _WIRE_TYPES.get(column.kind, Any)
             members[column.section][column.key] = wire_type
-    extra_members = set()
+    extra_members: set[str] = set()
     for section, declared in extras.items():
         if section in members:
             added = {

@@ -11,8 +11,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.transforms import ScaledTranslation
 
-from matchkit.analysis import duration_summary
-from matchkit.analysis._common import version_key, with_group_columns
+from matchkit.analysis import duration_summary, version_key, with_group_columns
 from matchkit.errors import InvalidArgumentError
 from matchkit.plots._style import group_label, new_axes, server_type_color
 
@@ -61,7 +60,7 @@ def plot_duration_distribution(
     known = minutes.notna()
     groups = matches.loc[known, by]
     values = minutes.loc[known]
-    edges = np.histogram_bin_edges(values, bins=bins) if len(values) else bins
+    edges = np.histogram_bin_edges(values, bins=bins).tolist() if len(values) else bins
     for group in sorted(groups.dropna().unique(), key=str):
         sample = values.loc[groups == group].to_numpy()
         label = f"{group_label(group)} (n={len(sample):,})"

@@ -10,14 +10,14 @@ a hollow one for a loss, a grey cross where the match does not say.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
 from matplotlib.figure import Figure
 
-from matchkit.analysis._common import wilson_columns
+from matchkit.analysis import wilson_columns
 from matchkit.analysis.players import player_history
 from matchkit.errors import InvalidArgumentError
 from matchkit.names import Names
@@ -27,6 +27,17 @@ __all__ = ["plot_player_form", "rolling_win_rate"]
 
 _REQUIRED = ("created_at", "won", "actor")
 _LINE = "#0072B2"
+
+
+class _Marks(TypedDict, total=False):
+    """How the points of one result are drawn (keywords of ``Axes.scatter``)."""
+
+    marker: str
+    color: str
+    facecolors: str
+    edgecolors: str
+
+
 _OTHER = "other"
 
 
@@ -153,15 +164,16 @@ def _characters(strip: Axes, history: pd.DataFrame, *, top: int) -> None:
     y = played.map(lambda name: row_of.get(name, row_of.get(_OTHER, 0)))
     result = history["won"].astype("boolean")
     won, lost = result.fillna(False).astype(bool), (~result).fillna(False).astype(bool)
-    kinds = (
+    kinds: tuple[tuple[str, pd.Series, _Marks], ...] = (
         ("won", won, {"facecolors": _LINE, "edgecolors": _LINE}),
         ("lost", lost, {"facecolors": "white", "edgecolors": _LINE}),
         ("result unknown", result.isna(), {"color": OTHER_COLOR, "marker": "x"}),
     )
     for name, chosen, look in kinds:
         if chosen.any():
-            options = {"s": 18, "marker": "o", "linewidths": 1, **look}
-            strip.scatter(history.loc[chosen, "created_at"], y[chosen], label=name, **options)
+            marks: _Marks = {"marker": "o", **look}
+            x = history.loc[chosen, "created_at"]
+            strip.scatter(x, y[chosen], s=18, linewidths=1, label=name, **marks)
     others = int(sum(counts[name] for name in order[top:]))
     labels = [f"{name} ({counts[name]})" for name in shown]
     if len(order) > top:

@@ -17,6 +17,7 @@ import base64
 import fnmatch
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -181,7 +182,7 @@ def install_assets(folder: str | Path | None = None, *, npm: str = "npm") -> Pat
     return folder
 
 
-def copy_assets(out: Path, *, folder: str | Path | None = None) -> Path:
+def copy_assets(out: Path, *, folder: str | os.PathLike[str] | None = None) -> Path:
     """Copy the installed web files into ``out/_static``.
 
     Raises:
@@ -198,7 +199,7 @@ def copy_assets(out: Path, *, folder: str | Path | None = None) -> Path:
     return target
 
 
-def require_assets(folder: str | Path | None = None) -> Path:
+def require_assets(folder: str | os.PathLike[str] | None = None) -> Path:
     """The installed web files' folder.
 
     Raises:

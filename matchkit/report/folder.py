@@ -13,6 +13,7 @@ refused before any work starts.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -43,7 +44,7 @@ class ReportFolder:
     overwrite: bool
 
     @classmethod
-    def prepare(cls, out: str | Path, *, overwrite: bool = False) -> ReportFolder:
+    def prepare(cls, out: str | os.PathLike[str], *, overwrite: bool = False) -> ReportFolder:
         """Check that ``out`` may receive a report and create the staging folder beside it.
 
         Raises:

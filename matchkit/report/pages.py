@@ -1,6 +1,6 @@
 """Execute the notebooks into a reproducible HTML report that reads offline.
 
-Each notebook runs in a fresh kernel, two at a time (:mod:`matchkit.report.execute`), and
+Each notebook runs in a fresh kernel, two at a time (:mod:`matchkit.report._execute`), and
 becomes one page; the web files the pages load are
 copied beside them (:mod:`matchkit.report.assets`), pdoc writes the API reference to ``api/``, and
 the folder is written and swapped in as :mod:`matchkit.report.folder` says (never over what
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import IO
 
 from matchkit.errors import MatchkitError
-from matchkit.report.execute import QUIET_LOG, execute_all
+from matchkit.report._execute import QUIET_LOG, execute_all
 from matchkit.report.folder import ReportFolder
 
 __all__ = [
@@ -109,7 +109,7 @@ def build_report(
         on_page: called with each page when it is written (e.g. to print its time), in the
             order of ``notebooks``.
         jobs: notebooks executed at a time, each in its own kernel (default: two, one on a
-            single core; see :mod:`matchkit.report.execute`). The pages are the same bytes
+            single core; see :mod:`matchkit.report._execute`). The pages are the same bytes
             whatever the number.
 
     Returns:

@@ -8,5 +8,9 @@
 - :mod:`matchkit.rules.ratelimit`: the one rate-limit grammar and :class:`RateLimit` value.
 - :mod:`matchkit.rules.jsonapi`: JSON:API documents: loading, primary data, error descriptions.
 
-Nothing here does I/O or imports the rest of matchkit but :mod:`matchkit.errors`.
+Nothing here does I/O or imports the rest of matchkit but :mod:`matchkit.errors`. The package
+is internal (its public face is the client's arguments and the service's answers): it exports
+nothing.
 """
+
+__all__: list[str] = []

@@ -32,7 +32,7 @@ import itertools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from types import MappingProxyType
 from typing import Any, Literal, Unpack
 
@@ -112,8 +112,8 @@ class MatchQuery:
         cls,
         shard: str = "global",
         *,
-        start: str | datetime | None = None,
-        end: str | datetime | None = None,
+        start: str | date | None = None,
+        end: str | date | None = None,
         limit: int | None = None,
         offset: int = 0,
         **filters: Unpack[MatchFilters],

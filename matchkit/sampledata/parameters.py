@@ -34,10 +34,15 @@ __all__ = [
 ]
 
 GENERATOR = "matchkit.synth/1"
+#: The seed of the committed sample set (write_dataset's default).
 DEFAULT_SEED = 20261031
+#: The moment the sample set ends at.
 DEFAULT_AS_OF = "2026-10-31T00:00:00Z"
+#: The days before DEFAULT_AS_OF its matches spread over.
 DAYS = 120
+#: The sample set's matches of the global shard.
 GLOBAL_MATCHES = 4200
+#: The sample set's matches of the na shard (the older shape).
 DEFAULT_NA_MATCHES = 600
 # The game's vocabulary (characters, cosmetics, maps) does not depend on the data set's seed.
 CATALOGUE_SEED = "matchkit-catalogue-1"

@@ -19,7 +19,7 @@ identical tables. Values that do not fit their column become missing and are rep
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -95,8 +95,8 @@ class _Chunks:
 
     def add(
         self,
-        derived: dict[str, Sequence[Any]],
-        members: dict[str, Sequence[Any]],
+        derived: Mapping[str, Sequence[Any]],
+        members: Mapping[str, Sequence[Any]],
         wires: dict[str, type] | None,
         consumed: Iterable[str],
     ) -> None:
@@ -278,8 +278,8 @@ class TableBuilder:
         name: str,
         key: str,
         counter: str,
-        events: dict[str, Sequence[Any]],
-        members: dict[str, Sequence[Any]],
+        events: Mapping[str, Sequence[Any]],
+        members: Mapping[str, Sequence[Any]],
         *,
         typed: bool,
     ) -> None:
@@ -322,7 +322,12 @@ class TableBuilder:
             items += nested
         if items:
             item_members, wires = _members(items)
-            derived = {"match_id": match_ids, "cursor": cursors, "user_id": users, counter: numbers}
+            derived: dict[str, Sequence[Any]] = {
+                "match_id": match_ids,
+                "cursor": cursors,
+                "user_id": users,
+                counter: numbers,
+            }
             self._chunks[name].add(derived, item_members, wires, ())
 
 
@@ -338,7 +343,7 @@ def build_tables(files: Iterable[ParsedFile]) -> tuple[dict[str, pd.DataFrame], 
     return builder.finish()
 
 
-def _members(items: list[Any]) -> tuple[dict[str, Sequence[Any]], dict[str, type] | None]:
+def _members(items: list[Any]) -> tuple[Mapping[str, Sequence[Any]], dict[str, type] | None]:
     """Member name -> its value in each object (None where absent): read a Struct field at a
     time when every object is a typed Struct of one type (the fast path; with the members of
     one declared wire type), else read in C per member when every object has it (the usual
@@ -347,7 +352,7 @@ def _members(items: list[Any]) -> tuple[dict[str, Sequence[Any]], dict[str, type
     if typed is not None:
         return typed
     items = as_builtins(items)
-    members = {}
+    members: dict[str, list[Any]] = {}
     for name in set().union(*items):
         try:
             members[name] = list(map(itemgetter(name), items))

@@ -25,7 +25,7 @@ import numpy as np
 
 from matchkit.errors import DocumentError, InvalidArgumentError
 from matchkit.telemetry.schema import MATCH_ID_KEYS, MATCH_START
-from matchkit.telemetry.typed import decode_typed, member
+from matchkit.telemetry.typed import EventRecord, decode_typed, member
 
 __all__ = [
     "Event",
@@ -65,7 +65,7 @@ class ParsedFile:
     """
 
     match_id: str
-    events: list[Event]
+    events: list[EventRecord]
     size: int = 0
 
 
@@ -164,7 +164,7 @@ def _getter(data: list[Any], key: str) -> Any:
 
 def check_events(
     raw: bytes | str | list[Any], *, where: str = "telemetry", index: int = 0
-) -> list[Event]:
+) -> list[EventRecord]:
     """The events of a file's content (bytes, text or a parsed list), checked, by cursor.
 
     Raises:
@@ -172,6 +172,7 @@ def check_events(
             cursors of 64 bits.
     """
     try:
+        events: Sequence[EventRecord]
         if isinstance(raw, list):
             events = msgspec.convert(raw, list[Event])
         else:
@@ -196,7 +197,7 @@ def check_events(
     return list(map(events.__getitem__, order.tolist()))
 
 
-def _cursor_array(events: list[Event], *, where: str, index: int) -> np.ndarray:
+def _cursor_array(events: Sequence[EventRecord], *, where: str, index: int) -> np.ndarray:
     """The events' cursors as int64 (sorted in C; the tables keep them as Int64).
 
     Raises:
@@ -324,7 +325,7 @@ def _checked_id(value: object) -> str:
     return value
 
 
-def _match_id_of(events: list[Event]) -> str | None:
+def _match_id_of(events: Sequence[EventRecord]) -> str | None:
     """The match the events name: MatchStart's matchID, else the first event's."""
     found = None
     for event in events:

@@ -18,8 +18,9 @@ the general path.
 
 from __future__ import annotations
 
+import types
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any, Protocol, TypedDict, Union
 
 import msgspec
 from msgspec import Struct
@@ -33,6 +34,7 @@ from matchkit.telemetry.schema import (
 )
 
 __all__ = [
+    "EventRecord",
     "as_builtins",
     "columns_of",
     "decode_typed",
@@ -41,7 +43,28 @@ __all__ = [
     "members_of",
 ]
 
-_OPTIONS = {"forbid_unknown_fields": True, "gc": False}
+
+class EventRecord(Protocol):
+    """An event as either path gives it: :class:`matchkit.telemetry.parse.Event` (general, its
+    ``dataObject`` a dict) or one of the typed Structs declared here (its ``dataObject`` a
+    Struct); read its members with :func:`member`."""
+
+    @property
+    def cursor(self) -> int: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def dataObject(self) -> Any: ...  # noqa: N802 (the wire's spelling)
+
+
+class _StructOptions(TypedDict):
+    """The options of a Struct declared here (keywords of ``msgspec.defstruct``)."""
+
+    forbid_unknown_fields: bool
+    gc: bool
+
+
+_OPTIONS: _StructOptions = {"forbid_unknown_fields": True, "gc": False}
 # gc=False: decoded events hold no reference cycles, and the collector need not track them.
 
 # Wire type by column kind; members whose wire value is a list (kept as JSON text), a float, a
@@ -98,7 +121,7 @@ def _event_struct(table: str, event_type: str) -> type[Struct]:
     fields += [(key, str | None, None) for key in MATCH_ID_KEYS if key not in declared]
     if event_type in _NESTED:
         key, nested = _NESTED[event_type]
-        fields.append((key, tuple[nested, ...] | None, None))  # type: ignore[valid-type]
+        fields.append((key, types.GenericAlias(tuple, (nested, ...)) | None, None))
     title = "".join(part.title() for part in table.split("_"))
     data = _declare(f"{title}Data", fields)
     return msgspec.defstruct(
@@ -112,10 +135,13 @@ def _event_struct(table: str, event_type: str) -> type[Struct]:
 
 
 _EVENTS = tuple(_event_struct(table.schema.name, table.event_type) for table in EVENT_TABLES)
-_DECODER = msgspec.json.Decoder(list[Union[_EVENTS]])  # type: ignore[valid-type]  # noqa: UP007
+_EVENT: Any = Union[_EVENTS]  # noqa: UP007 (a union of types built at run time)
+_DECODER: msgspec.json.Decoder[list[EventRecord]] = msgspec.json.Decoder(
+    types.GenericAlias(list, (_EVENT,))
+)
 
 
-def decode_typed(raw: bytes) -> list[Struct] | None:
+def decode_typed(raw: bytes | str) -> list[EventRecord] | None:
     """The file's events as typed Structs, or ``None`` when it is not of the declared shape."""
     try:
         return _DECODER.decode(raw)

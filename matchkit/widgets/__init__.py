@@ -1,7 +1,7 @@
 """The ipywidgets explorer for JupyterLab: :func:`explore` shows filters above tabs of plots.
 
 - :mod:`matchkit.widgets.explorer`: the panel (filters, tabs, what a change redraws).
-- :mod:`matchkit.widgets.views`: what each tab draws for a selection.
+- :mod:`matchkit.widgets._views`: what each tab draws for a selection.
 """
 
 from __future__ import annotations

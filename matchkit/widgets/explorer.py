@@ -19,11 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from matchkit.analysis import COSMETIC_KINDS, version_key
+from matchkit.analysis import COSMETIC_KINDS, group_label, version_key
 from matchkit.errors import MatchkitError
 from matchkit.names import Names, as_names
-from matchkit.plots._style import group_label
-from matchkit.widgets.views import (
+from matchkit.widgets._views import (
     cosmetics_view,
     durations_view,
     html_output,

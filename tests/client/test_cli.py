@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from matchkit.cli import main
+from matchkit.cli.options import filters_from_args
 from matchkit.cli.parser import build_parser
 from matchkit.client.client import Client
 from matchkit.model.frames import MatchFrames
@@ -183,3 +184,10 @@ def test_cache_clear_refuses_a_negative_age(
         main(["cache", "clear", "--cache-dir", str(tmp_path), "--older-than", "-1"])
     assert exit_.value.code == 2
     assert "--older-than: '-1' must be a finite number of days" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["fetch", "--out", "x"], ["archive", "sync", "x"]])
+def test_filters_from_args_splits_lists_and_leaves_out_what_is_not_given(command) -> None:
+    # fetch and archive sync read their filters alike, into what Client.matches and sync take
+    args = build_parser().parse_args([*command, "--player-ids", "a,b", "--ranking-type", "RANKED"])
+    assert filters_from_args(args) == {"player_ids": ["a", "b"], "ranking_type": "RANKED"}

@@ -11,7 +11,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from matchkit.errors import InvalidArgumentError, MatchkitError
-from matchkit.report.execute import RUN_FIRST, _start_order, default_jobs, execute_all
+from matchkit.report._execute import RUN_FIRST, _start_order, default_jobs, execute_all
 
 
 def notebook(path: Path, *sources: str) -> Path:

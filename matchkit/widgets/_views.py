@@ -12,9 +12,9 @@ import io
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
-from matplotlib.figure import Figure
+from matplotlib.figure import Figure, SubFigure
 
-from matchkit.analysis import duration_summary, side_win_rates
+from matchkit.analysis import duration_summary, group_label, side_win_rates
 from matchkit.names import Names
 from matchkit.plots import (
     plot_cosmetic_heatmap,
@@ -24,7 +24,6 @@ from matchkit.plots import (
     plot_duration_trend,
     plot_side_win_rates,
 )
-from matchkit.plots._style import group_label
 
 if TYPE_CHECKING:
     from matchkit.model.frames import MatchFrames
@@ -126,10 +125,10 @@ def table_view(frames: MatchFrames) -> dict[str, Any]:
     return html_output(body)
 
 
-def figure_output(figure: Figure, description: str) -> dict[str, Any]:
-    """A display output holding ``figure`` as PNG."""
+def figure_output(figure: Figure | SubFigure, description: str) -> dict[str, Any]:
+    """A display output holding ``figure`` as PNG (a subfigure's: the whole figure)."""
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=_DPI)
+    figure.figure.savefig(buffer, format="png", dpi=_DPI)
     return {
         "output_type": "display_data",
         "data": {
