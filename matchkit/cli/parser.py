@@ -171,6 +171,7 @@ examples:
   matchkit synth --out sample                     # the bundled sample set, regenerated
   matchkit synth --out big --matches 20000 --seed 3 --days 60
   matchkit synth --archive big-archive --matches 1000000     # an archive, a year, no HTTP
+  matchkit synth --archive with-telemetry --matches 100000 --telemetry
 """,
     )
     where = synth.add_mutually_exclusive_group(required=True)
@@ -190,7 +191,7 @@ examples:
     synth.add_argument(
         "--telemetry",
         action="store_true",
-        help="with --archive: their telemetry too (not available yet: refused)",
+        help="with --archive: each match's telemetry tables too, drawn to agree with it",
     )
     synth.add_argument(
         "--seed", type=int, default=None, help=f"random seed (default: {parameters.DEFAULT_SEED})"
