@@ -55,13 +55,7 @@ from matchkit.client.throttle import parse_rate_limit
 from matchkit.client.transport import RetryPolicy, Transport
 from matchkit.client.warnings import RangeClampedWarning, UnlistedValueWarning, clamp_notice
 from matchkit.errors import InvalidArgumentError
-from matchkit.rules.query import (
-    SERVER_TYPES,
-    MatchQuery,
-    get_shard,
-    unlisted_server_types,
-)
-from matchkit.rules.shards import ShardName
+from matchkit.rules.query import SERVER_TYPES, MatchQuery, get_shard, unlisted_server_types
 from matchkit.rules.windows import TimeWindow, parse_time
 
 if TYPE_CHECKING:

@@ -44,8 +44,11 @@ __all__ = [
 ]
 
 FORMAT = "matchkit-dataset/1"
+"""The format named in a data set's manifest."""
 MANIFEST = "manifest.json"
+"""The manifest's file name in a data-set folder."""
 CATALOGUE_FILE = "catalogue.json"
+"""The names catalogue's file name in a data-set folder."""
 
 
 def sample_data_path() -> Path:
