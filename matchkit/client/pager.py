@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from matchkit.client.cache import page_expiry
 from matchkit.client.checks import created_at, list_page_check
@@ -224,6 +225,7 @@ class Pager:
         path = list_path(query.shard)
         cursor = WindowCursor(window, descending=query.descending, limit=query.limit)
         pages: list[Fetched] = []
+        last: dict[str, Any] = {}
         while True:
             request = cursor.request()
             asked = query.with_window(request.window).with_offset(request.offset)
@@ -234,11 +236,34 @@ class Pager:
                 return None
             ids, times, has_next = _page_of(fetched)
             step = cursor.take(ids, times, has_next=has_next)
-            if step in ("resync", "stuck"):
+            if step in ("resync", "stuck") or (pages and not _one_answer(last, fetched.head)):
                 return None  # cached pages of two answers of the list: ask the service
             pages.append(fetched)
+            last = fetched.head
             if step == "done":
                 return pages
+
+
+def _one_answer(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """Two consecutive cached pages (their heads) are of one answer of the list: the match they
+    share (the last of one, the first of the next) is the same in both, and both were answered
+    by the same address. Two embedded services, on other ports, may store pages of one window at
+    once: their asset URLs name their own port, and read together the pages would hold one
+    asset twice, with different content."""
+    last, first = primary_resources(before)[-1:], primary_resources(after)[:1]
+    if last and first and last[0].get("id") == first[0].get("id") and last[0] != first[0]:
+        return False
+    return _answered_by(before) == _answered_by(after)
+
+
+def _answered_by(head: dict[str, Any]) -> str | None:
+    """The scheme and address a page's own link names (None when it has none)."""
+    links = head.get("links")
+    self_link = links.get("self") if isinstance(links, dict) else None
+    if not isinstance(self_link, str):
+        return None
+    parts = urlsplit(self_link)
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def _page_of(fetched: Fetched) -> tuple[list[Any], list[datetime], bool]:
