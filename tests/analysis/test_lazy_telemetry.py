@@ -4,7 +4,6 @@ partition and seven) as on TelemetryFrames."""
 
 from __future__ import annotations
 
-import itertools
 from types import SimpleNamespace
 
 import dask.dataframe as dd
@@ -14,10 +13,9 @@ from dask.dataframe.utils import assert_eq
 from matchkit.analysis import battlerite_win_rates, deciding_rounds, per_minute_rates, queue_times
 from matchkit.analysis.telemetry import match_deciding_rounds
 from matchkit.errors import InvalidArgumentError
-from matchkit.sampledata.dataset import open_dataset
-from matchkit.sampledata.telemetry import telemetry_bytes
 from matchkit.telemetry import TelemetryFrames, to_telemetry_frames
 from matchkit.telemetry.schema import TABLES
+from tests.builders.telemetry import sample_telemetry_files
 
 # Every fifth match of the sample set (840 matches, all kinds and hours).
 STEP = 5
@@ -25,13 +23,7 @@ STEP = 5
 
 @pytest.fixture(scope="module")
 def telemetry() -> TelemetryFrames:
-    documents = itertools.islice(open_dataset().iter_documents("global"), 0, None, STEP)
-    files = {}
-    for document in documents:
-        data = document["data"]
-        match = data[0] if isinstance(data, list) else data
-        files[match["id"]] = telemetry_bytes(document)
-    return to_telemetry_frames(files)
+    return to_telemetry_frames(sample_telemetry_files(step=STEP))
 
 
 @pytest.fixture(scope="module", params=[1, 7], ids=["one partition", "seven partitions"])

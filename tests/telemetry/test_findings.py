@@ -4,7 +4,6 @@ matchkit/sampledata/telemetry/parameters.py) lie inside the intervals the analys
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from fractions import Fraction
 
 import pandas as pd
@@ -17,11 +16,10 @@ from matchkit.analysis.telemetry import (
     per_minute_rates,
     queue_times,
 )
-from matchkit.sampledata.dataset import open_dataset
 from matchkit.sampledata.telemetry import parameters as t
-from matchkit.sampledata.telemetry import telemetry_bytes
 from matchkit.sampledata.telemetry.catalogue import battlerite_names, featured_battlerite
 from matchkit.telemetry import TelemetryFrames, to_telemetry_frames
+from tests.builders.telemetry import sample_telemetry_files
 
 # A seeded sample: every third match of the sample set (1,400 matches, all kinds and hours).
 STEP = 3
@@ -29,13 +27,7 @@ STEP = 3
 
 @pytest.fixture(scope="module")
 def telemetry() -> TelemetryFrames:
-    documents = itertools.islice(open_dataset().iter_documents("global"), 0, None, STEP)
-    files = {}
-    for document in documents:
-        data = document["data"]
-        match = data[0] if isinstance(data, list) else data
-        files[match["id"]] = telemetry_bytes(document)
-    return to_telemetry_frames(files)
+    return to_telemetry_frames(sample_telemetry_files(step=STEP))
 
 
 def test_the_featured_battlerite_goes_with_winning(telemetry: TelemetryFrames) -> None:

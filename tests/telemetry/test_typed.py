@@ -21,6 +21,7 @@ from matchkit.errors import DocumentError
 from matchkit.telemetry import TelemetryFrames, parse, to_telemetry_frames
 from matchkit.telemetry.schema import QUEUE, TABLE_NAMES
 from matchkit.telemetry.typed import decode_typed
+from tests.builders.telemetry import sample_telemetry_files
 from tests.conftest import shared_path
 from tests.telemetry.test_parse import MATCH, event, small_file
 
@@ -45,15 +46,7 @@ def assert_same(fast: TelemetryFrames, slow: TelemetryFrames) -> None:
 @pytest.fixture(scope="module")
 def generated() -> dict[str, bytes]:
     """The telemetry of the sample set's first 200 global matches."""
-    from matchkit.sampledata.dataset import open_dataset
-    from matchkit.sampledata.telemetry import telemetry_bytes
-
-    files = {}
-    for document in itertools.islice(open_dataset().iter_documents("global"), 200):
-        data = document["data"]
-        match = data[0] if isinstance(data, list) else data
-        files[match["id"]] = telemetry_bytes(document)
-    return files
+    return sample_telemetry_files(limit=200)
 
 
 def test_generated_files_take_the_fast_path_and_agree(
