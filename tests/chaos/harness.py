@@ -40,6 +40,7 @@ from matchkit.client.client import Client
 from matchkit.client.retrying import RetryPolicy
 from matchkit.errors import MatchkitError
 from matchkit.model.frames import MatchFrames
+from matchkit.model.schema import TABLES
 from matchkit.service import running
 from tests.chaos.catalogue import Mix, draw_mix
 from tests.chaos.proxy import Proxies, gzip_bomb
@@ -60,18 +61,6 @@ _LIMITS = (
 MEMORY_LIMIT = 100 * 2**20
 """How much a seed's fetch may raise the process's peak memory (the truth's fetch: ~10 MB)."""
 STAGES = ("matches", "get_matches", "telemetry")
-
-# The row order of a MatchFrames table other than ``matches`` is not a promise: compared by key.
-MATCH_KEYS = {
-    "rosters": ["roster_id"],
-    "participants": ["participant_id"],
-    "rounds": ["round_id"],
-    "round_participants": ["round_id", "participant_id"],
-    "players": ["player_id"],
-    "teams": ["team_id"],
-    "assets": ["asset_id"],
-    "spectators": ["match_id", "spectator_type", "spectator_id"],
-}
 
 
 def no_sleep(seconds: float) -> None:
@@ -243,7 +232,10 @@ def _difference(actual: Any, expected: Any) -> str | None:
         table = tables[name]
         if _same(table, truth):
             continue
-        keys = MATCH_KEYS.get(name) if isinstance(expected, MatchFrames) else None
+        # The row order of a MatchFrames table other than ``matches`` is not a promise:
+        # compared by the table's key.
+        by_key = isinstance(expected, MatchFrames) and name != "matches"
+        keys = list(TABLES[name].key) if by_key else None
         if keys:
             table = table.sort_values(keys, kind="stable").reset_index(drop=True)
             truth = truth.sort_values(keys, kind="stable").reset_index(drop=True)

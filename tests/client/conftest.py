@@ -16,23 +16,12 @@ from werkzeug import Request, Response
 from matchkit.client.client import Client
 from matchkit.client.transport import RetryPolicy
 from matchkit.model.frames import MatchFrames
+from matchkit.model.schema import TABLES
 from matchkit.sampledata.telemetry import ASSET_URL_PREFIX
 from matchkit.service import RunningService, running
 
 NOW = "2026-10-31T00:00:00Z"
 API_KEY = "planted-key-7f3a9c1e5b2d4f60"
-
-KEYS = {
-    "matches": ["match_id"],
-    "rosters": ["roster_id"],
-    "participants": ["participant_id"],
-    "rounds": ["round_id"],
-    "round_participants": ["round_id", "participant_id"],
-    "players": ["player_id"],
-    "teams": ["team_id"],
-    "assets": ["asset_id"],
-    "spectators": ["match_id", "spectator_type", "spectator_id"],
-}
 
 
 # The service serves generated telemetry itself: it gives the asset URL on its own address
@@ -50,7 +39,8 @@ def stored_asset_urls(table: pd.DataFrame, name: str) -> pd.DataFrame:
 
 def assert_same_frames(actual: MatchFrames, expected: MatchFrames) -> None:
     """Every table holds the same rows (compared in key order) with the same dtypes."""
-    for name, key in KEYS.items():
+    for name, schema in TABLES.items():
+        key = list(schema.key)
         left = actual.tables[name].sort_values(key, kind="stable").reset_index(drop=True)
         right = expected.tables[name].sort_values(key, kind="stable").reset_index(drop=True)
         left, right = stored_asset_urls(left, name), stored_asset_urls(right, name)
