@@ -12,9 +12,15 @@ import textwrap
 import warnings
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
-from matchkit.cli.options import WIDTH, add_command, add_filter_options, filters_from_args
+from matchkit.cli.options import (
+    WIDTH,
+    add_command,
+    add_filter_options,
+    check_offline,
+    client_options,
+    filters_from_args,
+)
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT
 from matchkit.rules.shards import SHARDS
@@ -190,24 +196,14 @@ def run_archive(args: argparse.Namespace) -> int:
         )
     filters = filters_from_args(args)
     # Every argument is checked before the client starts anything (an embedded service
-    # included): the times, and the filters by an offline client, which starts nothing and
-    # sends nothing, planning a day as the sync will.
+    # included): the times and buckets, and the filters by an offline client planning a fetch
+    # with them (it starts nothing and sends nothing).
     for parameter in ("start", "now"):
         if getattr(args, parameter) is not None:
             parse_time(getattr(args, parameter), parameter=parameter)
     check_buckets(Path(args.dir), args.buckets)
-    options: dict[str, Any] = {
-        "shard": args.shard,
-        "cache_dir": args.cache_dir,
-        "rate_limit": args.rate_limit,
-        "now": args.now,
-    }
-    with (
-        warnings.catch_warnings(),
-        Client(args.base_url, offline=True, progress=False, **options) as check,
-    ):
-        warnings.simplefilter("ignore")
-        check.plan(check.now() - timedelta(days=1), check.now(), **filters)
+    options = client_options(args)
+    check_offline(args.base_url, options, None, None, **filters)
     progress = not args.no_progress and sys.stderr.isatty()
     with (
         Client(args.base_url, progress=progress, **options) as client,

@@ -12,15 +12,15 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING
 
-from matchkit.cli.options import filters_from_args
+from matchkit.cli.options import check_offline, client_options, filters_from_args
 from matchkit.cli.parser import build_parser
 from matchkit.errors import InvalidArgumentError, MatchkitError
 from matchkit.rules.filters import MatchFilters
 
 if TYPE_CHECKING:
-    from matchkit.rules.shards import ShardName
+    pass
 
 __all__ = ["main"]
 
@@ -96,27 +96,15 @@ def _synth(args: argparse.Namespace) -> int:
     return 0
 
 
-class _ClientOptions(TypedDict):
-    """The command line's options of the fetch's Client (beside its URL, offline, progress)."""
-
-    shard: ShardName
-    cache_dir: str | None
-    rate_limit: str | None
-    now: str | None
-
-
 def _fetch(args: argparse.Namespace) -> int:
     from matchkit.client.client import Client
 
     filters = _fetch_filters(args)
     _check_fetch_out(args.out, overwrite=args.overwrite)  # before an hour of fetching
-    options: _ClientOptions = {
-        "shard": args.shard,
-        "cache_dir": args.cache_dir,
-        "rate_limit": args.rate_limit,
-        "now": args.now,
-    }
-    _check_fetch_arguments(args, options, filters)
+    options = client_options(args)
+    check_offline(
+        args.base_url, options, args.start, args.end, max_matches=args.max_matches, **filters
+    )
     # A bar redrawn with carriage returns is for a terminal, not for a log or a pipe.
     progress = not args.no_progress and sys.stderr.isatty()
     with Client(args.base_url, offline=args.offline, progress=progress, **options) as client:
@@ -132,23 +120,6 @@ def _fetch_filters(args: argparse.Namespace) -> MatchFilters:
     filters = filters_from_args(args)
     filters["sort"] = args.sort
     return filters
-
-
-def _check_fetch_arguments(
-    args: argparse.Namespace, options: _ClientOptions, filters: MatchFilters
-) -> None:
-    """Check every argument of a fetch before a service starts or a request is sent.
-
-    The same checks as the fetch itself: an offline client (which starts no embedded service
-    and sends nothing) plans the call. Its warnings (a clamped range) are left to the fetch,
-    which gives them once.
-    """
-    from matchkit.client.client import Client
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with Client(args.base_url, offline=True, progress=False, **options) as check:
-            check.plan(args.start, args.end, max_matches=args.max_matches, **filters)
 
 
 def _check_fetch_out(out: Path, *, overwrite: bool) -> None:

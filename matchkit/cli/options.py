@@ -5,11 +5,25 @@ from __future__ import annotations
 
 import argparse
 import textwrap
-from typing import Any, cast
+import warnings
+from datetime import date
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack, cast
 
 from matchkit.rules.filters import FILTERS, FilterSpec, MatchFilters
 
-__all__ = ["WIDTH", "add_command", "add_filter_options", "filters_from_args"]
+if TYPE_CHECKING:
+    from matchkit.client.arguments import FetchOptions
+    from matchkit.rules.shards import ShardName
+
+__all__ = [
+    "WIDTH",
+    "ClientOptions",
+    "add_command",
+    "add_filter_options",
+    "check_offline",
+    "client_options",
+    "filters_from_args",
+]
 
 WIDTH = 96
 """The width descriptions are wrapped to."""
@@ -48,6 +62,47 @@ def filters_from_args(args: argparse.Namespace) -> MatchFilters:
             filters[spec.argument] = value.split(",") if spec.many else value
     # The keys are FILTERS' arguments, which a test holds to MatchFilters' keys.
     return cast(MatchFilters, filters)
+
+
+class ClientOptions(TypedDict):
+    """The command line's options of a Client (beside its URL, offline, progress)."""
+
+    shard: ShardName
+    cache_dir: str | None
+    rate_limit: str | None
+    now: str | None
+
+
+def client_options(args: argparse.Namespace) -> ClientOptions:
+    """The Client options ``fetch`` and ``archive sync`` both take (``--shard`` and the rest)."""
+    return {
+        "shard": args.shard,
+        "cache_dir": args.cache_dir,
+        "rate_limit": args.rate_limit,
+        "now": args.now,
+    }
+
+
+def check_offline(
+    base_url: str | None,
+    options: ClientOptions,
+    start: str | date | None,
+    end: str | date | None,
+    **fetch: Unpack[FetchOptions],
+) -> None:
+    """Check a fetch's arguments before a service starts or a request is sent, as the fetch
+    itself checks them: an offline client (which starts no embedded service and sends nothing)
+    plans it. Its warnings (a clamped range) are left to the fetch, which gives them once.
+
+    Raises:
+        InvalidArgumentError: an argument is invalid.
+    """
+    from matchkit.client.client import Client
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with Client(base_url, offline=True, progress=False, **options) as check:
+            check.plan(start, end, **fetch)
 
 
 def add_command(commands, name: str, *, help: str, description: str, epilog: str):
