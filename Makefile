@@ -7,12 +7,18 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 REPORT_DIR ?= reports
 
-.PHONY: help venv assets browser test lint format report notebooks bench soak clean
+# make test runs the suite on this many pytest-xdist workers (conftest.py keeps each module's
+# tests together on one worker); 1 runs it in one process.
+TEST_WORKERS ?= 2
+
+.PHONY: help venv assets browser test test-deep lint format report notebooks bench soak clean
 
 help:
 	@echo "make report   run the notebooks against the embedded sample service, write HTML to $(REPORT_DIR)/"
 	@echo "              (offline pages and the API reference in $(REPORT_DIR)/api)"
 	@echo "make test     lint, then the whole test suite, notebooks and the browser test included"
+	@echo "make test-deep  the suite with the randomized tests run long (5,000 chaos seeds, 100 kill"
+	@echo "              trials; tests/depth.py): an hour or more"
 	@echo "make assets   fetch the report's web files (pinned npm packages) into build/report-assets"
 	@echo "make notebooks  re-execute the notebooks in place (their committed outputs)"
 	@echo "make bench    performance measurements (benchmarks/)"
@@ -51,7 +57,10 @@ format: venv
 	$(BIN)/ruff check --fix .
 
 test: lint assets browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS)
+
+test-deep: lint assets browser
+	MATCHKIT_TEST_DEEP=1 $(BIN)/python -m pytest -n $(TEST_WORKERS)
 
 report: assets
 	$(BIN)/matchkit report --out $(REPORT_DIR) --overwrite

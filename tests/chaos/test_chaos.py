@@ -1,14 +1,15 @@
-"""The chaos differential suite (issue 26, C): seeds of misbehaviour, one invariant.
+"""The chaos differential suite: seeds of misbehaviour, one invariant.
 
 For every seed (see tests/chaos/harness.py): the frames of a fetch through the faulty proxies
 equal those of a fault-free fetch exactly, or a typed ``MatchkitError`` is raised; a fault-free
 re-run over the same cache gives the exact truth; the API key never reaches another host; and
 no slow, endless or inflating body outlives the client's deadline or fills its memory.
 
-Seeds: ``MATCHKIT_CHAOS_SEEDS`` (default :data:`DEFAULT_SEEDS`, about three minutes on two
-cores), from ``MATCHKIT_CHAOS_FIRST`` (default 0); ``MATCHKIT_CHAOS_SEED=N`` replays seed N
-alone; ``MATCHKIT_CHAOS_ONLY=entry,entry`` forces the entries of every seed's mix. A failing
-seed is listed with its mix and every fault it served.
+Seeds: ``MATCHKIT_CHAOS_SEEDS`` (default: :data:`BRIEF_SEEDS` in ``make test``, about a minute
+on two cores; :data:`DEEP_SEEDS` in ``make test-deep``, see :mod:`tests.depth`), from
+``MATCHKIT_CHAOS_FIRST`` (default 0); ``MATCHKIT_CHAOS_SEED=N`` replays seed N alone;
+``MATCHKIT_CHAOS_ONLY=entry,entry`` forces the entries of every seed's mix. A failing seed is
+listed with its mix and every fault it served.
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ import os
 
 import pytest
 
+from tests import depth
 from tests.chaos.catalogue import CATALOGUE
 from tests.chaos.harness import SeedResult, World, run_seed
 
-DEFAULT_SEEDS = 200
+BRIEF_SEEDS = 60
+DEEP_SEEDS = 5000
 CHUNK = 10
 """Seeds per test: each test stays far below pytest's timeout, and -n/-k can split them."""
 
@@ -29,7 +32,7 @@ def _seeds() -> list[range]:
     replay = os.environ.get("MATCHKIT_CHAOS_SEED", "").strip()
     if replay:
         return [range(int(replay), int(replay) + 1)]
-    count = int(os.environ.get("MATCHKIT_CHAOS_SEEDS", "") or DEFAULT_SEEDS)
+    count = depth.count("MATCHKIT_CHAOS_SEEDS", brief=BRIEF_SEEDS, deep=DEEP_SEEDS)
     first = int(os.environ.get("MATCHKIT_CHAOS_FIRST", "") or 0)
     return [range(s, min(s + CHUNK, first + count)) for s in range(first, first + count, CHUNK)]
 
@@ -43,6 +46,8 @@ def _only() -> tuple[str, ...] | None:
 
 
 @pytest.mark.slow
+# Each chunk of seeds is a unit of its own: make test spreads them over its workers
+# (conftest.py's SPREAD).
 @pytest.mark.parametrize("seeds", _seeds(), ids=lambda r: f"seeds-{r.start}-{r.stop - 1}")
 def test_chaos_seeds_keep_the_invariant(chaos_world: World, seeds: range) -> None:
     results = [run_seed(chaos_world, seed, only=_only()) for seed in seeds]

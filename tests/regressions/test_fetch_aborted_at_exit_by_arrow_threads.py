@@ -12,7 +12,8 @@ with ``pthread_exit``, whose forced unwind through that (noexcept) destructor ca
 
 The fix writes every file on the calling thread (``pyarrow.parquet.write_table``), so no Arrow
 thread exists to outlive the call. The first test checks that property directly (it fails on
-the old code every time); the second runs the path that crashed 50 times in a row.
+the old code every time); the second runs the path that crashed many times in a row (12 in
+``make test``, 100 in ``make test-deep``: :mod:`tests.depth`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+
+from tests import depth
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -66,14 +69,17 @@ def test_writing_parquet_starts_no_thread_that_outlives_the_call(tmp_path: Path)
     assert (tmp_path / "out" / "_matchkit.json").is_file()
 
 
+RUNS = depth.count("MATCHKIT_EXIT_RUNS", brief=12, deep=100)
+
+
 @pytest.mark.slow
-@pytest.mark.timeout(600)  # 50 interpreters: about 30 s on two quiet cores
-def test_fifty_writes_in_a_row_exit_cleanly(tmp_path: Path) -> None:
+@pytest.mark.timeout(1200)  # 100 interpreters (deep): about a minute on two quiet cores
+def test_many_writes_in_a_row_exit_cleanly(tmp_path: Path) -> None:
     with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = list(pool.map(_write, [tmp_path / f"out{n}" for n in range(50)]))
+        runs = list(pool.map(_write, [tmp_path / f"out{n}" for n in range(RUNS)]))
     failed = [
         (n, run.returncode, run.stderr[-300:]) for n, run in enumerate(runs) if run.returncode
     ]
     assert failed == []
     assert not any("terminate called" in run.stderr for run in runs)
-    assert all((tmp_path / f"out{n}" / "_matchkit.json").is_file() for n in range(50))
+    assert all((tmp_path / f"out{n}" / "_matchkit.json").is_file() for n in range(RUNS))
