@@ -8,8 +8,8 @@ beside each estimate and its interval; what was left out, and why, is in
 ``result.attrs["excluded"]``.
 Characters and battlerites are the wire's integer ids; ``character_name`` and
 ``battlerite_name`` come from ``names=`` (:class:`matchkit.names.Names`, e.g.
-``fetch_names(client.base_url)``, or a mapping of actor id -> name; default: the sample set's
-catalogue), and an id without a name is shown as the id.
+``fetch_names(client.base_url)`` or ``sample_names()``, or a mapping of actor id -> name), and
+an id without a name, or every id when ``names`` is None, is shown as the id.
 
 Example:
     >>> per_minute_rates(telemetry, by=["character"])  # doctest: +SKIP
@@ -19,19 +19,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 from scipy import stats as scipy_stats
 
-from matchkit.analysis._common import group_keys, wilson_columns
+from matchkit.analysis._common import checked_confidence, group_keys, wilson_columns
 from matchkit.analysis._engine import collect, is_lazy
+from matchkit.analysis.inputs import TelemetryTableSource
 from matchkit.errors import InvalidArgumentError
-
-if TYPE_CHECKING:
-    from matchkit.names import Names
-    from matchkit.telemetry.frames import TelemetryFrames
+from matchkit.names import Names, as_names
+from matchkit.telemetry.frames import TelemetryFrames
 
 __all__ = [
     "RATE_STATS",
@@ -51,50 +50,33 @@ SEATS = ["match_id", "user_id", "character", "team"]
 """The columns of ``reserved_users`` that seat a player."""
 
 
-def _catalogue(names: Names | Mapping[str, Any] | None) -> Names:
-    """``names`` as Names: the sample set's catalogue when None, a flat mapping as characters."""
-    from matchkit.names import Names, as_names, sample_names
-
-    if names is None:
-        return sample_names()
-    if not isinstance(names, Names | Mapping):
-        raise InvalidArgumentError(
-            "names must be matchkit.names.Names or a mapping of actor id to name, not "
-            f"{type(names).__name__}",
-            parameter="names",
-        )
-    return as_names(names)
-
-
 def character_labels(
     characters: pd.Series, names: Names | Mapping[str, Any] | None = None
 ) -> pd.Series:
     """Each character id's display name (``names``: :class:`matchkit.names.Names` or actor id
-    -> name; default: the sample set's catalogue); an id without a name is shown as the id."""
-    return _catalogue(names).label("character", characters)
+    -> name); an id without a name, or every id when ``names`` is None, is shown as the id."""
+    return as_names(names).label("character", characters)
 
 
 def battlerite_labels(
     battlerites: pd.Series, names: Names | Mapping[str, Any] | None = None
 ) -> pd.Series:
     """Each battlerite id's display name (``names``: :class:`matchkit.names.Names`, kind
-    ``battlerite``; default: the sample set's catalogue); an id without a name stays the id."""
-    return _catalogue(names).label("battlerite", battlerites)
+    ``battlerite``); an id without a name, or every id when ``names`` is None, stays the id."""
+    return as_names(names).label("battlerite", battlerites)
 
 
-def _telemetry(value: object, columns: Mapping[str, Sequence[str] | None]) -> TelemetryFrames:
-    """``value`` when it is TelemetryFrames; for an archive (or its ``telemetry``), the
+def _in_memory(data: object, columns: Mapping[str, Sequence[str] | None]) -> TelemetryFrames:
+    """``data`` when it is TelemetryFrames; for an archive (or its ``telemetry``), the
     ``columns`` of its tables (None: every column), computed together, in pandas.
 
     An archive's telemetry tables are lazy Dask DataFrames. The functions here read a few of
     their columns and then run as on TelemetryFrames, so that the results are the same; their
     medians and per-group loops need the rows, so the columns read are computed whole.
     """
-    from matchkit.telemetry.frames import TelemetryFrames
-
-    if isinstance(value, TelemetryFrames):
-        return value
-    tables = getattr(value, "telemetry", value)
+    if isinstance(data, TelemetryFrames):
+        return data
+    tables = getattr(data, "telemetry", data)
     if tables is not None and all(is_lazy(getattr(tables, name, None)) for name in columns):
         lazy = []
         for name, wanted in columns.items():
@@ -113,9 +95,9 @@ def _telemetry(value: object, columns: Mapping[str, Sequence[str] | None]) -> Te
             ),
         )
     raise InvalidArgumentError(
-        "telemetry must be TelemetryFrames (from Client.telemetry or to_telemetry_frames) or an "
-        f"archive with telemetry (matchkit.archive.open), not {type(value).__name__}",
-        parameter="telemetry",
+        "data must be TelemetryFrames (from Client.telemetry or to_telemetry_frames) or an "
+        f"archive with telemetry (matchkit.archive.open), not {type(data).__name__}",
+        parameter="data",
     )
 
 
@@ -130,19 +112,6 @@ def _mean_interval(values: pd.Series, confidence: float) -> tuple[float, float, 
     return mean, mean - half, mean + half
 
 
-def _check_confidence(confidence: object) -> float:
-    if (
-        isinstance(confidence, bool)
-        or not isinstance(confidence, int | float)
-        or not 0 < confidence < 1
-    ):
-        raise InvalidArgumentError(
-            f"confidence={confidence!r} must lie strictly between 0 and 1 (0.95 for 95%)",
-            parameter="confidence",
-        )
-    return float(confidence)
-
-
 def _player_characters(telemetry: TelemetryFrames) -> pd.DataFrame:
     """(match_id, user_id) -> character and team (side), from the reserved seats."""
     seats = telemetry.reserved_users[["match_id", "user_id", "character", "team"]]
@@ -150,7 +119,7 @@ def _player_characters(telemetry: TelemetryFrames) -> pd.DataFrame:
 
 
 def per_minute_rates(
-    telemetry: TelemetryFrames,
+    data: TelemetryTableSource,
     by: str | Sequence[str] | None = ("character", "round"),
     *,
     stats: Sequence[str] = RATE_STATS,
@@ -164,10 +133,10 @@ def per_minute_rates(
     without a seat (bots: no MatchReservedUser), are left out (counted in ``attrs``).
 
     Args:
-        telemetry: the telemetry tables.
+        data: the telemetry tables, or an archive synced with telemetry.
         by: grouping keys: ``"character"``, ``"round"`` and columns of ``round_player_stats``.
         stats: columns of ``round_player_stats`` to report.
-        names: Names, or actor id -> character name (default: the sample catalogue).
+        names: Names, or actor id -> character name; None: no names, ids as text.
         confidence: the interval's confidence level.
 
     Returns:
@@ -175,8 +144,8 @@ def per_minute_rates(
         ``character``), ``stat``, ``per_minute``, ``ci_low``, ``ci_high``, ``n``
         (player-rounds), and ``character`` (the id) last when grouped by character.
     """
-    telemetry = _telemetry(telemetry, {"round_player_stats": None, "reserved_users": SEATS})
-    confidence = _check_confidence(confidence)
+    telemetry = _in_memory(data, {"round_player_stats": None, "reserved_users": SEATS})
+    confidence = checked_confidence(confidence)
     keys = group_keys(by)
     rows = telemetry.round_player_stats.merge(
         _player_characters(telemetry), on=["match_id", "user_id"], how="left"
@@ -224,7 +193,7 @@ def _match_winners(telemetry: TelemetryFrames) -> pd.Series:
 
 
 def battlerite_win_rates(
-    telemetry: TelemetryFrames,
+    data: TelemetryTableSource,
     *,
     names: Names | Mapping[str, Any] | None = None,
     confidence: float = 0.95,
@@ -235,9 +204,9 @@ def battlerite_win_rates(
     score). Matches without a winner (draws, Royale) are left out.
 
     Args:
-        telemetry: the telemetry tables.
+        data: the telemetry tables, or an archive synced with telemetry.
         names: Names (kinds ``character`` and ``battlerite``), or actor id -> character name;
-            default: the sample set's catalogue.
+            None: no names, ids as text.
         confidence: the intervals' confidence level.
 
     Returns:
@@ -248,15 +217,15 @@ def battlerite_win_rates(
         ``win_rate_without``, ``without_ci_low``, ``without_ci_high``, then the ids:
         ``character``, ``battlerite_type``. Wilson intervals.
     """
-    telemetry = _telemetry(
-        telemetry,
+    telemetry = _in_memory(
+        data,
         {
             "match_finishes": ["match_id", "team_one_score", "team_two_score"],
             "battlerite_picks": ["match_id", "user_id", "character", "battlerite_type"],
             "reserved_users": SEATS,
         },
     )
-    confidence = _check_confidence(confidence)
+    confidence = checked_confidence(confidence)
     winners = _match_winners(telemetry)
     picks = telemetry.battlerite_picks
     players = picks[["match_id", "user_id", "character"]].drop_duplicates(["match_id", "user_id"])
@@ -284,7 +253,7 @@ def battlerite_win_rates(
         table["all_wins"] - table["wins"], not_picked.clip(lower=1), confidence=confidence
     )
     empty = not_picked.eq(0).to_numpy()
-    catalogue = _catalogue(names)
+    catalogue = as_names(names)
     result = pd.DataFrame(
         {
             "character_name": character_labels(table["character"], catalogue),
@@ -310,7 +279,7 @@ def battlerite_win_rates(
 
 
 def queue_times(
-    telemetry: TelemetryFrames,
+    data: TelemetryTableSource,
     by: str | Sequence[str] | None = ("match_region", "league"),
     *,
     confidence: float = 0.95,
@@ -318,7 +287,7 @@ def queue_times(
     """Seconds in queue (QueueEvent ``timeInQueue``) per group: mean with a t interval, median.
 
     Args:
-        telemetry: the telemetry tables.
+        data: the telemetry tables, or an archive synced with telemetry.
         by: columns of ``queue_events`` (``"match_region"``, ``"league"``, ``"preferred_region"``,
             ...) or ``"start_hour"``: the UTC hour the match started (MatchStart).
         confidence: the interval's confidence level.
@@ -333,8 +302,8 @@ def queue_times(
     }
     if "start_hour" in keys:
         tables["match_starts"] = ["match_id", "time"]
-    telemetry = _telemetry(telemetry, tables)
-    confidence = _check_confidence(confidence)
+    telemetry = _in_memory(data, tables)
+    confidence = checked_confidence(confidence)
     queue = telemetry.queue_events
     if "start_hour" in keys:
         starts = telemetry.match_starts.drop_duplicates("match_id").set_index("match_id")["time"]
@@ -360,7 +329,7 @@ def queue_times(
     return table
 
 
-def match_deciding_rounds(telemetry: TelemetryFrames) -> pd.DataFrame:
+def match_deciding_rounds(data: TelemetryTableSource) -> pd.DataFrame:
     """The round each match is decided in: from it on, the winner leads in rounds won.
 
     Returns:
@@ -368,7 +337,7 @@ def match_deciding_rounds(telemetry: TelemetryFrames) -> pd.DataFrame:
         ``decided_round`` (0-based: the first round after which the eventual winner led in
         rounds won and kept the lead to the end). Matches whose rounds end level are absent.
     """
-    telemetry = _telemetry(telemetry, {"rounds": ["match_id", "round", "winning_team"]})
+    telemetry = _in_memory(data, {"rounds": ["match_id", "round", "winning_team"]})
     rounds = telemetry.rounds.sort_values(["match_id", "round"], kind="stable")
     rows: list[tuple[Any, ...]] = []
     level = 0
@@ -389,15 +358,15 @@ def match_deciding_rounds(telemetry: TelemetryFrames) -> pd.DataFrame:
     return table
 
 
-def deciding_rounds(telemetry: TelemetryFrames, *, confidence: float = 0.95) -> pd.DataFrame:
+def deciding_rounds(data: TelemetryTableSource, *, confidence: float = 0.95) -> pd.DataFrame:
     """How often a match is decided in each round, by the number of rounds played.
 
     Returns:
         One row per (``rounds``, ``decided_round``): ``matches``, ``total`` (matches of that
         many rounds), ``share`` with a Wilson interval ``ci_low``, ``ci_high``.
     """
-    confidence = _check_confidence(confidence)
-    per_match = match_deciding_rounds(telemetry)
+    confidence = checked_confidence(confidence)
+    per_match = match_deciding_rounds(data)
     counts = per_match.groupby(["rounds", "decided_round"]).size().rename("matches").reset_index()
     counts["total"] = counts.groupby("rounds")["matches"].transform("sum")
     interval = wilson_columns(counts["matches"], counts["total"], confidence=confidence)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import matplotlib.dates as mdates
 import numpy as np
@@ -11,12 +11,10 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.transforms import ScaledTranslation
 
-from matchkit.analysis import duration_summary, version_key, with_group_columns
+from matchkit.analysis import TableSource, duration_counts, duration_summary, version_key
 from matchkit.errors import InvalidArgumentError
+from matchkit.plots._arguments import checked_count
 from matchkit.plots._style import group_label, new_axes, server_type_color
-
-if TYPE_CHECKING:
-    from matchkit.model.frames import MatchFrames
 
 __all__ = ["plot_duration_distribution", "plot_duration_trend"]
 
@@ -25,12 +23,16 @@ SECONDS_PER_MINUTE = 60.0
 THIN_GROUP = 30
 
 
-def _matches(data: MatchFrames | pd.DataFrame) -> pd.DataFrame:
-    return data if isinstance(data, pd.DataFrame) else data.matches
+def _counts(data: TableSource | pd.DataFrame, by: str) -> pd.DataFrame:
+    """The count of each duration per ``by`` group: a :func:`duration_counts` table as given,
+    else computed from the matches (or an archive)."""
+    if isinstance(data, pd.DataFrame) and {by, "duration", "count"} <= set(data.columns):
+        return data
+    return duration_counts(data, by=by)
 
 
 def plot_duration_distribution(
-    data: MatchFrames | pd.DataFrame,
+    data: TableSource | pd.DataFrame,
     *,
     ax: Axes | None = None,
     by: str = "server_type",
@@ -41,7 +43,8 @@ def plot_duration_distribution(
     """The distribution of match durations, one line per group (server type by default).
 
     Args:
-        data: the normalized matches, or their ``matches`` table.
+        data: the normalized matches, their ``matches`` table, an archive, or a
+            :func:`matchkit.analysis.duration_counts` table grouped ``by``.
         ax: the Axes to draw on; a new Figure's Axes when None.
         by: the column of the matches table that makes the lines.
         kind: ``"ecdf"`` (share of matches shorter than x) or ``"hist"`` (density histogram,
@@ -54,21 +57,27 @@ def plot_duration_distribution(
     """
     if kind not in ("ecdf", "hist"):
         raise InvalidArgumentError(f"kind={kind!r}: use 'ecdf' or 'hist'", parameter="kind")
-    matches = with_group_columns(_matches(data), [by], source="the matches table")
+    counts = _counts(data, by)
     ax = new_axes(ax)
-    minutes = matches["duration"].astype("float64") / SECONDS_PER_MINUTE
-    known = minutes.notna()
-    groups = matches.loc[known, by]
-    values = minutes.loc[known]
-    edges = np.histogram_bin_edges(values, bins=bins).tolist() if len(values) else bins
+    minutes = counts["duration"].astype("float64") / SECONDS_PER_MINUTE
+    groups = counts[by].astype(object)
+    edges = np.histogram_bin_edges(minutes, bins=bins).tolist() if len(minutes) else bins
     for group in sorted(groups.dropna().unique(), key=str):
-        sample = values.loc[groups == group].to_numpy()
-        label = f"{group_label(group)} (n={len(sample):,})"
+        rows = (groups == group).to_numpy()
+        sample, weights = minutes[rows].to_numpy(), counts["count"][rows].to_numpy()
+        label = f"{group_label(group)} (n={int(weights.sum()):,})"
         options = {"color": server_type_color(group), "label": label, **style}
         if kind == "ecdf":
-            ax.ecdf(sample, **options)
+            ax.ecdf(sample, weights, **options)
         else:
-            ax.hist(sample, bins=edges, density=True, histtype="step", linewidth=1.8, **options)
+            ax.hist(
+                sample,
+                bins=edges,
+                weights=weights,
+                density=True,
+                histtype="step",
+                **{"linewidth": 1.8, **options},
+            )
     ax.set_xlabel("Match duration (minutes)")
     if kind == "ecdf":
         ax.set_ylabel("Share of matches at most this long")
@@ -95,7 +104,7 @@ def _dodged(positions: pd.Series, offset: Any) -> list[Any]:
 
 
 def plot_duration_trend(
-    data: MatchFrames | pd.DataFrame,
+    data: TableSource | pd.DataFrame,
     *,
     ax: Axes | None = None,
     over: str = "week",
@@ -111,7 +120,7 @@ def plot_duration_trend(
     dodged a little along x so that their ranges do not hide each other.
 
     Args:
-        data: the normalized matches, their ``matches`` table, or a
+        data: the normalized matches, their ``matches`` table, an archive, or a
             :func:`matchkit.analysis.duration_summary` computed with ``by=[over, by]``.
         ax: the Axes to draw on; a new Figure's Axes when None.
         over: the x axis: ``"week"``, ``"date"``, ``"month"`` or ``"patch_version"`` (any
@@ -124,10 +133,7 @@ def plot_duration_trend(
         The Axes: one line per group (median, minutes), a bar from q1 to q3 at each point and
         n beside each point.
     """
-    if isinstance(min_count, bool) or not isinstance(min_count, int) or min_count < 0:
-        raise InvalidArgumentError(
-            f"min_count={min_count!r} must be a non-negative integer", parameter="min_count"
-        )
+    min_count = checked_count(min_count, "min_count", low=0)
     if isinstance(data, pd.DataFrame) and "median" not in data and "duration" in data:
         summary = duration_summary(data, by=[over, by])  # a matches table
     elif isinstance(data, pd.DataFrame):

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
-from matchkit.analysis import SIDES, side_win_rates
+from matchkit.analysis import SIDES, Level, TableSource, side_win_rates
 from matchkit.errors import InvalidArgumentError
 from matchkit.names import NAME_COLUMNS
 from matchkit.plots._style import (
@@ -21,9 +21,6 @@ from matchkit.plots._style import (
     server_type_color,
 )
 
-if TYPE_CHECKING:
-    from matchkit.model.frames import MatchFrames
-
 __all__ = ["plot_side_win_rates"]
 
 _OFFSET = 0.15
@@ -34,11 +31,11 @@ _FULL_COUNT_GROUPS = 4
 
 
 def plot_side_win_rates(
-    data: MatchFrames | pd.DataFrame,
+    data: TableSource | pd.DataFrame,
     *,
     ax: Axes | None = None,
     by: str | Sequence[str] | None = "server_type",
-    level: str = "match",
+    level: Level = "match",
     **style: Any,
 ) -> Axes:
     """Each side's win rate per group: a point with its 95% interval, and the 50% line.
@@ -48,11 +45,12 @@ def plot_side_win_rates(
     types take the server-type colours; other groups are coloured by side.
 
     Args:
-        data: the normalized matches, or a :func:`matchkit.analysis.side_win_rates` table.
+        data: the normalized matches, an archive, or a
+            :func:`matchkit.analysis.side_win_rates` table.
         ax: the Axes to draw on; a new Figure's Axes when None.
-        by: grouping keys when ``data`` is MatchFrames (ignored for a table, which carries its
-            own groups: every column before ``side``).
-        level: ``"match"`` or ``"round"`` when ``data`` is MatchFrames.
+        by: grouping keys when ``data`` is not a table (a table carries its own groups: every
+            column before ``side``).
+        level: ``"match"`` or ``"round"`` when ``data`` is not a table.
         **style: passed to each errorbar (``capsize``, ``markersize``, ...).
 
     Returns:
@@ -67,7 +65,7 @@ def plot_side_win_rates(
                 parameter="data",
             )
     else:
-        rates = side_win_rates(data, by=by, level=level)  # type: ignore[arg-type]
+        rates = side_win_rates(data, by=by, level=level)
     count_column = "rounds" if "rounds" in rates.columns else "matches"
     keys = list(rates.columns[: list(rates.columns).index("side")])
     ax = new_axes(ax)

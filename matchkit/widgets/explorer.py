@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from matchkit.analysis import COSMETIC_KINDS, group_label, version_key
+from matchkit.analysis.inputs import require_match_frames
 from matchkit.errors import MatchkitError
 from matchkit.names import Names, as_names
 from matchkit.widgets._views import (
@@ -54,20 +55,25 @@ SIDE_GROUPS = ("server_type", "ranking_type", "patch_version", "region")
 
 
 def explore(
-    frames: MatchFrames,
+    data: MatchFrames,
     *,
     names: Names | Mapping[str, Any] | None = None,
 ) -> ExplorerPanel:
-    """A filter panel over ``frames`` with duration, side and cosmetic plots and a table.
+    """A filter panel over ``data`` with duration, side and cosmetic plots and a table.
 
     Args:
-        frames: the matches to explore.
-        names: display names of characters and cosmetics (:mod:`matchkit.names`).
+        data: the matches to explore, in memory (of an archive, the part its
+            ``to_frames(start, end)`` gives): each filter change selects from them again.
+        names: display names of characters and cosmetics (:mod:`matchkit.names`); None: no
+            names, each id is its own name.
 
     Returns:
         The panel; it displays itself when it is the last expression of a cell.
+
+    Raises:
+        InvalidArgumentError: ``data`` is not MatchFrames.
     """
-    return ExplorerPanel(frames, names=names)
+    return ExplorerPanel(data, names=names)
 
 
 class ExplorerPanel:
@@ -93,10 +99,12 @@ class ExplorerPanel:
 
     def __init__(
         self,
-        frames: MatchFrames,
+        data: MatchFrames,
         *,
         names: Names | Mapping[str, Any] | None = None,
     ) -> None:
+        require_match_frames(data)
+        frames = data
         self.source = frames
         self._mask = pd.Series(True, index=frames.matches.index)
         self._selected: MatchFrames | None = frames
