@@ -134,32 +134,10 @@ def plot_duration_trend(
         n beside each point.
     """
     min_count = checked_count(min_count, "min_count", low=0)
-    if isinstance(data, pd.DataFrame) and "median" not in data and "duration" in data:
-        summary = duration_summary(data, by=[over, by])  # a matches table
-    elif isinstance(data, pd.DataFrame):
-        summary = data
-        missing = [name for name in (over, by, "median", "q1", "q3") if name not in summary]
-        if missing:
-            raise InvalidArgumentError(
-                f"the summary lacks {missing}: pass MatchFrames or "
-                f"duration_summary(frames, by=[{over!r}, {by!r}])",
-                parameter="data",
-            )
-    else:
-        summary = duration_summary(data, by=[over, by])
+    summary = _trend_summary(data, over, by)
     per_minute = 1.0 if summary.attrs.get("unit") == "minutes" else SECONDS_PER_MINUTE
     ax = new_axes(ax)
-    is_time = pd.api.types.is_datetime64_any_dtype(summary[over])
-    if is_time:
-        # Matplotlib's date axis wants naive datetimes: the values are UTC.
-        positions = {
-            value: value.tz_localize(None) if value.tzinfo else value
-            for value in summary[over].dropna().unique()
-        }
-    else:
-        ordered = sorted(summary[over].dropna().unique(), key=version_key)
-        positions = {value: index for index, value in enumerate(ordered)}
-        ax.set_xticks(list(positions.values()), [str(value) for value in positions])
+    positions, is_time = _positions(ax, summary[over])
     groups = sorted(summary[by].dropna().unique(), key=str)
     step = _dodge_step(positions, is_time)
     thin_points = 0
@@ -168,50 +146,107 @@ def plot_duration_trend(
         # Through plain objects: mapping a categorical column would keep category order.
         position = [positions[value] for value in rows[over].astype(object)]
         rows = rows.assign(position=position).sort_values("position")
-        x = _dodged(rows["position"], (index - (len(groups) - 1) / 2) * step)
-        color = server_type_color(group)
-        median = (rows["median"] / per_minute).to_numpy(dtype="float64")
-        counts = rows["count"].to_numpy() if "count" in rows else None
-        thin = (counts < min_count) if counts is not None else np.zeros(len(rows), dtype=bool)
-        thin_points += int(thin.sum())
-        label = f"{group_label(group)} (median)"
-        options = {"color": color, "marker": "o", "markersize": 4, "label": label, **style}
-        ax.plot(x, median, **options)
-        full = ~thin
-        low = (rows["q1"] / per_minute).to_numpy(dtype="float64")
-        high = (rows["q3"] / per_minute).to_numpy(dtype="float64")
-        ax.vlines(
-            np.asarray(x)[full],
-            low[full],
-            high[full],
-            color=color,
-            alpha=0.35,
-            linewidth=2,
-            zorder=1,
+        x = np.asarray(_dodged(rows["position"], (index - (len(groups) - 1) / 2) * step))
+        line = {"label": f"{group_label(group)} (median)", **style}
+        thin_points += _draw_group(
+            ax, x, rows, server_type_color(group), per_minute, min_count, line
         )
-        if thin.any():
-            ax.plot(
-                np.asarray(x)[thin], median[thin], linestyle="none", marker="o", markersize=7,
-                markerfacecolor="white", markeredgecolor=color, markeredgewidth=1.5,
-            )  # fmt: skip
-        if counts is not None:
-            # Plain Text with an offset transform: much cheaper to draw than annotations.
-            above = ax.transData + ScaledTranslation(0, 4 / 72, ax.figure.dpi_scale_trans)
-            for x_value, y_value, count in zip(x, median, counts, strict=True):
-                ax.text(
-                    x_value, y_value, f"{int(count)}", transform=above, ha="center",
-                    va="bottom", fontsize=7, color=color,
-                )  # fmt: skip
-    over_name = {"date": "day", "week": "week (starting Monday, UTC)", "month": "month"}.get(
-        over, over.replace("_", " ")
+    _label_axes(ax, over=over, by=by, is_time=is_time)
+    title = (
+        f"Median match duration by {_over_name(over).split(' ')[0]} (bars: middle 50%; numbers: n)"
     )
-    ax.set_xlabel(over_name[0].upper() + over_name[1:])
-    ax.set_ylabel("Match duration (minutes)")
-    title = f"Median match duration by {over_name.split(' ')[0]} (bars: middle 50%; numbers: n)"
     if thin_points:
         points = f"{thin_points} point{'s' if thin_points != 1 else ''}"
         title += f"\nhollow: fewer than {min_count} matches ({points}), read with care"
     ax.set_title(title)
+    return ax
+
+
+def _trend_summary(data: TableSource | pd.DataFrame, over: str, by: str) -> pd.DataFrame:
+    """The duration summary by ``[over, by]``: a summary as given (checked), else computed."""
+    if not isinstance(data, pd.DataFrame) or ("median" not in data and "duration" in data):
+        return duration_summary(data, by=[over, by])  # the matches, their table or an archive
+    missing = [name for name in (over, by, "median", "q1", "q3") if name not in data]
+    if missing:
+        raise InvalidArgumentError(
+            f"the summary lacks {missing}: pass MatchFrames or "
+            f"duration_summary(frames, by=[{over!r}, {by!r}])",
+            parameter="data",
+        )
+    return data
+
+
+def _positions(ax: Axes, values: pd.Series) -> tuple[dict[Any, Any], bool]:
+    """Each value's place on the x axis, and whether the axis is one of time: times as naive
+    datetimes (matplotlib's date axis; the values are UTC), anything else in version order,
+    ticked by name."""
+    if pd.api.types.is_datetime64_any_dtype(values):
+        unique = values.dropna().unique()
+        return {value: value.tz_localize(None) if value.tzinfo else value for value in unique}, True
+    ordered = sorted(values.dropna().unique(), key=version_key)
+    positions = {value: index for index, value in enumerate(ordered)}
+    ax.set_xticks(list(positions.values()), [str(value) for value in positions])
+    return positions, False
+
+
+def _draw_group(
+    ax: Axes,
+    x: np.ndarray,
+    rows: pd.DataFrame,
+    color: str,
+    per_minute: float,
+    min_count: int,
+    line: dict[str, Any],
+) -> int:
+    """One group's medians (a line), their ranges (bars, full points only), its thin points
+    (hollow) and each point's n; returns how many points were thin."""
+    median = (rows["median"] / per_minute).to_numpy(dtype="float64")
+    counts = rows["count"].to_numpy() if "count" in rows else None
+    thin = (counts < min_count) if counts is not None else np.zeros(len(rows), dtype=bool)
+    ax.plot(x, median, **{"color": color, "marker": "o", "markersize": 4, **line})
+    full = ~thin
+    low = (rows["q1"] / per_minute).to_numpy(dtype="float64")
+    high = (rows["q3"] / per_minute).to_numpy(dtype="float64")
+    ax.vlines(x[full], low[full], high[full], color=color, alpha=0.35, linewidth=2, zorder=1)
+    if thin.any():
+        ax.plot(
+            x[thin],
+            median[thin],
+            linestyle="none",
+            marker="o",
+            markersize=7,
+            markerfacecolor="white",
+            markeredgecolor=color,
+            markeredgewidth=1.5,
+        )
+    if counts is not None:
+        # Plain Text with an offset transform: much cheaper to draw than annotations.
+        above = ax.transData + ScaledTranslation(0, 4 / 72, ax.figure.dpi_scale_trans)
+        for x_value, y_value, count in zip(x, median, counts, strict=True):
+            label = f"{int(count)}"
+            ax.text(
+                x_value,
+                y_value,
+                label,
+                transform=above,
+                ha="center",
+                va="bottom",
+                fontsize=7,
+                color=color,
+            )
+    return int(thin.sum())
+
+
+def _over_name(over: str) -> str:
+    """How the x axis is called: the period (a week starts on Monday, UTC), or the column."""
+    names = {"date": "day", "week": "week (starting Monday, UTC)", "month": "month"}
+    return names.get(over, over.replace("_", " "))
+
+
+def _label_axes(ax: Axes, *, over: str, by: str, is_time: bool) -> None:
+    over_name = _over_name(over)
+    ax.set_xlabel(over_name[0].upper() + over_name[1:])
+    ax.set_ylabel("Match duration (minutes)")
     ax.grid(alpha=0.3)
     if is_time:
         locator = mdates.AutoDateLocator()
@@ -222,4 +257,3 @@ def plot_duration_trend(
         ax.legend(
             title=by.replace("_", " ").capitalize(), loc="upper left", bbox_to_anchor=(1.01, 1.0)
         )
-    return ax

@@ -82,37 +82,14 @@ def plot_side_win_rates(
         label = " / ".join(
             group_label(value) for key, value in zip(keys, values, strict=True) if key in shown
         )
-        label = label or "all matches"
         count = int(rows[count_column].max())
         # Beyond a few groups the full "1,234 matches" would run into its neighbours.
         counted = (
             f"{count:,} {count_column}" if len(groups) <= _FULL_COUNT_GROUPS else f"n={count:,}"
         )
-        labels.append(f"{label}\n{counted}")
-        for side in SIDES:
-            side_rows = rows.loc[rows["side"] == side]
-            if side_rows.empty:
-                continue
-            row = side_rows.iloc[0]
-            color = server_type_color(values[0]) if by_server_type else SIDE_COLORS[side]
-            x = position + (_OFFSET if side == 2 else -_OFFSET)
-            options = {
-                "fmt": SIDE_MARKERS[side],
-                "color": color,
-                "markersize": 8,
-                "capsize": 5,
-                "elinewidth": 2,
-                "markerfacecolor": color if side == 1 else "white",
-                "markeredgewidth": 2,
-                "label": f"side {side}",
-                **style,
-            }
-            ax.errorbar(
-                [x],
-                [row["win_rate"]],
-                yerr=[[row["win_rate"] - row["ci_low"]], [row["ci_high"] - row["win_rate"]]],
-                **options,
-            )
+        labels.append(f"{label or 'all matches'}\n{counted}")
+        group_color = server_type_color(values[0]) if by_server_type else None
+        _draw_sides(ax, position, rows, group_color, style)
     ax.axhline(0.5, color="black", linestyle="--", linewidth=1, label="50% (no advantage)")
     ax.set_xticks(range(len(labels)), labels)
     ax.set_xlim(-0.6, max(len(labels) - 0.4, 0.6))
@@ -125,6 +102,36 @@ def plot_side_win_rates(
     ax.grid(axis="y", alpha=0.3)
     ax.legend(handles=_legend_handles(by_server_type), loc="upper left", bbox_to_anchor=(1.01, 1))
     return ax
+
+
+def _draw_sides(
+    ax: Axes, position: int, rows: pd.DataFrame, color: str | None, style: dict[str, Any]
+) -> None:
+    """One group's two points beside ``position`` (side 1 left, a circle; side 2 right, a
+    square) with their intervals, in ``color`` (None: each side's colour)."""
+    for side in SIDES:
+        side_rows = rows.loc[rows["side"] == side]
+        if side_rows.empty:
+            continue
+        row = side_rows.iloc[0]
+        shade = color or SIDE_COLORS[side]
+        options = {
+            "fmt": SIDE_MARKERS[side],
+            "color": shade,
+            "markersize": 8,
+            "capsize": 5,
+            "elinewidth": 2,
+            "markerfacecolor": shade if side == 1 else "white",
+            "markeredgewidth": 2,
+            "label": f"side {side}",
+            **style,
+        }
+        ax.errorbar(
+            [position + (_OFFSET if side == 2 else -_OFFSET)],
+            [row["win_rate"]],
+            yerr=[[row["win_rate"] - row["ci_low"]], [row["ci_high"] - row["win_rate"]]],
+            **options,
+        )
 
 
 def _set_rate_limits(ax: Axes, rates: pd.DataFrame) -> None:
