@@ -4,7 +4,9 @@ The one entry point per job: :class:`Client` fetches (cached, paged, rate-limite
 :func:`to_frames` normalizes documents into :class:`MatchFrames`, :func:`to_telemetry_frames`
 turns telemetry files into :class:`TelemetryFrames`, and :func:`serve` /
 :func:`create_app` / :func:`running` run the reference service. The analysis, plots and widgets
-live in :mod:`matchkit.analysis`, :mod:`matchkit.plots` and :mod:`matchkit.widgets`.
+live in :mod:`matchkit.analysis`, :mod:`matchkit.plots` and :mod:`matchkit.widgets`. Every
+error matchkit raises is a :class:`MatchkitError`, every warning it issues a
+:class:`MatchkitWarning`.
 
 What you may rely on (``tests/test_public_surface.py`` holds each rule):
 
@@ -32,6 +34,7 @@ from matchkit.errors import (
     DocumentError,
     InvalidArgumentError,
     MatchkitError,
+    MatchkitWarning,
     NotFoundError,
     RateLimitError,
     ServiceError,
@@ -58,6 +61,7 @@ __all__ = [
     "InvalidArgumentError",
     "MatchFrames",
     "MatchkitError",
+    "MatchkitWarning",
     "NotFoundError",
     "RateLimitError",
     "ServiceError",

@@ -1,7 +1,9 @@
-"""The one exception hierarchy of matchkit.
+"""The one exception hierarchy of matchkit, and the root of its warnings.
 
 Every error matchkit raises on purpose is a :class:`MatchkitError`. Children say what went wrong
-and carry what a caller needs to act on it; none of them ever carries an API key.
+and carry what a caller needs to act on it; none of them ever carries an API key. Every warning
+matchkit issues is a :class:`MatchkitWarning`, so that one filter can silence or raise them all
+(``warnings.filterwarnings("error", category=MatchkitWarning)``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ __all__ = [
     "DocumentError",
     "InvalidArgumentError",
     "MatchkitError",
+    "MatchkitWarning",
     "NotFoundError",
     "RateLimitError",
     "ServiceError",
@@ -28,6 +31,11 @@ __all__ = [
 
 class MatchkitError(Exception):
     """Root of every error matchkit raises on purpose."""
+
+
+class MatchkitWarning(UserWarning):
+    """Root of every warning matchkit issues: a call did something other than what it was asked,
+    and said so (the subclass says what)."""
 
 
 class InvalidArgumentError(MatchkitError, ValueError):

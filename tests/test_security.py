@@ -20,9 +20,9 @@ import pytest
 import requests
 
 from matchkit import AuthError, NotFoundError
+from matchkit.client import RetryPolicy
 from matchkit.client.cache import create_session
 from matchkit.client.client import Client
-from matchkit.client.transport import RetryPolicy
 from matchkit.sampledata.dataset import sample_data_path
 from matchkit.service import auth, running, serve
 from matchkit.service.auth import ApiKeys

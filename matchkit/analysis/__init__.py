@@ -1,11 +1,14 @@
-"""Analysis of normalized matches: side win rates, durations, cosmetics.
+"""Analysis of normalized matches and their telemetry: side win rates, durations, cosmetics,
+one player's history, battlerites, queue times, rates per minute.
 
-On :class:`matchkit.model.frames.MatchFrames` (or their participant view) with pandas, or on an
-archive (:func:`matchkit.archive.open`: its tables are lazy Dask DataFrames) with Dask: one
-implementation each, the same table from both (``matchkit.analysis._engine``); Dask computes
-where the result is small, then the same pandas code finishes it. Nothing here touches HTTP.
-Every function returns a tidy pandas DataFrame; what it left out, and why, is in the result's
-``attrs["excluded"]``.
+Every analysis takes its ``data`` first: a :data:`TableSource` (MatchFrames with pandas, or an
+archive, :func:`matchkit.archive.open`, whose tables are lazy Dask DataFrames) or, for
+telemetry, a :data:`TelemetryTableSource`. One implementation each gives the same table from
+both (``matchkit.analysis._engine``); Dask computes where the result is small, then the same
+pandas code finishes it. Nothing here touches HTTP. Every function returns a tidy pandas
+DataFrame; what it left out, and why, is in the result's ``attrs["excluded"]``. ``names=``
+gives display names to ids (:mod:`matchkit.names`); None means no names: each id is shown as
+itself.
 
 Example:
     >>> from matchkit.analysis import side_win_rates  # doctest: +SKIP
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 from matchkit.analysis._common import (
     TIME_PERIODS,
+    Level,
     version_key,
     wilson_columns,
     with_group_columns,
@@ -27,7 +31,8 @@ from matchkit.analysis.cosmetics import (
     cosmetic_win_rates,
 )
 from matchkit.analysis.display import PERCENT_COLUMNS, for_display, group_label, percent
-from matchkit.analysis.durations import DURATION_STATISTICS, duration_summary
+from matchkit.analysis.durations import DURATION_STATISTICS, duration_counts, duration_summary
+from matchkit.analysis.inputs import ArchiveTables, TableSource, TelemetryTableSource
 from matchkit.analysis.players import PlayerSummary, player_history, player_summary
 from matchkit.analysis.sides import SIDES, side_win_rates
 from matchkit.analysis.telemetry import (
@@ -43,12 +48,17 @@ __all__ = [
     "PERCENT_COLUMNS",
     "SIDES",
     "TIME_PERIODS",
+    "ArchiveTables",
+    "Level",
     "PlayerSummary",
+    "TableSource",
+    "TelemetryTableSource",
     "battlerite_win_rates",
     "cosmetic_summary",
     "cosmetic_usage",
     "cosmetic_win_rates",
     "deciding_rounds",
+    "duration_counts",
     "duration_summary",
     "for_display",
     "group_label",

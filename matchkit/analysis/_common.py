@@ -3,26 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import Any, Literal, get_args
 
 import pandas as pd
 from scipy.stats import binomtest
 
-from matchkit.analysis._engine import is_archive, is_lazy, map_values
+from matchkit.analysis._engine import is_lazy, map_values
+from matchkit.analysis.inputs import TableSource, checked_table_source
 from matchkit.errors import InvalidArgumentError
-
-if TYPE_CHECKING:
-    from matchkit.model.frames import MatchFrames
+from matchkit.model.frames import MatchFrames
+from matchkit.rules.checks import checked_choice
 
 __all__ = [
     "LEVELS",
     "TIME_PERIODS",
     "Level",
     "arena_mask",
-    "check_level",
+    "checked_confidence",
+    "checked_level",
     "group_keys",
     "in_version_order",
-    "matchframes",
     "participant_table",
     "version_key",
     "wilson_columns",
@@ -78,13 +78,14 @@ def in_version_order(table: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
     return ordered.reset_index(drop=True)
 
 
-def check_level(level: object) -> None:
-    """Raise unless ``level`` is "match" or "round" (the units an Arena analysis counts)."""
-    if level not in LEVELS:
-        raise InvalidArgumentError(
-            f"level={level!r} is not supported; use {' or '.join(map(repr, LEVELS))}",
-            parameter="level",
-        )
+def checked_level(level: object) -> Level:
+    """``level`` when it is "match" or "round" (the units an Arena analysis counts).
+
+    Raises:
+        InvalidArgumentError: it is neither.
+    """
+    message = f"level={level!r} is not supported; use {' or '.join(map(repr, LEVELS))}"
+    return checked_choice(level, LEVELS, parameter="level", message=message)
 
 
 def group_keys(by: str | Sequence[str] | None) -> list[str]:
@@ -135,61 +136,55 @@ def arena_mask(matches: pd.DataFrame) -> pd.Series:
 
 
 def participant_table(
-    data: MatchFrames | pd.DataFrame | Any,
+    data: TableSource | pd.DataFrame,
     *,
     required: Sequence[str] = (),
     keys: Sequence[str] = (),
-) -> pd.DataFrame | Any:
-    """The participant view of a MatchFrames, or the given participant view DataFrame, or the
+) -> Any:
+    """The participant view of MatchFrames, or the given participant view DataFrame, or the
     lazy view of an archive (its ``required`` columns, the grouping ``keys``, ``won`` and
     ``is_royale``).
 
     Raises:
-        InvalidArgumentError: ``data`` is neither, or the DataFrame lacks a ``required`` column.
+        InvalidArgumentError: ``data`` is none of these, or the DataFrame lacks a ``required``
+            column.
     """
     if isinstance(data, pd.DataFrame) or is_lazy(data):
         missing = [name for name in required if name not in data.columns]
         if missing:
             raise InvalidArgumentError(
-                f"frames: the DataFrame given lacks the column(s) {', '.join(missing)}; pass "
+                f"data: the DataFrame given lacks the column(s) {', '.join(missing)}; pass "
                 "MatchFrames or their participant_view()",
-                parameter="frames",
+                parameter="data",
             )
         return data
-    if is_archive(data):
-        from matchkit.analysis._sources import lazy_participant_view
+    source = checked_table_source(data)
+    if isinstance(source, MatchFrames):
+        return source.participant_view()
+    from matchkit.analysis._archive import lazy_participant_view
 
-        columns = [*required, *(key for key in keys if key not in TIME_PERIODS)]
-        if any(key in TIME_PERIODS for key in keys):
-            columns.append("created_at")
-        return lazy_participant_view(data, [*columns, "won", "is_royale"])
-    return matchframes(data).participant_view()
+    columns = [*required, *(key for key in keys if key not in TIME_PERIODS)]
+    if any(key in TIME_PERIODS for key in keys):
+        columns.append("created_at")
+    return lazy_participant_view(source, [*columns, "won", "is_royale"])
 
 
-def matchframes(data: Any) -> MatchFrames:
-    """``data`` itself, when it is MatchFrames.
+def checked_confidence(confidence: object) -> float:
+    """``confidence`` as a float, when it lies strictly between 0 and 1.
 
     Raises:
-        InvalidArgumentError: it is not.
+        InvalidArgumentError: it is not a number in (0, 1).
     """
-    from matchkit.model.frames import MatchFrames
-
-    if not isinstance(data, MatchFrames):
-        raise InvalidArgumentError(
-            f"frames must be MatchFrames (from matchkit.to_frames or Client.matches), not "
-            f"{type(data).__name__}",
-            parameter="frames",
-        )
-    return data
-
-
-def _check_confidence(confidence: float) -> None:
-    is_number = isinstance(confidence, int | float) and not isinstance(confidence, bool)
-    if not is_number or not 0 < confidence < 1:
+    if (
+        isinstance(confidence, bool)
+        or not isinstance(confidence, int | float)
+        or not 0 < confidence < 1
+    ):
         raise InvalidArgumentError(
             f"confidence={confidence!r} must lie strictly between 0 and 1 (0.95 for 95%)",
             parameter="confidence",
         )
+    return float(confidence)
 
 
 def wilson_columns(wins: pd.Series, trials: pd.Series, *, confidence: float) -> dict[str, Any]:
@@ -198,7 +193,7 @@ def wilson_columns(wins: pd.Series, trials: pd.Series, *, confidence: float) -> 
     The interval comes from :func:`scipy.stats.binomtest` (``method="wilson"``); identical
     ``(wins, trials)`` pairs are computed once.
     """
-    _check_confidence(confidence)
+    confidence = checked_confidence(confidence)
     cache: dict[tuple[int, int], tuple[float, float]] = {}
     lows: list[float] = []
     highs: list[float] = []

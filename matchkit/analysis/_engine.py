@@ -31,7 +31,6 @@ __all__ = [
     "PARTITION_INDEX",
     "collect",
     "concat",
-    "is_archive",
     "is_lazy",
     "join",
     "map_frame",
@@ -50,11 +49,6 @@ def is_lazy(value: object) -> TypeGuard[Any]:
     """True for a Dask collection (DataFrame, Series, scalar); never imports Dask."""
     dask = sys.modules.get("dask")
     return dask is not None and bool(dask.is_dask_collection(value))
-
-
-def is_archive(data: object) -> bool:
-    """True for an archive: an object whose ``matches`` table is a Dask DataFrame."""
-    return is_lazy(getattr(data, "matches", None))
 
 
 def collect(*values: Any) -> tuple[Any, ...]:

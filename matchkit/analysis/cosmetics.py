@@ -17,11 +17,12 @@ as that many equally popular cosmetics.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from matchkit.analysis._archive import key_dtypes
 from matchkit.analysis._common import (
     arena_mask,
     group_keys,
@@ -29,21 +30,12 @@ from matchkit.analysis._common import (
     wilson_columns,
     with_group_columns,
 )
-from matchkit.analysis._engine import (
-    collect,
-    concat,
-    is_archive,
-    is_lazy,
-    summarize,
-    with_dtypes,
-)
-from matchkit.analysis._sources import key_dtypes
+from matchkit.analysis._engine import collect, concat, is_lazy, summarize, with_dtypes
+from matchkit.analysis.inputs import TableSource, is_archive
 from matchkit.errors import InvalidArgumentError
 from matchkit.model.schema import COSMETIC_KINDS, CosmeticKind
 from matchkit.names import Names, with_names
-
-if TYPE_CHECKING:
-    from matchkit.model.frames import MatchFrames
+from matchkit.rules.checks import checked_whole_number
 
 __all__ = [
     "COSMETIC_KINDS",
@@ -54,7 +46,7 @@ __all__ = [
 
 
 def cosmetic_usage(
-    frames: MatchFrames | pd.DataFrame | Any,
+    data: TableSource | pd.DataFrame,
     kind: CosmeticKind | Sequence[CosmeticKind] = "mount",
     by: str | Sequence[str] | None = "actor",
     *,
@@ -64,7 +56,7 @@ def cosmetic_usage(
     """The share of each cosmetic among the picks of each character (or other group).
 
     Args:
-        frames: the normalized matches, or their participant view
+        data: the normalized matches, or their participant view
             (:meth:`MatchFrames.participant_view`), or an archive (:func:`matchkit.archive.open`):
             the same table, computed by Dask.
         kind: one of :data:`COSMETIC_KINDS`, or several (their rows are stacked).
@@ -72,7 +64,8 @@ def cosmetic_usage(
             default; None pools every participant.
         top: keep the ``top`` most picked cosmetics of each group (shares stay relative to
             all picks of the group, so they add up to less than 1).
-        names: display names (:mod:`matchkit.names`); ids without a name stay ids.
+        names: display names (:mod:`matchkit.names`); ids without a name stay ids, and
+            None names none.
 
     Returns:
         One row per group, kind and cosmetic, most picked first; names first, ids last: the
@@ -83,19 +76,19 @@ def cosmetic_usage(
         what was left out: ``bots`` (participants) and ``missing_cosmetic`` (picks: one per
         participant and kind whose value is missing).
     """
-    picks, excluded = _picks(frames, kind, by)
+    picks, excluded = _picks(data, kind, by)
     keys = group_keys(by)
-    counts, excluded = _collected(frames, _pick_counts(picks, keys), excluded, keys)
+    counts, excluded = _collected(data, _pick_counts(picks, keys), excluded, keys)
     table = _usage(counts, keys, _kinds(kind))
     if top is not None:
-        table = table.loc[table["rank"] <= _check_top(top)].reset_index(drop=True)
+        table = table.loc[table["rank"] <= _checked_top(top)].reset_index(drop=True)
     table = _named(table, names, kind)
     table.attrs["excluded"] = excluded
     return table
 
 
 def cosmetic_summary(
-    frames: MatchFrames | pd.DataFrame | Any,
+    data: TableSource | pd.DataFrame,
     kind: CosmeticKind | Sequence[CosmeticKind] = "mount",
     by: str | Sequence[str] | None = "actor",
     *,
@@ -104,10 +97,11 @@ def cosmetic_summary(
     """Per character (or other group) and kind: how many picks, how varied, how far from default.
 
     Args:
-        frames: the normalized matches, or their participant view.
+        data: the normalized matches, or their participant view, or an archive.
         kind: one of :data:`COSMETIC_KINDS`, or several.
         by: grouping keys, columns of the participant view (``"actor"`` by default).
-        names: display names (:mod:`matchkit.names`); ids without a name stay ids.
+        names: display names (:mod:`matchkit.names`); ids without a name stay ids, and
+            None names none.
 
     Returns:
         One row per group and kind; names first, ids last: the ``by`` columns
@@ -118,9 +112,9 @@ def cosmetic_summary(
         by it) and ``default_cosmetic_id``. ``attrs["excluded"]`` as in
         :func:`cosmetic_usage`.
     """
-    picks, excluded = _picks(frames, kind, by)
+    picks, excluded = _picks(data, kind, by)
     keys = [*group_keys(by), "cosmetic_kind"]
-    counts, excluded = _collected(frames, _pick_counts(picks, keys[:-1]), excluded, keys[:-1])
+    counts, excluded = _collected(data, _pick_counts(picks, keys[:-1]), excluded, keys[:-1])
     usage = _usage(counts, keys[:-1], _kinds(kind))
     entropy_terms = -usage["share"] * np.log(usage["share"])
     grouped = usage.assign(entropy=entropy_terms).groupby(
@@ -148,7 +142,7 @@ def cosmetic_summary(
 
 
 def cosmetic_win_rates(
-    frames: MatchFrames | pd.DataFrame | Any,
+    data: TableSource | pd.DataFrame,
     kind: CosmeticKind = "mount",
     by: str | Sequence[str] | None = "actor",
     *,
@@ -164,13 +158,14 @@ def cosmetic_win_rates(
     result, so picks are not independent: read the interval as a rough guide.
 
     Args:
-        frames: the normalized matches, or their participant view.
+        data: the normalized matches, or their participant view, or an archive.
         kind: one of :data:`COSMETIC_KINDS`.
         by: grouping keys, columns of the participant view (``"actor"`` by default).
         top: keep the ``top`` most picked cosmetics of each group.
         min_picks: leave out cosmetics picked fewer times than this in their group.
         confidence: the interval's confidence level.
-        names: display names (:mod:`matchkit.names`); ids without a name stay ids.
+        names: display names (:mod:`matchkit.names`); ids without a name stay ids, and
+            None names none.
 
     Returns:
         One row per group and cosmetic, most picked first; names first, ids last: the ``by``
@@ -186,7 +181,7 @@ def cosmetic_win_rates(
             parameter="kind",
         )
     keys = group_keys(by)
-    view = participant_table(frames, required=("won", "kind", kind), keys=keys)
+    view = participant_table(data, required=("won", "kind", kind), keys=keys)
     if "is_royale" in view.columns:
         is_arena = arena_mask(view)
     else:
@@ -198,14 +193,14 @@ def cosmetic_win_rates(
     picks = picks.assign(won=picks["won"].astype(bool))
     aggregations = {"picks": ("won", "size"), "wins": ("won", "sum")}
     table = summarize(picks, [*keys, "cosmetic"], aggregations, sort=False)
-    table, excluded = _collected(frames, table, excluded, keys)
+    table, excluded = _collected(data, table, excluded, keys)
     table = table.astype({"picks": "int64", "wins": "int64"})
     table = table.loc[table["picks"] >= min_picks]
     table = table.sort_values(
         [*keys, "picks", "cosmetic"], ascending=[True] * len(keys) + [False, True]
     )
     if top is not None:
-        limit = _check_top(top)
+        limit = _checked_top(top)
         if keys:
             rank = table.groupby(keys, observed=True, dropna=False).cumcount() + 1
             table = table.loc[rank <= limit]
@@ -227,10 +222,9 @@ def _named(
     return with_names(table, names, cosmetic_kind=single, ids="last")
 
 
-def _check_top(top: int) -> int:
-    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
-        raise InvalidArgumentError(f"top={top!r} must be a positive integer", parameter="top")
-    return top
+def _checked_top(top: object) -> int:
+    message = f"top={top!r} must be a positive integer"
+    return checked_whole_number(top, parameter="top", message=message, low=1)
 
 
 def _kinds(kind: CosmeticKind | Sequence[CosmeticKind]) -> list[str]:
@@ -247,7 +241,7 @@ def _kinds(kind: CosmeticKind | Sequence[CosmeticKind]) -> list[str]:
 
 
 def _picks(
-    frames: MatchFrames | pd.DataFrame | Any,
+    data: TableSource | pd.DataFrame,
     kind: CosmeticKind | Sequence[CosmeticKind],
     by: str | Sequence[str] | None,
 ) -> tuple[pd.DataFrame, dict[str, int]]:
@@ -255,7 +249,7 @@ def _picks(
     kinds = _kinds(kind)
     keys = group_keys(by)
     view = with_group_columns(
-        participant_table(frames, required=("kind", *kinds), keys=keys),
+        participant_table(data, required=("kind", *kinds), keys=keys),
         keys,
         source="the participant view",
     )
@@ -281,12 +275,12 @@ def _pick_counts(picks: Any, keys: list[str]) -> Any:
 
 
 def _collected(
-    frames: Any, table: Any, excluded: dict[str, Any], keys: list[str]
+    data: TableSource | pd.DataFrame, table: Any, excluded: dict[str, Any], keys: list[str]
 ) -> tuple[pd.DataFrame, dict[str, int]]:
     """``table`` (grouped) and the counts of ``excluded``, computed: the groups as columns, in
     the dtypes they have on MatchFrames."""
-    archive = is_lazy(table) and is_archive(frames)
-    dtypes, categories = key_dtypes(frames, "participant_view", keys) if archive else ({}, {})
+    from_archive = is_lazy(table) and is_archive(data)
+    dtypes, categories = key_dtypes(data, "participant_view", keys) if from_archive else ({}, {})
     table, excluded, categories = collect(table, excluded, categories)
     table = with_dtypes(table.reset_index(), dtypes, categories)
     return table, {reason: int(count) for reason, count in excluded.items()}

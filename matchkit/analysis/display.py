@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 
 from matchkit.errors import InvalidArgumentError
+from matchkit.rules.checks import checked_whole_number
 from matchkit.rules.query import SERVER_TYPE_NAMES
 
 __all__ = [
@@ -73,10 +74,8 @@ def for_display(
     Returns:
         The copy; ``attrs`` are kept. Compute with the original, show this one.
     """
-    if isinstance(decimals, bool) or not isinstance(decimals, int) or decimals < 0:
-        raise InvalidArgumentError(
-            f"decimals={decimals!r} must be a non-negative integer", parameter="decimals"
-        )
+    message = f"decimals={decimals!r} must be a non-negative integer"
+    decimals = checked_whole_number(decimals, parameter="decimals", message=message, low=0)
     columns = (
         [name for name in PERCENT_COLUMNS if name in table.columns]
         if percent_columns is None

@@ -1,29 +1,28 @@
-"""Summaries of match and round durations (in seconds or minutes), per group."""
+"""Match and round durations per group: their distribution (the count of each duration) and
+its summary (mean and exact quantiles, in seconds or minutes)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
+from matchkit.analysis._archive import key_dtypes
 from matchkit.analysis._common import (
     Level,
-    check_level,
+    checked_level,
     group_keys,
     in_version_order,
     with_group_columns,
 )
 from matchkit.analysis._engine import collect, is_lazy, join, summarize, with_dtypes
-from matchkit.analysis._sources import key_dtypes, match_data
+from matchkit.analysis.inputs import TableSource, checked_table_source
 from matchkit.errors import InvalidArgumentError
 from matchkit.names import Names, with_names
 
-if TYPE_CHECKING:
-    from matchkit.model.frames import MatchFrames
-
-__all__ = ["DURATION_STATISTICS", "duration_summary"]
+__all__ = ["DURATION_STATISTICS", "duration_counts", "duration_summary"]
 
 #: The columns of :func:`duration_summary` after the group keys.
 DURATION_STATISTICS = ("count", "mean", "median", "q1", "q3", "p90")
@@ -31,8 +30,47 @@ DURATION_STATISTICS = ("count", "mean", "median", "q1", "q3", "p90")
 UNITS = {"seconds": 1.0, "minutes": 60.0}
 
 
+def duration_counts(
+    data: TableSource | pd.DataFrame,
+    by: str | Sequence[str] | None = None,
+    *,
+    level: Level = "match",
+    names: Names | Mapping[str, Any] | None = None,
+) -> pd.DataFrame:
+    """How many matches (or rounds) lasted each number of seconds, per group: the distribution
+    of durations, whole.
+
+    Durations are whole seconds, so this table is small even for an archive of millions of
+    matches; :func:`duration_summary` computes its exact quantiles from it, and
+    :func:`matchkit.plots.plot_duration_distribution` draws it.
+
+    Args:
+        data: the normalized matches (or, at match level, their ``matches`` table), or an
+            archive (:func:`matchkit.archive.open`): the same table, computed by Dask.
+        by: grouping keys, as in :func:`duration_summary`; None for one group.
+        level: ``"match"`` counts ``matches.duration``; ``"round"`` counts ``rounds.duration``.
+        names: display names (:mod:`matchkit.names`) for id columns among the groups;
+            None: no names, each id is its own name (as text).
+
+    Returns:
+        One row per group and duration, shortest first in each group: the ``by`` columns,
+        ``duration`` (seconds), ``count`` (int), and the named id columns last.
+        ``attrs["excluded"]`` maps ``missing_duration`` to the number of matches (or rounds)
+        without a duration.
+    """
+    keys = group_keys(by)
+    counts, missing = _counts(data, keys, checked_level(level))
+    table = counts[[*keys, "duration", "count"]].sort_values(
+        [*keys, "duration"], kind="stable", ignore_index=True
+    )
+    table = with_names(in_version_order(table, keys), names, ids="last")
+    table.attrs["excluded"] = {"missing_duration": missing}
+    table.attrs["level"] = level
+    return table
+
+
 def duration_summary(
-    frames: MatchFrames | pd.DataFrame | Any,
+    data: TableSource | pd.DataFrame,
     by: str | Sequence[str] | None = None,
     *,
     level: Level = "match",
@@ -42,12 +80,11 @@ def duration_summary(
     """Count, mean, median, quartiles and 90th percentile of durations, per group.
 
     Quantiles interpolate linearly between observations (pandas' default); they are exact,
-    computed from the count of each duration per group (durations are whole seconds, so the
-    counts are small even for an archive of millions of matches). Missing durations are left
-    out and counted in ``attrs["excluded"]``.
+    computed from the count of each duration per group (:func:`duration_counts`). Missing
+    durations are left out and counted in ``attrs["excluded"]``.
 
     Args:
-        frames: the normalized matches (or, at match level, their ``matches`` table), or an
+        data: the normalized matches (or, at match level, their ``matches`` table), or an
             archive (:func:`matchkit.archive.open`): the same table, computed by Dask.
         by: grouping keys: columns of the matches table (``"server_type"``, ``"patch_version"``,
             ...) or a period of ``created_at`` (``"date"``, ``"week"``, ``"month"``); None for
@@ -58,7 +95,7 @@ def duration_summary(
         unit: ``"seconds"`` (as on the wire) or ``"minutes"`` for the statistics; the table's
             ``attrs["unit"]`` says which.
         names: display names (:mod:`matchkit.names`) for id columns among the groups
-            (``map_id`` gets ``map``).
+            (``map_id`` gets ``map``); None: no names, each id is its own name (as text).
 
     Returns:
         One row per group: the ``by`` columns (a name in the place of each id column that has
@@ -71,19 +108,34 @@ def duration_summary(
         >>> duration_summary(frames, by="server_type")  # doctest: +SKIP
     """
     keys = group_keys(by)
-    check_level(level)
-    if isinstance(frames, pd.DataFrame) and level == "match":
-        frames = _MatchesOnly(frames)
-    else:
-        frames = match_data(frames)
+    level = checked_level(level)
     if unit not in UNITS:
         raise InvalidArgumentError(f"unit={unit!r}: use 'seconds' or 'minutes'", parameter="unit")
-    matches = with_group_columns(frames.matches, keys, source="the matches table")
+    counts, missing = _counts(data, keys, level)
+    table = _summarize(counts, keys, UNITS[unit])
+    table = with_names(in_version_order(table, keys), names, ids="last")
+    table.attrs["excluded"] = {"missing_duration": missing}
+    table.attrs["level"] = level
+    table.attrs["unit"] = unit
+    return table
+
+
+def _counts(
+    data: TableSource | pd.DataFrame, keys: list[str], level: Level
+) -> tuple[pd.DataFrame, int]:
+    """The count of each (group, duration) as columns, in the groups' MatchFrames dtypes, and
+    the number of observations without a duration."""
+    source: TableSource | _MatchesOnly
+    if isinstance(data, pd.DataFrame) and level == "match":
+        source = _MatchesOnly(data)
+    else:
+        source = checked_table_source(data)
+    matches = with_group_columns(source.matches, keys, source="the matches table")
     if level == "match":
         observations = matches[[*keys, "duration"]]
     else:
-        assert not isinstance(frames, _MatchesOnly)  # a table stands in at match level only
-        rounds = frames.rounds[["match_id", "duration"]]
+        assert not isinstance(source, _MatchesOnly)  # a table stands in at match level only
+        rounds = source.rounds[["match_id", "duration"]]
         observations = join(
             rounds, matches[["match_id", *keys]], on="match_id", validate="many_to_one"
         )
@@ -94,15 +146,13 @@ def duration_summary(
         {"count": ("duration", "size")},
     )
     missing = (~known).sum()
-    dtypes, categories = key_dtypes(frames, "matches", keys) if is_lazy(histogram) else ({}, {})
+    dtypes: dict[str, Any] = {}
+    categories: dict[str, Any] = {}
+    if is_lazy(histogram) and not isinstance(source, _MatchesOnly):  # an archive
+        dtypes, categories = key_dtypes(source, "matches", keys)
     histogram, missing, categories = collect(histogram, missing, categories)
     histogram = with_dtypes(histogram.reset_index(), dtypes, categories)
-    table = _summarize(histogram, keys, UNITS[unit])
-    table = with_names(in_version_order(table, keys), names, ids="last")
-    table.attrs["excluded"] = {"missing_duration": int(missing)}
-    table.attrs["level"] = level
-    table.attrs["unit"] = unit
-    return table
+    return histogram.astype({"count": "int64"}), int(missing)
 
 
 class _MatchesOnly:
@@ -112,9 +162,9 @@ class _MatchesOnly:
         missing = [name for name in ("created_at", "duration") if name not in matches.columns]
         if missing:
             raise InvalidArgumentError(
-                f"frames: the DataFrame given lacks {', '.join(missing)}; pass MatchFrames or "
+                f"data: the DataFrame given lacks {', '.join(missing)}; pass MatchFrames or "
                 "their matches table",
-                parameter="frames",
+                parameter="data",
             )
         self.matches = matches
 

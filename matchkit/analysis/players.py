@@ -20,14 +20,17 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from matchkit.analysis._common import wilson_columns
+from matchkit.analysis._engine import collect
+from matchkit.analysis.inputs import TableSource, is_archive
 from matchkit.errors import InvalidArgumentError
+from matchkit.model.frames import MatchFrames
 from matchkit.names import Names, with_names
 
 __all__ = ["PlayerSummary", "player_history", "player_summary"]
@@ -35,14 +38,30 @@ __all__ = ["PlayerSummary", "player_history", "player_summary"]
 _TABLES = ("matches", "rosters", "participants", "players")
 #: Match columns a history row carries, where the data has them.
 _MATCH_COLUMNS = (
-    "created_at", "server_type", "game_mode", "ranking_type", "patch_version", "duration",
+    "created_at",
+    "server_type",
+    "game_mode",
+    "ranking_type",
+    "patch_version",
+    "duration",
     "is_royale",
-)  # fmt: skip
+)
 #: Participant columns that are not the participant's stats (``month``: an archive's partition).
 _NOT_STATS = frozenset(
-    {"participant_id", "match_id", "roster_id", "player_id", "shard_id", "is_registered",
-     "kind", "side", "user_id", "actor", "month"}
-)  # fmt: skip
+    {
+        "participant_id",
+        "match_id",
+        "roster_id",
+        "player_id",
+        "shard_id",
+        "is_registered",
+        "kind",
+        "side",
+        "user_id",
+        "actor",
+        "month",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -55,38 +74,20 @@ class _Selection:
     snapshots: pd.DataFrame  # the player's snapshots, with ``seen_at`` (their match's time)
 
 
-def _is_lazy(table: Any) -> bool:
-    """A Dask (or other lazy) DataFrame: it has ``compute`` and is not pandas."""
-    return not isinstance(table, pd.DataFrame) and callable(getattr(table, "compute", None))
-
-
-def _computed(table: Any) -> pd.DataFrame:
-    return table.compute() if _is_lazy(table) else table
-
-
-def _computed_together(*tables: Any) -> tuple[pd.DataFrame, ...]:
-    """The tables in pandas; lazy ones computed in one pass (they share their reads)."""
-    lazy = [table for table in tables if _is_lazy(table)]
-    if not lazy:
-        return tables
-    import dask
-
-    done = iter(dask.compute(*lazy))
-    return tuple(next(done) if _is_lazy(table) else table for table in tables)
-
-
-def _sources(data: Any) -> list[Any]:
-    sources = list(data) if isinstance(data, list | tuple) else [data]
-    for source in sources:
-        missing = [name for name in _TABLES if not hasattr(source, name)]
-        if missing or not sources:
+def _checked_sources(data: object) -> list[TableSource]:
+    """``data`` as a list of sources: MatchFrames, each of a list of them, or an archive."""
+    given = list(data) if isinstance(data, list | tuple) else [data]
+    if not given:
+        raise InvalidArgumentError("data is an empty list; pass MatchFrames", parameter="data")
+    sources: list[TableSource] = []
+    for item in given:
+        if not (isinstance(item, MatchFrames) or is_archive(item)):
             raise InvalidArgumentError(
                 f"data must be MatchFrames, a list of them, or an archive "
-                f"(matchkit.archive.open), not {type(source).__name__}",
+                f"(matchkit.archive.open), not {type(item).__name__}",
                 parameter="data",
             )
-    if not sources:
-        raise InvalidArgumentError("data is an empty list; pass MatchFrames", parameter="data")
+        sources.append(item)
     return sources
 
 
@@ -103,14 +104,14 @@ def _checked_player_id(player_id: object) -> str:
 def _select(data: Any, player_id: str) -> _Selection:
     """The player's participants, their rosters and matches, and their snapshots."""
     parts: dict[str, list[pd.DataFrame]] = {name: [] for name in _TABLES}
-    for source in _sources(data):
+    for source in _checked_sources(data):
         participants = source.participants
-        mine = _computed(participants[participants["player_id"] == player_id])
+        (mine,) = collect(participants[participants["player_id"] == player_id])
         match_ids = sorted(set(mine["match_id"].dropna().astype(str)))
         rosters, matches = source.rosters, source.matches
         snapshots = getattr(source, "player_snapshots", None)
         players = source.players if snapshots is None else snapshots
-        found, their_rosters, kept = _computed_together(
+        found, their_rosters, kept = collect(
             matches[matches["match_id"].isin(match_ids)],
             rosters[rosters["match_id"].isin(match_ids)],
             players[players["player_id"] == player_id],
@@ -158,24 +159,28 @@ def _is_text(column: pd.Series) -> bool:
 
 
 def player_history(
-    data: Any, player_id: str, *, names: Names | Mapping[str, Any] | None = None
+    data: TableSource | Sequence[MatchFrames],
+    player_id: str,
+    *,
+    names: Names | Mapping[str, Any] | None = None,
 ) -> pd.DataFrame:
     """A row per match the player played, oldest first.
 
     Args:
         data: MatchFrames, a list of MatchFrames, or an archive (:func:`matchkit.archive.open`).
         player_id: the player's id (:meth:`matchkit.Client.players` finds it by name).
-        names: display names (:mod:`matchkit.names`); with them each named id column
-            (``actor``, the cosmetics, ``game_mode``) gives its place to its name
-            (``character``, ``mount_name``, ...) and moves to the end.
+        names: display names (:mod:`matchkit.names`): each named id column (``actor``, the
+            cosmetics, ``game_mode``) gives its place to its name (``character``,
+            ``mount_name``, ...) and moves to the end; None: no names, each id is its own name
+            (as text).
 
     Returns:
         Columns: the match's ``created_at``, ``server_type`` (or ``game_mode``),
         ``ranking_type``, ``patch_version``, ``duration`` and ``is_royale`` where the data has
-        them, ``actor`` (``character`` with ``names``), ``side``, ``won`` (the roster's
-        result; missing when the match does not say), then the participant's stats (kills,
-        deaths, score, cosmetics, ...) where present; last the ids: the named id columns (with
-        ``names``) and ``match_id``. Empty, with these columns, when the player played no
+        them, ``character``, ``side``, ``won`` (the roster's result; missing when the match
+        does not say), then the participant's stats (kills, deaths, score, cosmetics by name,
+        ...) where present; last the ids: the named id columns (``actor``, ...) and
+        ``match_id``. Empty, with these columns, when the player played no
         match in ``data``.
 
     Raises:
@@ -205,7 +210,7 @@ def _history(selection: _Selection, names: Names | Mapping[str, Any] | None) -> 
     if "created_at" in table.columns:
         table = table.sort_values(["created_at", "match_id"], kind="stable")
     table = table.reset_index(drop=True)
-    table = with_names(table, names, ids="last") if names is not None else table
+    table = with_names(table, names, ids="last")
     return table[[*(c for c in table.columns if c != "match_id"), "match_id"]]
 
 
@@ -222,9 +227,8 @@ class PlayerSummary:
         win_rate, ci_low, ci_high: the win rate and its Wilson interval (NaN when undecided).
         confidence: the interval's confidence level.
         first_seen, last_seen: the times of their first and last match (NaT when none).
-        characters: one row per character: ``actor`` (``character`` with names, and then
-            ``actor`` last), ``matches``, ``share`` (of their matches), ``wins``,
-            ``win_rate``; most played first.
+        characters: one row per character: ``character``, ``matches``, ``share`` (of their
+            matches), ``wins``, ``win_rate``, and ``actor`` last; most played first.
         names: one row per name used: ``name``, ``first_seen``, ``last_seen`` (the times of the
             matches whose snapshots show it), ``snapshots``; oldest first.
     """
@@ -250,7 +254,7 @@ class PlayerSummary:
 
 
 def player_summary(
-    data: Any,
+    data: TableSource | Sequence[MatchFrames],
     player_id: str,
     *,
     confidence: float = 0.95,
@@ -262,7 +266,8 @@ def player_summary(
         data: MatchFrames, a list of MatchFrames, or an archive (:func:`matchkit.archive.open`).
         player_id: the player's id.
         confidence: the interval's confidence level.
-        names: display names (:mod:`matchkit.names`) for the characters.
+        names: display names (:mod:`matchkit.names`) for the characters; None: no names,
+            each id is its own name (as text).
 
     Returns:
         A :class:`PlayerSummary`. The names come from the snapshots the data holds (see the
@@ -322,7 +327,7 @@ def _characters(history: pd.DataFrame, names: Names | Mapping[str, Any] | None) 
     table = table.drop(columns="decided")[["actor", "matches", "share", "wins", "win_rate"]]
     table = table.sort_values(["matches", "actor"], ascending=[False, True], kind="stable")
     table = table.reset_index(drop=True)
-    return with_names(table, names, ids="last") if names is not None else table
+    return with_names(table, names, ids="last")
 
 
 def _names_used(snapshots: pd.DataFrame) -> pd.DataFrame:

@@ -13,15 +13,16 @@ Royale matches are excluded: a Royale match has one roster per team and no Arena
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from matchkit.analysis._archive import key_dtypes
 from matchkit.analysis._common import (
     Level,
     arena_mask,
-    check_level,
+    checked_level,
     group_keys,
     in_version_order,
     wilson_columns,
@@ -36,11 +37,8 @@ from matchkit.analysis._engine import (
     summarize,
     with_dtypes,
 )
-from matchkit.analysis._sources import key_dtypes, match_data
+from matchkit.analysis.inputs import TableSource, checked_table_source
 from matchkit.names import Names, with_names
-
-if TYPE_CHECKING:
-    from matchkit.model.frames import MatchFrames
 
 __all__ = ["SIDES", "side_win_rates"]
 
@@ -49,7 +47,7 @@ SIDES = (1, 2)
 
 
 def side_win_rates(
-    frames: MatchFrames | Any,
+    data: TableSource,
     by: str | Sequence[str] | None = None,
     *,
     level: Level = "match",
@@ -59,7 +57,7 @@ def side_win_rates(
     """Each side's win rate per group, with counts and a Wilson interval.
 
     Args:
-        frames: the normalized matches, or an archive (:func:`matchkit.archive.open`): the
+        data: the normalized matches, or an archive (:func:`matchkit.archive.open`): the
             same table, computed by Dask where the data are.
         by: grouping keys: columns of the matches table (``"server_type"``, ``"ranking_type"``,
             ``"patch_version"``, ``"region"``, ...) or a period of ``created_at``
@@ -70,7 +68,7 @@ def side_win_rates(
             matches differ in strength; read it as descriptive.
         confidence: the interval's confidence level.
         names: display names (:mod:`matchkit.names`) for id columns among the groups
-            (``map_id`` gets ``map`` beside it).
+            (``map_id`` gets ``map``); None: no names, each id is its own name (as text).
 
     Returns:
         One row per group and side: the ``by`` columns (a name in the place of each id
@@ -87,28 +85,28 @@ def side_win_rates(
         >>> rates = side_win_rates(frames, by="server_type")  # doctest: +SKIP
         >>> rates.query("side == 1")[["server_type", "win_rate", "ci_low", "ci_high"]]
     """
-    frames = match_data(frames)
+    source = checked_table_source(data)
     keys = group_keys(by)
-    check_level(level)
-    matches = with_group_columns(frames.matches, keys, source="the matches table")
+    level = checked_level(level)
+    matches = with_group_columns(source.matches, keys, source="the matches table")
     arena = arena_mask(matches)
     excluded = {"royale_matches": (~arena).sum()}
     matches = matches.loc[arena, ["match_id", *keys]]
     if level == "match":
-        rows, count_column = _match_rows(frames.rosters, matches, keys), "matches"
+        rows, count_column = _match_rows(source.rosters, matches, keys), "matches"
         reasons = {
             "matches_without_two_sides": "no_two_sides",
             "matches_without_result": "no_result",
         }
     else:
-        rows, count_column = _round_rows(frames.rounds, matches, keys), "rounds"
+        rows, count_column = _round_rows(source.rounds, matches, keys), "rounds"
         reasons = {"rounds_without_winner": "no_winner"}
     sums = {name: (name, "sum") for name in rows.columns if name not in keys}
     if keys:
         per_group = summarize(rows, keys, sums)
     else:
         per_group = rows.assign(all=0).groupby("all").agg(**sums)
-    dtypes, categories = key_dtypes(frames, "matches", keys) if is_lazy(per_group) else ({}, {})
+    dtypes, categories = key_dtypes(source, "matches", keys) if is_lazy(per_group) else ({}, {})
     per_group, excluded, categories = collect(per_group, excluded, categories)
     for reason, column in reasons.items():
         excluded[reason] = per_group[column].sum()

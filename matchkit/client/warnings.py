@@ -1,5 +1,7 @@
 """The client's notices: warnings about what a call sends or fetches differently from what it asked.
 
+Each is a :class:`matchkit.errors.MatchkitWarning` (the root of matchkit's warnings):
+
 - :class:`UnlistedValueWarning`: a filter value the interface does not list is sent as given.
 - :class:`PlayerNotFoundWarning`: a name or id :meth:`matchkit.Client.players` asked for that
   no player has (the frame has no row for it; the warning names each one).
@@ -23,21 +25,22 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from matchkit.errors import MatchkitWarning
 from matchkit.rules.query import MatchQuery
 from matchkit.rules.windows import RETENTION, TimeWindow, format_time
 
 __all__ = ["PlayerNotFoundWarning", "RangeClampedWarning", "UnlistedValueWarning", "clamp_notice"]
 
 
-class UnlistedValueWarning(UserWarning):
+class UnlistedValueWarning(MatchkitWarning):
     """A filter value the interface does not list (sent as given: it may be a typo)."""
 
 
-class PlayerNotFoundWarning(UserWarning):
+class PlayerNotFoundWarning(MatchkitWarning):
     """Names or ids asked for that no player of the shard has (now): no row stands for them."""
 
 
-class RangeClampedWarning(UserWarning):
+class RangeClampedWarning(MatchkitWarning):
     """The range fetched is not the range asked: the time rules clamped a bound the caller gave
     (to the retention period, or to now)."""
 

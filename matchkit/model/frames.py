@@ -37,7 +37,7 @@ class TableLabels(Protocol):
 
 
 #: The roster columns participant_view() adds to each participant row: roster column -> view
-#: column (read by the archive's lazy view too, matchkit.analysis._sources).
+#: column (read by the archive's lazy view too, matchkit.analysis._archive).
 VIEW_ROSTER_COLUMNS = {
     "side": "side",
     "side_label": "side_label",

@@ -3,8 +3,9 @@
 Every function has the shape ``fn(data, *, ax=None, **style) -> Axes``: it draws on ``ax`` or,
 when None, on a new :class:`matplotlib.figure.Figure` (never pyplot's global state), and
 returns the Axes (``ax.figure`` is its Figure: ``ax.figure.savefig("plot.png")``). ``data`` is
-a :class:`matchkit.model.frames.MatchFrames` or the matching analysis table. Server types keep the
-colours of :data:`SERVER_TYPE_COLORS` in every plot.
+what the plot's analysis takes (:data:`matchkit.analysis.TableSource`: MatchFrames or an
+archive; :data:`matchkit.analysis.TelemetryTableSource` for telemetry), or the analysis table
+itself. Server types keep the colours of :data:`SERVER_TYPE_COLORS` in every plot.
 """
 
 from __future__ import annotations

@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from matplotlib import colormaps
 from matplotlib.axes import Axes
 
-from matchkit.analysis import COSMETIC_KINDS, cosmetic_summary, cosmetic_usage
+from matchkit.analysis import COSMETIC_KINDS, TableSource, cosmetic_summary, cosmetic_usage
 from matchkit.errors import InvalidArgumentError
+from matchkit.model.schema import CosmeticKind
 from matchkit.names import Names, as_names
+from matchkit.plots._arguments import checked_count
 from matchkit.plots._style import new_axes, percent_axis
-
-if TYPE_CHECKING:
-    from matchkit.model.frames import MatchFrames
 
 __all__ = ["plot_cosmetic_heatmap", "plot_cosmetic_summary_heatmap", "plot_cosmetic_usage"]
 
@@ -31,13 +30,13 @@ _METRIC_LABELS = {
 }
 
 
-def _usage(data: MatchFrames | pd.DataFrame, kind: str) -> pd.DataFrame:
+def _usage(data: TableSource | pd.DataFrame, kind: CosmeticKind) -> pd.DataFrame:
     if isinstance(data, pd.DataFrame) and "share" in data.columns:
         usage = data
         if "cosmetic_kind" in usage.columns:
             usage = usage.loc[usage["cosmetic_kind"] == kind]
         return usage
-    return cosmetic_usage(data, kind=kind, by="actor")  # type: ignore[arg-type]
+    return cosmetic_usage(data, kind=kind, by="actor")
 
 
 def _short(name: str, character: str) -> str:
@@ -46,10 +45,14 @@ def _short(name: str, character: str) -> str:
     return name[len(prefix) :] if name.startswith(prefix) else name
 
 
-def _most_played(table: pd.DataFrame, characters: int | None) -> list[Any]:
-    """The ``characters`` actors with the most picks in ``table``, most first (None: all)."""
+def _most_played(table: pd.DataFrame, max_characters: int | None) -> list[Any]:
+    """The ``max_characters`` actors with the most picks in ``table``, most first (None: all)."""
     picks = table.groupby("actor", observed=True)["picks"].sum().sort_values(ascending=False)
-    return list(picks.index[:characters] if characters else picks.index)
+    return list(picks.index if max_characters is None else picks.index[:max_characters])
+
+
+def _checked_max_characters(value: object) -> int | None:
+    return None if value is None else checked_count(value, "max_characters")
 
 
 def _fitted_limits(values: np.ndarray) -> tuple[float, float]:
@@ -65,12 +68,12 @@ def _fitted_limits(values: np.ndarray) -> tuple[float, float]:
 
 
 def plot_cosmetic_usage(
-    data: MatchFrames | pd.DataFrame,
+    data: TableSource | pd.DataFrame,
     *,
     ax: Axes | None = None,
-    kind: str = "mount",
+    kind: CosmeticKind = "mount",
     top: int = 5,
-    characters: int | None = 15,
+    max_characters: int | None = 15,
     names: Names | Mapping[str, Any] | None = None,
     **style: Any,
 ) -> Axes:
@@ -82,12 +85,12 @@ def plot_cosmetic_usage(
     wide enough.
 
     Args:
-        data: the normalized matches, or a :func:`matchkit.analysis.cosmetic_usage` table
-            grouped by ``actor``.
+        data: the normalized matches, or an archive, or a
+            :func:`matchkit.analysis.cosmetic_usage` table grouped by ``actor``.
         ax: the Axes to draw on; a new Figure's Axes when None.
         kind: the cosmetic kind (attachment, emote, mount, outfit).
         top: segments per bar.
-        characters: show the most played characters only (None: all).
+        max_characters: show this many characters, the most played (None: all).
         names: display names of characters and cosmetics (:mod:`matchkit.names`); ids
             without a name stay ids.
         **style: passed to each ``barh`` call (``height``, ``edgecolor``, ...).
@@ -95,6 +98,8 @@ def plot_cosmetic_usage(
     Returns:
         The Axes, characters from most picked (top) to least.
     """
+    top = checked_count(top, "top")
+    max_characters = _checked_max_characters(max_characters)
     catalogue = as_names(names)
     usage = _usage(data, kind)
     if "actor" not in usage.columns:
@@ -102,7 +107,7 @@ def plot_cosmetic_usage(
             "the usage table must be grouped by actor (cosmetic_usage(..., by='actor'))",
             parameter="data",
         )
-    order = _most_played(usage, characters)
+    order = _most_played(usage, max_characters)
     height = max(2.5, 0.32 * len(order) + 1.5)
     ax = new_axes(ax, figsize=(10.0, height))
     colors = colormaps["viridis"](np.linspace(0.15, 0.85, top))
@@ -143,12 +148,12 @@ def plot_cosmetic_usage(
 
 
 def plot_cosmetic_heatmap(
-    data: MatchFrames | pd.DataFrame,
+    data: TableSource | pd.DataFrame,
     *,
     ax: Axes | None = None,
-    kind: str = "mount",
+    kind: CosmeticKind = "mount",
     top: int = 12,
-    characters: int | None = 15,
+    max_characters: int | None = 15,
     names: Names | Mapping[str, Any] | None = None,
     **style: Any,
 ) -> Axes:
@@ -158,12 +163,12 @@ def plot_cosmetic_heatmap(
     is mostly empty, and :func:`plot_cosmetic_summary_heatmap` compares characters instead.
 
     Args:
-        data: the normalized matches, or a :func:`matchkit.analysis.cosmetic_usage` table
-            grouped by ``actor``.
+        data: the normalized matches, or an archive, or a
+            :func:`matchkit.analysis.cosmetic_usage` table grouped by ``actor``.
         ax: the Axes to draw on; a new Figure's Axes when None.
         kind: the cosmetic kind.
         top: the most picked cosmetics overall become the columns.
-        characters: the most played characters become the rows (None: all).
+        max_characters: the rows: this many characters, the most played (None: all).
         names: display names of characters and cosmetics (:mod:`matchkit.names`); ids
             without a name stay ids.
         **style: passed to ``imshow`` (``cmap``, ``vmax``, ...).
@@ -171,6 +176,8 @@ def plot_cosmetic_heatmap(
     Returns:
         The Axes, with a colour bar and the share written in each cell.
     """
+    top = checked_count(top, "top")
+    max_characters = _checked_max_characters(max_characters)
     catalogue = as_names(names)
     usage = _usage(data, kind)
     matrix = usage.pivot_table(
@@ -183,7 +190,7 @@ def plot_cosmetic_heatmap(
     )
     column_picks = usage.groupby(_ID)["picks"].sum().sort_values(ascending=False)
     columns = list(column_picks.index[:top])
-    rows = _most_played(usage, characters)
+    rows = _most_played(usage, max_characters)
     matrix = matrix.reindex(index=rows, columns=columns, fill_value=0.0)
     ax = new_axes(ax, figsize=(max(6.0, 0.6 * len(columns) + 3), max(3.0, 0.35 * len(rows) + 2)))
     options = {
@@ -211,23 +218,23 @@ def plot_cosmetic_heatmap(
 
 
 def plot_cosmetic_summary_heatmap(
-    data: MatchFrames | pd.DataFrame,
+    data: TableSource | pd.DataFrame,
     *,
     ax: Axes | None = None,
     metric: str = "non_default_share",
-    characters: int | None = 15,
+    max_characters: int | None = 15,
     names: Names | Mapping[str, Any] | None = None,
     **style: Any,
 ) -> Axes:
     """Characters x cosmetic kinds, coloured by a :func:`cosmetic_summary` metric.
 
     Args:
-        data: the normalized matches, their participant view, or a
+        data: the normalized matches, their participant view, an archive, or a
             :func:`matchkit.analysis.cosmetic_summary` table grouped by ``actor`` over several
             kinds.
         ax: the Axes to draw on; a new Figure's Axes when None.
         metric: ``"non_default_share"``, ``"default_share"`` or ``"diversity"``.
-        characters: the most played characters become the rows (None: all).
+        max_characters: the rows: this many characters, the most played (None: all).
         names: display names of characters and cosmetics (:mod:`matchkit.names`); ids
             without a name stay ids.
         **style: passed to ``imshow``.
@@ -235,6 +242,7 @@ def plot_cosmetic_summary_heatmap(
     Returns:
         The Axes, with a colour bar and the value written in each cell.
     """
+    max_characters = _checked_max_characters(max_characters)
     catalogue = as_names(names)
     if metric not in _METRIC_LABELS:
         raise InvalidArgumentError(
@@ -242,12 +250,12 @@ def plot_cosmetic_summary_heatmap(
         )
     if isinstance(data, pd.DataFrame) and metric in data.columns:
         summary = data
-    else:  # MatchFrames or their participant view
+    else:  # MatchFrames, their participant view or an archive
         summary = cosmetic_summary(data, kind=COSMETIC_KINDS, by="actor")
     matrix = summary.pivot_table(
         index="actor", columns="cosmetic_kind", values=metric, aggfunc="first", observed=True
     )
-    rows = _most_played(summary, characters)
+    rows = _most_played(summary, max_characters)
     matrix = matrix.reindex(index=rows)
     values = matrix.to_numpy(dtype="float64")
     low, high = _fitted_limits(values)

@@ -9,7 +9,7 @@ a hollow one for a loss, a grey cross where the match does not say.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
 import pandas as pd
@@ -17,10 +17,11 @@ from matplotlib.axes import Axes
 from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
 from matplotlib.figure import Figure
 
-from matchkit.analysis import wilson_columns
-from matchkit.analysis.players import player_history
+from matchkit.analysis import TableSource, player_history, wilson_columns
 from matchkit.errors import InvalidArgumentError
+from matchkit.model.frames import MatchFrames
 from matchkit.names import Names
+from matchkit.plots._arguments import checked_count
 from matchkit.plots._style import OTHER_COLOR, percent_axis
 
 __all__ = ["plot_player_form", "rolling_win_rate"]
@@ -42,7 +43,9 @@ _OTHER = "other"
 
 
 def _checked_history(
-    data: Any, player_id: str | None, names: Names | Mapping[str, Any] | None
+    data: TableSource | Sequence[MatchFrames] | pd.DataFrame,
+    player_id: str | None,
+    names: Names | Mapping[str, Any] | None,
 ) -> pd.DataFrame:
     if isinstance(data, pd.DataFrame):
         missing = [name for name in _REQUIRED if name not in data.columns]
@@ -61,19 +64,13 @@ def _checked_history(
     return player_history(data, player_id, names=names)
 
 
-def _whole(value: object, name: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise InvalidArgumentError(f"{name}={value!r} must be a whole number >= 1", parameter=name)
-    return value
-
-
 def rolling_win_rate(
     history: pd.DataFrame, *, window: int = 20, confidence: float = 0.95
 ) -> pd.DataFrame:
     """At each decided match: ``created_at``, ``matches`` (in the window), ``wins``,
     ``win_rate``, ``ci_low``, ``ci_high`` over the last ``window`` decided matches (fewer at
     the start)."""
-    window = _whole(window, "window")
+    window = checked_count(window, "window")
     decided = history.loc[history["won"].notna(), ["created_at", "won"]]
     decided = decided.sort_values("created_at", kind="stable").reset_index(drop=True)
     won = decided["won"].astype(bool).astype("int64")
@@ -88,7 +85,7 @@ def rolling_win_rate(
 
 
 def plot_player_form(
-    data: Any,
+    data: TableSource | Sequence[MatchFrames] | pd.DataFrame,
     *,
     player_id: str | None = None,
     ax: Axes | None = None,
@@ -102,8 +99,8 @@ def plot_player_form(
     """The player's rolling win rate (with its interval) and the characters they played.
 
     Args:
-        data: a :func:`matchkit.analysis.player_history` table (with ``character`` when it was
-            built with names), or MatchFrames / an archive with ``player_id``.
+        data: MatchFrames, a list of them or an archive, with ``player_id``; or a
+            :func:`matchkit.analysis.player_history` table.
         player_id: the player, when ``data`` is not a history table.
         ax: the Axes of the win rate; a new Figure with two Axes when None. The characters'
             Axes is added below the given one (an inset sharing its time axis).
@@ -119,7 +116,7 @@ def plot_player_form(
         ``ax.child_axes[0]`` on a given Axes.
     """
     history = _checked_history(data, player_id, names)
-    top = _whole(top, "top")
+    top = checked_count(top, "top")
     rates = rolling_win_rate(history, window=window, confidence=confidence)
     if ax is None:
         figure = Figure(figsize=(9.0, 6.0), layout="constrained")
@@ -130,18 +127,26 @@ def plot_player_form(
     rates = rates.loc[rates["matches"] >= min(window, len(rates))]
     times = rates["created_at"]
     ax.fill_between(
-        times, rates["ci_low"], rates["ci_high"], color=_LINE, alpha=0.2, linewidth=0,
+        times,
+        rates["ci_low"],
+        rates["ci_high"],
+        color=_LINE,
+        alpha=0.2,
+        linewidth=0,
         label=f"{confidence:.0%} interval",
-    )  # fmt: skip
-    ax.plot(times, rates["win_rate"], color=_LINE, linewidth=2,
-            **{"label": f"won, last {window} matches", **style})  # fmt: skip
+    )
+    line = {"color": _LINE, "linewidth": 2, "label": f"won, last {window} matches", **style}
+    ax.plot(times, rates["win_rate"], **line)
     ax.axhline(0.5, color="black", linestyle="--", linewidth=1, label="50%")
     decided = history["won"].dropna().astype(bool)
     if len(decided):
         ax.axhline(
-            decided.mean(), color=OTHER_COLOR, linestyle=":", linewidth=1.5,
+            decided.mean(),
+            color=OTHER_COLOR,
+            linestyle=":",
+            linewidth=1.5,
             label=f"overall {decided.mean():.0%} of {len(decided):,}",
-        )  # fmt: skip
+        )
     ax.set_ylim(-0.03, 1.03)
     percent_axis(ax)
     ax.set_ylabel(f"Matches won (rolling {window})")

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
-from matchkit.analysis import SIDES, side_win_rates
+from matchkit.analysis import SIDES, Level, TableSource, side_win_rates
 from matchkit.errors import InvalidArgumentError
 from matchkit.names import NAME_COLUMNS
 from matchkit.plots._style import (
@@ -21,9 +21,6 @@ from matchkit.plots._style import (
     server_type_color,
 )
 
-if TYPE_CHECKING:
-    from matchkit.model.frames import MatchFrames
-
 __all__ = ["plot_side_win_rates"]
 
 _OFFSET = 0.15
@@ -34,11 +31,11 @@ _FULL_COUNT_GROUPS = 4
 
 
 def plot_side_win_rates(
-    data: MatchFrames | pd.DataFrame,
+    data: TableSource | pd.DataFrame,
     *,
     ax: Axes | None = None,
     by: str | Sequence[str] | None = "server_type",
-    level: str = "match",
+    level: Level = "match",
     **style: Any,
 ) -> Axes:
     """Each side's win rate per group: a point with its 95% interval, and the 50% line.
@@ -48,11 +45,12 @@ def plot_side_win_rates(
     types take the server-type colours; other groups are coloured by side.
 
     Args:
-        data: the normalized matches, or a :func:`matchkit.analysis.side_win_rates` table.
+        data: the normalized matches, an archive, or a
+            :func:`matchkit.analysis.side_win_rates` table.
         ax: the Axes to draw on; a new Figure's Axes when None.
-        by: grouping keys when ``data`` is MatchFrames (ignored for a table, which carries its
-            own groups: every column before ``side``).
-        level: ``"match"`` or ``"round"`` when ``data`` is MatchFrames.
+        by: grouping keys when ``data`` is not a table (a table carries its own groups: every
+            column before ``side``).
+        level: ``"match"`` or ``"round"`` when ``data`` is not a table.
         **style: passed to each errorbar (``capsize``, ``markersize``, ...).
 
     Returns:
@@ -67,7 +65,7 @@ def plot_side_win_rates(
                 parameter="data",
             )
     else:
-        rates = side_win_rates(data, by=by, level=level)  # type: ignore[arg-type]
+        rates = side_win_rates(data, by=by, level=level)
     count_column = "rounds" if "rounds" in rates.columns else "matches"
     keys = list(rates.columns[: list(rates.columns).index("side")])
     ax = new_axes(ax)
@@ -84,37 +82,14 @@ def plot_side_win_rates(
         label = " / ".join(
             group_label(value) for key, value in zip(keys, values, strict=True) if key in shown
         )
-        label = label or "all matches"
         count = int(rows[count_column].max())
         # Beyond a few groups the full "1,234 matches" would run into its neighbours.
         counted = (
             f"{count:,} {count_column}" if len(groups) <= _FULL_COUNT_GROUPS else f"n={count:,}"
         )
-        labels.append(f"{label}\n{counted}")
-        for side in SIDES:
-            side_rows = rows.loc[rows["side"] == side]
-            if side_rows.empty:
-                continue
-            row = side_rows.iloc[0]
-            color = server_type_color(values[0]) if by_server_type else SIDE_COLORS[side]
-            x = position + (_OFFSET if side == 2 else -_OFFSET)
-            options = {
-                "fmt": SIDE_MARKERS[side],
-                "color": color,
-                "markersize": 8,
-                "capsize": 5,
-                "elinewidth": 2,
-                "markerfacecolor": color if side == 1 else "white",
-                "markeredgewidth": 2,
-                "label": f"side {side}",
-                **style,
-            }
-            ax.errorbar(
-                [x],
-                [row["win_rate"]],
-                yerr=[[row["win_rate"] - row["ci_low"]], [row["ci_high"] - row["win_rate"]]],
-                **options,
-            )
+        labels.append(f"{label or 'all matches'}\n{counted}")
+        group_color = server_type_color(values[0]) if by_server_type else None
+        _draw_sides(ax, position, rows, group_color, style)
     ax.axhline(0.5, color="black", linestyle="--", linewidth=1, label="50% (no advantage)")
     ax.set_xticks(range(len(labels)), labels)
     ax.set_xlim(-0.6, max(len(labels) - 0.4, 0.6))
@@ -127,6 +102,36 @@ def plot_side_win_rates(
     ax.grid(axis="y", alpha=0.3)
     ax.legend(handles=_legend_handles(by_server_type), loc="upper left", bbox_to_anchor=(1.01, 1))
     return ax
+
+
+def _draw_sides(
+    ax: Axes, position: int, rows: pd.DataFrame, color: str | None, style: dict[str, Any]
+) -> None:
+    """One group's two points beside ``position`` (side 1 left, a circle; side 2 right, a
+    square) with their intervals, in ``color`` (None: each side's colour)."""
+    for side in SIDES:
+        side_rows = rows.loc[rows["side"] == side]
+        if side_rows.empty:
+            continue
+        row = side_rows.iloc[0]
+        shade = color or SIDE_COLORS[side]
+        options = {
+            "fmt": SIDE_MARKERS[side],
+            "color": shade,
+            "markersize": 8,
+            "capsize": 5,
+            "elinewidth": 2,
+            "markerfacecolor": shade if side == 1 else "white",
+            "markeredgewidth": 2,
+            "label": f"side {side}",
+            **style,
+        }
+        ax.errorbar(
+            [position + (_OFFSET if side == 2 else -_OFFSET)],
+            [row["win_rate"]],
+            yerr=[[row["win_rate"] - row["ci_low"]], [row["ci_high"] - row["win_rate"]]],
+            **options,
+        )
 
 
 def _set_rate_limits(ax: Axes, rates: pd.DataFrame) -> None:

@@ -1,23 +1,27 @@
 """Plots of telemetry analyses: battlerite win rates, queue times by hour, rates per minute.
 
-Each takes TelemetryFrames or the matching :mod:`matchkit.analysis.telemetry` table, draws on
-``ax`` (a new Figure's Axes when None, never pyplot's state), names its units and shows ``n``.
+Each takes TelemetryFrames, an archive synced with telemetry, or the matching
+:mod:`matchkit.analysis.telemetry` table, draws on ``ax`` (a new Figure's Axes when None, never
+pyplot's state), names its units and shows ``n``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import pandas as pd
 from matplotlib.axes import Axes
 
-from matchkit.analysis.telemetry import battlerite_win_rates, per_minute_rates, queue_times
+from matchkit.analysis import (
+    TelemetryTableSource,
+    battlerite_win_rates,
+    per_minute_rates,
+    queue_times,
+)
 from matchkit.errors import InvalidArgumentError
+from matchkit.names import Names
 from matchkit.plots._style import SIDE_COLORS, new_axes, percent_axis
-
-if TYPE_CHECKING:
-    from matchkit.names import Names
 
 __all__ = ["plot_battlerite_win_rates", "plot_per_minute_rates", "plot_queue_times"]
 
@@ -25,24 +29,27 @@ _OFFSET = 0.18
 _REGION_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#555555")
 
 
-def _table(data: Any, required: tuple[str, ...], build: Any, **options: Any) -> pd.DataFrame:
-    from matchkit.telemetry.frames import TelemetryFrames
-
-    if isinstance(data, TelemetryFrames):
-        return build(data, **options)
+def _table(
+    data: TelemetryTableSource | pd.DataFrame,
+    required: tuple[str, ...],
+    build: Callable[..., pd.DataFrame],
+    **options: Any,
+) -> pd.DataFrame:
+    """``data`` when it is the analysis table (with the ``required`` columns), else the table
+    ``build`` makes of it (the analysis checks its own input)."""
     if not isinstance(data, pd.DataFrame):
-        raise InvalidArgumentError(
-            f"data must be TelemetryFrames or an analysis table, not {type(data).__name__}",
-            parameter="data",
-        )
+        return build(data, **options)
     missing = [name for name in required if name not in data.columns]
     if missing:
-        raise InvalidArgumentError(f"the table lacks {missing}", parameter="data")
+        raise InvalidArgumentError(
+            f"the table lacks {missing}: pass TelemetryFrames or the {build.__name__}(...) table",
+            parameter="data",
+        )
     return data
 
 
 def plot_battlerite_win_rates(
-    data: Any,
+    data: TelemetryTableSource | pd.DataFrame,
     *,
     character: str,
     ax: Axes | None = None,
@@ -53,12 +60,12 @@ def plot_battlerite_win_rates(
     those who did not (square), with 95% Wilson intervals, and the 50% line.
 
     Args:
-        data: TelemetryFrames or a :func:`matchkit.analysis.telemetry.battlerite_win_rates`
-            table.
+        data: TelemetryFrames, an archive, or a
+            :func:`matchkit.analysis.telemetry.battlerite_win_rates` table.
         character: the character's name or actor id.
         ax: the Axes to draw on.
-        names: :class:`matchkit.names.Names` or actor id -> name (when ``data`` is
-            TelemetryFrames; default: the sample set's catalogue).
+        names: :class:`matchkit.names.Names` or actor id -> name, when ``data`` is not a table
+            (None: no names, ids as text).
         **style: passed to each errorbar.
 
     Battlerites are labelled by ``battlerite_name`` (without the character's name before it)
@@ -118,7 +125,9 @@ def _battlerite_labels(rows: pd.DataFrame, character: str) -> pd.Series:
     return named.str.removeprefix(f"{character}: ").astype(str)
 
 
-def plot_queue_times(data: Any, *, ax: Axes | None = None, **style: Any) -> Axes:
+def plot_queue_times(
+    data: TelemetryTableSource | pd.DataFrame, *, ax: Axes | None = None, **style: Any
+) -> Axes:
     """Mean seconds in queue by the match's start hour (UTC), one line per match region, with
     its 95% interval as a band; the legend gives each region's n (queued players)."""
     required = ("match_region", "start_hour", "mean_seconds", "ci_low", "ci_high", "n")
@@ -128,8 +137,9 @@ def plot_queue_times(data: Any, *, ax: Axes | None = None, **style: Any) -> Axes
         part = part.sort_values("start_hour")
         color = _REGION_COLORS[index % len(_REGION_COLORS)]
         hours = part["start_hour"].astype("int64")
-        ax.plot(hours, part["mean_seconds"], marker="o", markersize=3, color=color,
-                label=f"{region} (n={int(part['n'].sum()):,})", **style)  # fmt: skip
+        label = f"{region} (n={int(part['n'].sum()):,})"
+        line = {"marker": "o", "markersize": 3, "color": color, "label": label, **style}
+        ax.plot(hours, part["mean_seconds"], **line)
         ax.fill_between(hours, part["ci_low"], part["ci_high"], color=color, alpha=0.15)
     ax.set_xticks(range(0, 24, 2))
     ax.set_xlabel("match start, hour of day (UTC)")
@@ -140,7 +150,7 @@ def plot_queue_times(data: Any, *, ax: Axes | None = None, **style: Any) -> Axes
 
 
 def plot_per_minute_rates(
-    data: Any,
+    data: TelemetryTableSource | pd.DataFrame,
     *,
     stat: str = "damage_done",
     ax: Axes | None = None,

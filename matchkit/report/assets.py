@@ -177,7 +177,7 @@ def install_assets(folder: str | Path | None = None, *, npm: str = "npm") -> Pat
     with tempfile.TemporaryDirectory(prefix="matchkit-npm-") as scratch:
         for package in wanted:
             tarball = _npm_pack(npm, package, Path(scratch))
-            _check_integrity(package, tarball)
+            _require_integrity(package, tarball)
             _extract(package, tarball, folder / package.folder)
     return folder
 
@@ -188,7 +188,8 @@ def copy_assets(out: Path, *, folder: str | os.PathLike[str] | None = None) -> P
     Raises:
         MatchkitError: a pinned package is not installed (the message says how to install it).
     """
-    folder = require_assets(folder)
+    folder = Path(folder) if folder is not None else assets_path()
+    require_assets(folder)
     target = out / STATIC_FOLDER
     for package in PACKAGES:
         shutil.copytree(
@@ -199,8 +200,8 @@ def copy_assets(out: Path, *, folder: str | os.PathLike[str] | None = None) -> P
     return target
 
 
-def require_assets(folder: str | os.PathLike[str] | None = None) -> Path:
-    """The installed web files' folder.
+def require_assets(folder: str | os.PathLike[str] | None = None) -> None:
+    """Raise unless every pinned package is installed in ``folder`` (default: :func:`assets_path`).
 
     Raises:
         MatchkitError: a pinned package is not installed (the message says how to install it).
@@ -213,7 +214,6 @@ def require_assets(folder: str | os.PathLike[str] | None = None) -> Path:
             "`make assets` (or `python -m matchkit.report.assets`), which fetches them from the "
             "npm registry at pinned versions"
         )
-    return folder
 
 
 def _npm_pack(npm: str, package: WebPackage, scratch: Path) -> Path:
@@ -234,7 +234,7 @@ def _npm_pack(npm: str, package: WebPackage, scratch: Path) -> Path:
     return scratch / filename.lstrip("@").replace("/", "-")
 
 
-def _check_integrity(package: WebPackage, tarball: Path) -> None:
+def _require_integrity(package: WebPackage, tarball: Path) -> None:
     digest = base64.b64encode(hashlib.sha512(tarball.read_bytes()).digest()).decode()
     if f"sha512-{digest}" != package.integrity:
         raise MatchkitError(

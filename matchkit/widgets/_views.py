@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 from matplotlib.figure import Figure, SubFigure
 
-from matchkit.analysis import duration_summary, group_label, side_win_rates
+from matchkit.analysis import Level, duration_summary, group_label, side_win_rates
+from matchkit.model.schema import CosmeticKind
 from matchkit.names import Names
 from matchkit.plots import (
     plot_cosmetic_heatmap,
@@ -53,13 +54,15 @@ def durations_view(matches: pd.DataFrame) -> dict[str, Any]:
     return figure_output(figure, "match durations")
 
 
-def sides_view(frames: MatchFrames, *, by: str, level: str) -> dict[str, Any]:
+def sides_view(frames: MatchFrames, *, by: str, level: Level) -> dict[str, Any]:
     """Each side's win rate per group."""
     ax = plot_side_win_rates(frames, by=by, level=level)
     return figure_output(ax.figure, "side win rates")
 
 
-def cosmetics_view(view: pd.DataFrame, *, kind: str, mode: str, names: Names) -> dict[str, Any]:
+def cosmetics_view(
+    view: pd.DataFrame, *, kind: CosmeticKind, mode: str, names: Names
+) -> dict[str, Any]:
     """Cosmetic picks of a participant view: ``mode`` is usage, heatmap or summary."""
     if mode == "usage":
         ax = plot_cosmetic_usage(view, kind=kind, names=names)

@@ -7,20 +7,24 @@ Example (in JupyterLab)::
     panel            # shows the panel; change a filter and the visible tab redraws
     panel.frames     # the MatchFrames the filters select
 
-Every filter left empty means "all". The plots are rendered to PNG inside ``Output`` widgets,
-so they show in JupyterLab, in classic notebooks and in exported HTML with widget state alike.
+Every filter left empty means "all" (:mod:`matchkit.widgets.filters`). The plots are rendered
+to PNG inside ``Output`` widgets (:mod:`matchkit.widgets._views`), so they show in JupyterLab,
+in classic notebooks and in exported HTML with widget state alike.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any
 
+import ipywidgets as widgets
 import pandas as pd
 
-from matchkit.analysis import COSMETIC_KINDS, group_label, version_key
+from matchkit.analysis import COSMETIC_KINDS
+from matchkit.analysis.inputs import require_match_frames
 from matchkit.errors import MatchkitError
+from matchkit.model.frames import MatchFrames
 from matchkit.names import Names, as_names
 from matchkit.widgets._views import (
     cosmetics_view,
@@ -29,16 +33,7 @@ from matchkit.widgets._views import (
     sides_view,
     table_view,
 )
-
-try:
-    import ipywidgets as widgets
-except ImportError as error:  # pragma: no cover - depends on the environment
-    raise ImportError(
-        "matchkit.widgets.explorer needs ipywidgets: pip install 'matchkit[notebook]'"
-    ) from error
-
-if TYPE_CHECKING:
-    from matchkit.model.frames import MatchFrames
+from matchkit.widgets.filters import Filters
 
 __all__ = ["ExplorerPanel", "explore"]
 
@@ -51,23 +46,34 @@ TABS: Mapping[str, str] = {
 }
 #: The match columns the side win rate tab can group by.
 SIDE_GROUPS = ("server_type", "ranking_type", "patch_version", "region")
+#: The views of the cosmetics tab: label -> mode of :func:`matchkit.widgets._views.cosmetics_view`.
+COSMETIC_VIEWS = (
+    ("top picks per character", "usage"),
+    ("share heatmap", "heatmap"),
+    ("non-default share, all kinds", "summary"),
+)
 
 
 def explore(
-    frames: MatchFrames,
+    data: MatchFrames,
     *,
     names: Names | Mapping[str, Any] | None = None,
 ) -> ExplorerPanel:
-    """A filter panel over ``frames`` with duration, side and cosmetic plots and a table.
+    """A filter panel over ``data`` with duration, side and cosmetic plots and a table.
 
     Args:
-        frames: the matches to explore.
-        names: display names of characters and cosmetics (:mod:`matchkit.names`).
+        data: the matches to explore, in memory (of an archive, the part its
+            ``to_frames(start, end)`` gives): each filter change selects from them again.
+        names: display names of characters and cosmetics (:mod:`matchkit.names`); None: no
+            names, each id is its own name.
 
     Returns:
         The panel; it displays itself when it is the last expression of a cell.
+
+    Raises:
+        InvalidArgumentError: ``data`` is not MatchFrames.
     """
-    return ExplorerPanel(frames, names=names)
+    return ExplorerPanel(data, names=names)
 
 
 class ExplorerPanel:
@@ -76,6 +82,7 @@ class ExplorerPanel:
     Attributes:
         frames: the MatchFrames that the current filters select.
         source: the MatchFrames the panel was built on.
+        filters: the :class:`matchkit.widgets.filters.Filters` (their widgets, their mask).
         date_range, server_type, ranking_type, patch_version, region, character, player: the
             filter widgets (set their ``value`` to filter from code).
         side_group, side_level, cosmetic_kind, cosmetic_view: the options of the tabs.
@@ -93,37 +100,43 @@ class ExplorerPanel:
 
     def __init__(
         self,
-        frames: MatchFrames,
+        data: MatchFrames,
         *,
         names: Names | Mapping[str, Any] | None = None,
     ) -> None:
-        self.source = frames
-        self._mask = pd.Series(True, index=frames.matches.index)
-        self._selected: MatchFrames | None = frames
+        require_match_frames(data)
+        self.source = data
+        self._mask = pd.Series(True, index=data.matches.index)
+        self._selected: MatchFrames | None = data
         self.names = as_names(names)
         self.renders = 0
         self.tab_renders = dict.fromkeys(TABS, 0)
         self._stale: set[str] = set(TABS)
         self._building = True
-        matches = frames.matches
-        layout = widgets.Layout(width="auto")
-        self.date_range = _date_slider(matches["created_at"])
-        self.server_type = _multi("Server type", matches["server_type"], layout)
-        self.ranking_type = _multi("Ranking", matches["ranking_type"], layout)
-        self.patch_version = _multi("Patch", matches["patch_version"], layout, key=version_key)
-        self.region = _multi("Region", matches["region"], layout)
-        self.character = widgets.SelectMultiple(
-            options=[(self.names.name("character", actor), actor) for actor in _characters(frames)],
-            description="Character",
-            rows=5,
-            layout=layout,
+        self.filters = Filters(data, self.names)
+        # The filter widgets, where a notebook sets them (panel.server_type.value = ...).
+        self.date_range = self.filters.date_range
+        self.date_readout = self.filters.date_readout
+        self.server_type = self.filters.server_type
+        self.ranking_type = self.filters.ranking_type
+        self.patch_version = self.filters.patch_version
+        self.region = self.filters.region
+        self.character = self.filters.character
+        self.player = self.filters.player
+        self.tabs = self._tabs()
+        self.status = widgets.HTML()
+        self.reset = widgets.Button(
+            description="Reset filters", tooltip="Clear every filter: all matches"
         )
-        self.player = widgets.Text(
-            description="Player",
-            placeholder="player id or name",
-            continuous_update=False,
-            layout=layout,
-        )
+        controls = widgets.HBox([self.reset, self.status])
+        self.widget = widgets.VBox([self.filters.widget, controls, self.tabs])
+        self._observe()
+        self._building = False
+        self.refresh()
+        self.render_all()
+
+    def _tabs(self) -> widgets.Tab:
+        """The tabs, each an ``Output`` (in :attr:`outputs`) under the options of its view."""
         self.side_group = widgets.Dropdown(
             options=[(name.replace("_", " "), name) for name in SIDE_GROUPS],
             description="Group by",
@@ -134,63 +147,33 @@ class ExplorerPanel:
         self.cosmetic_kind = widgets.Dropdown(
             options=list(COSMETIC_KINDS), value="mount", description="Cosmetic"
         )
-        self.cosmetic_view = widgets.Dropdown(
-            options=[
-                ("top picks per character", "usage"),
-                ("share heatmap", "heatmap"),
-                ("non-default share, all kinds", "summary"),
-            ],
-            description="View",
-        )
-        self.status = widgets.HTML()
-        self.date_readout = widgets.HTML()
-        self.reset = widgets.Button(
-            description="Reset filters", tooltip="Clear every filter: all matches"
-        )
+        self.cosmetic_view = widgets.Dropdown(options=COSMETIC_VIEWS, description="View")
         self.outputs = {key: widgets.Output() for key in TABS}
-        self.tabs = widgets.Tab(
+        sides_options = widgets.HBox([self.side_group, level_label, self.side_level])
+        cosmetics_options = widgets.HBox([self.cosmetic_kind, self.cosmetic_view])
+        return widgets.Tab(
             children=[
                 self.outputs["durations"],
-                widgets.VBox(
-                    [
-                        widgets.HBox([self.side_group, level_label, self.side_level]),
-                        self.outputs["sides"],
-                    ]
-                ),
-                widgets.VBox(
-                    [
-                        widgets.HBox([self.cosmetic_kind, self.cosmetic_view]),
-                        self.outputs["cosmetics"],
-                    ]
-                ),
+                widgets.VBox([sides_options, self.outputs["sides"]]),
+                widgets.VBox([cosmetics_options, self.outputs["cosmetics"]]),
                 self.outputs["table"],
             ],
             titles=list(TABS.values()),
         )
-        filters = widgets.GridBox(
-            [
-                widgets.VBox([self.date_range, self.date_readout]),
-                self.player,
-                self.server_type,
-                self.ranking_type,
-                self.patch_version,
-                self.region,
-                self.character,
-            ],
-            layout=widgets.Layout(grid_template_columns="repeat(2, minmax(300px, 1fr))"),
-        )
-        self.widget = widgets.VBox([filters, widgets.HBox([self.reset, self.status]), self.tabs])
-        for control in self._filters():
+
+    def _observe(self) -> None:
+        """What redraws what: a filter the visible tab, a tab's option that tab."""
+        for control in self.filters.controls():
             control.observe(self._on_filter_change, names="value")
         self.reset.on_click(lambda _button: self.reset_filters())
         self.tabs.observe(self._on_tab_change, names="selected_index")
-        self.side_group.observe(self._on_option_change("sides"), names="value")
-        self.side_level.observe(self._on_option_change("sides"), names="value")
-        self.cosmetic_kind.observe(self._on_option_change("cosmetics"), names="value")
-        self.cosmetic_view.observe(self._on_option_change("cosmetics"), names="value")
-        self._building = False
-        self.refresh()
-        self.render_all()
+        for control, tab in (
+            (self.side_group, "sides"),
+            (self.side_level, "sides"),
+            (self.cosmetic_kind, "cosmetics"),
+            (self.cosmetic_view, "cosmetics"),
+        ):
+            control.observe(self._on_option_change(tab), names="value")
 
     def __repr__(self) -> str:
         return f"ExplorerPanel({self.selected_count} of {len(self.source)} matches selected)"
@@ -212,17 +195,6 @@ class ExplorerPanel:
         bundle = dict(self.widget._repr_mimebundle_(**kwargs) or {})
         bundle["text/plain"] = repr(self)
         return bundle
-
-    def _filters(self) -> list[widgets.Widget]:
-        return [
-            self.date_range,
-            self.server_type,
-            self.ranking_type,
-            self.patch_version,
-            self.region,
-            self.character,
-            self.player,
-        ]
 
     def _on_filter_change(self, change: Mapping[str, Any]) -> None:
         if not self._building:
@@ -249,16 +221,7 @@ class ExplorerPanel:
         """Clear every filter (all dates, every value, no player): one redraw."""
         self._building = True
         try:
-            self.date_range.index = (0, len(self.date_range.options) - 1)
-            for control in (
-                self.server_type,
-                self.ranking_type,
-                self.patch_version,
-                self.region,
-                self.character,
-            ):
-                control.value = ()
-            self.player.value = ""
+            self.filters.clear()
         finally:
             self._building = False
         self.refresh()
@@ -271,34 +234,7 @@ class ExplorerPanel:
 
     def selection_mask(self) -> pd.Series:
         """A boolean Series over ``source.matches``: the matches the filters select."""
-        matches = self.source.matches
-        mask = pd.Series(True, index=matches.index)
-        start, end = self.date_range.value
-        if start is not None:
-            created = matches["created_at"]
-            mask &= (created >= start) & (created < end + pd.Timedelta(days=1))
-        for control, column in (
-            (self.server_type, "server_type"),
-            (self.ranking_type, "ranking_type"),
-            (self.patch_version, "patch_version"),
-            (self.region, "region"),
-        ):
-            if control.value:
-                mask &= matches[column].astype(object).isin(control.value)
-        participants = self.source.participants
-        if self.character.value:
-            chosen = participants.loc[participants["actor"].isin(self.character.value), "match_id"]
-            mask &= matches["match_id"].isin(chosen)
-        if self.player.value.strip():
-            mask &= matches["match_id"].isin(self._player_matches(self.player.value.strip()))
-        return mask.fillna(False).astype(bool)
-
-    def _player_matches(self, text: str) -> pd.Series:
-        players = self.source.players
-        by_name = players.loc[players["name"].str.casefold() == text.casefold(), "player_id"]
-        wanted = {text, *by_name.dropna().tolist()}
-        participants = self.source.participants
-        return participants.loc[participants["player_id"].isin(wanted), "match_id"]
+        return self.filters.mask()
 
     def refresh(self) -> None:
         """Apply the filters to ``source`` and redraw the visible tab (the others when opened)."""
@@ -309,7 +245,7 @@ class ExplorerPanel:
         self.renders += 1
         count = self.selected_count
         self.status.value = f"<b>{count:,}</b> of {len(self.source):,} matches selected"
-        self.date_readout.value = _date_text(self.date_range)
+        self.filters.describe_dates()
         self._stale = set(TABS)
         stale = html_output("<p><i>Out of date: drawn again when this tab is opened.</i></p>")
         for tab in TABS:
@@ -346,55 +282,3 @@ class ExplorerPanel:
 
     def _render_table(self) -> dict[str, Any]:
         return table_view(self.frames)
-
-
-def _multi(
-    description: str,
-    column: pd.Series,
-    layout: widgets.Layout,
-    *,
-    key: Callable[[Any], Any] = str,
-) -> widgets.SelectMultiple:
-    values = sorted(column.dropna().astype(object).unique(), key=key)
-    return widgets.SelectMultiple(
-        options=[(group_label(value), value) for value in values],
-        description=description,
-        rows=min(max(len(values), 2), 5),
-        layout=layout,
-    )
-
-
-def _date_slider(created_at: pd.Series) -> widgets.SelectionRangeSlider:
-    known = created_at.dropna()
-    if known.empty:
-        options: Sequence[tuple[str, Any]] = [("no dates", None)]
-    else:
-        days = pd.date_range(known.min().floor("D"), known.max().floor("D"), freq="D")
-        options = [(day.strftime("%Y-%m-%d"), day) for day in days]
-    # The slider's own readout cuts long ranges off: the full range is written beside it.
-    return widgets.SelectionRangeSlider(
-        options=options,
-        index=(0, len(options) - 1),
-        description="Dates (UTC)",
-        continuous_update=False,
-        readout=False,
-        layout=widgets.Layout(width="auto"),
-    )
-
-
-def _date_text(slider: widgets.SelectionRangeSlider) -> str:
-    """The selected dates in full: first and last day, and how many days."""
-    first, last = slider.index
-    start, end = slider.options[first][0], slider.options[last][0]
-    if slider.value[0] is None:
-        return "<small>no dates</small>"
-    days = last - first + 1
-    return f"<small>{start} to {end} ({days:,} day{'s' if days != 1 else ''}, UTC)</small>"
-
-
-def _characters(frames: MatchFrames) -> list[str]:
-    """Characters of non-bot participants, most played first."""
-    participants = frames.participants
-    actors = participants.loc[participants["kind"].astype(object) != "bot", "actor"].dropna()
-    counts = actors.astype(str).value_counts()
-    return sorted(counts.index, key=lambda actor: (-counts[actor], actor))

@@ -48,10 +48,8 @@ def _rows(table: pd.DataFrame, actor: str) -> pd.DataFrame:
 
 def test_usage_shares_ranks_and_default(frames):
     usage = cosmetic_usage(frames, kind="mount")
-    assert list(usage.columns) == [  # names first, ids last
-        "character", "cosmetic_kind", "cosmetic", "picks", "share", "rank", "is_default",
-        "actor", "cosmetic_id",
-    ]  # fmt: skip
+    leading = ["character", "cosmetic_kind", "cosmetic", "picks", "share", "rank"]
+    assert list(usage.columns) == [*leading, "is_default", "actor", "cosmetic_id"]
     ten = _rows(usage, "10")
     # Character 10 picked mounts 1, 1, 2, 3 (the bot b1 is left out).
     assert ten["cosmetic_id"].tolist() == [1, 2, 3]

@@ -1,10 +1,10 @@
-"""Duration summaries on small hand-built matches, with expected numbers computed by hand."""
+"""Duration counts and summaries on small hand-built matches, expected numbers worked by hand."""
 
 from __future__ import annotations
 
 import pytest
 
-from matchkit.analysis import duration_summary
+from matchkit.analysis import duration_counts, duration_summary
 from matchkit.errors import InvalidArgumentError
 from tests.analysis.helpers import frames_of
 from tests.builders.matches import arena_match, royale_match
@@ -92,3 +92,26 @@ def test_patch_versions_come_in_version_order_not_text_order():
     summary = duration_summary(frames, by="patch_version")
     assert summary["patch_version"].astype(str).tolist() == ["2.9", "2.10", "2.11", "10.1"]
     assert summary["mean"].tolist() == [200.0, 100.0, 300.0, 400.0]
+
+
+def test_counts_are_each_duration_once_per_group_shortest_first(frames):
+    table = duration_counts(frames, by="server_type")
+    assert list(table.columns) == ["server_type", "duration", "count"]
+    rows = [(str(k), int(d), int(c)) for k, d, c in table.itertuples(index=False)]
+    assert rows == [
+        ("QUICK2V2", 100, 1),
+        ("QUICK2V2", 200, 1),
+        ("QUICK2V2", 300, 1),
+        ("QUICK2V2", 400, 1),
+        ("QUICK3V3", 50, 1),
+        ("ROYALRUMBLESOLO", 900, 1),
+    ]
+    assert table.attrs["excluded"] == {"missing_duration": 1}
+
+
+def test_round_counts_add_up_to_the_summary(frames):
+    counts = duration_counts(frames, by="patch_version", level="round")
+    summary = duration_summary(frames, by="patch_version", level="round")
+    per_patch = counts.groupby("patch_version", observed=True)["count"].sum()
+    assert per_patch.tolist() == summary["count"].tolist() == [3, 1]
+    assert counts.attrs == {"excluded": {"missing_duration": 1}, "level": "round"}

@@ -1,7 +1,7 @@
 """pandas and Dask agree: every analysis of MatchFrames gives the same table on an archive's lazy
 Dask tables (tests/analysis/lazy.py), on one partition and on many, with text as text.
 
-Computed with Dask's default (threaded) scheduler here; tests/analysis/test_cluster.py runs
+Computed with Dask's default (threaded) scheduler here; tests/analysis/test_on_cluster.py runs
 them on a LocalCluster of worker processes.
 """
 
@@ -16,6 +16,7 @@ from matchkit.analysis import (
     cosmetic_summary,
     cosmetic_usage,
     cosmetic_win_rates,
+    duration_counts,
     duration_summary,
     side_win_rates,
 )
@@ -40,6 +41,8 @@ CALLS = [
     (duration_summary, (["patch_version", "server_type"],), {"level": "round"}),
     (duration_summary, ("map_id",), {}),
     (duration_summary, ("date",), {"level": "round", "unit": "minutes"}),
+    (duration_counts, ("server_type",), {}),
+    (duration_counts, (["week", "map_id"],), {"level": "round"}),
     (cosmetic_usage, ("mount", "actor"), {"top": 2}),
     (cosmetic_usage, (["outfit", "emote"], ["server_type", "actor"]), {}),
     (cosmetic_usage, ("attachment", "month"), {}),

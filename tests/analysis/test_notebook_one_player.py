@@ -13,7 +13,7 @@ import pytest
 
 from matchkit.analysis import percent
 from matchkit.names import sample_names
-from matchkit.report.pages import NOTEBOOKS
+from matchkit.report import NOTEBOOKS
 from matchkit.sampledata.dataset import open_dataset
 from tests.analysis.helpers import wilson
 from tests.analysis.notebook_claims import (

@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from matchkit.report.pages import notebooks_path
+from matchkit.report import notebooks_path
 
 NOTEBOOK = "05-explorer.ipynb"
 START_TIMEOUT = 60.0

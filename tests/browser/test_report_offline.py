@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from matchkit.report.pages import API_FOLDER, NOTEBOOKS, build_report
+from matchkit.report import API_FOLDER, NOTEBOOKS, build_report
 
 # Text that must never reach an analyst's page.
 RAW = (

@@ -36,8 +36,8 @@ from urllib.parse import urlsplit
 
 import pandas as pd
 
+from matchkit.client import RetryPolicy
 from matchkit.client.client import Client
-from matchkit.client.retrying import RetryPolicy
 from matchkit.errors import MatchkitError
 from matchkit.model.frames import MatchFrames
 from matchkit.model.schema import TABLES

@@ -13,8 +13,8 @@ import pytest
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
+from matchkit.client import RetryPolicy
 from matchkit.client.client import Client
-from matchkit.client.transport import RetryPolicy
 from matchkit.model.frames import MatchFrames
 from matchkit.model.schema import TABLES
 from matchkit.sampledata.telemetry import ASSET_URL_PREFIX

@@ -19,8 +19,8 @@ import requests
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
+from matchkit.client import RetryPolicy
 from matchkit.client.client import Client
-from matchkit.client.transport import RetryPolicy
 from matchkit.service import running
 from tests.client.conftest import FakeClock
 

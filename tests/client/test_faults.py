@@ -27,10 +27,10 @@ import pandas as pd
 import pytest
 
 from matchkit import MatchFrames, RateLimitError, ServiceError, to_frames
+from matchkit.client import RetryPolicy
 from matchkit.client.cache import create_session
 from matchkit.client.client import Client
 from matchkit.client.throttle import RateLimit
-from matchkit.client.transport import RetryPolicy
 from matchkit.model.schema import TABLE_NAMES, TABLES
 from matchkit.sampledata.dataset import open_dataset
 from matchkit.service import running

@@ -14,7 +14,7 @@ from urllib.parse import parse_qs
 import pytest
 from werkzeug import Request, Response
 
-from matchkit.client.warnings import PlayerNotFoundWarning
+from matchkit.client import PlayerNotFoundWarning
 from matchkit.errors import InvalidArgumentError, ServiceError
 from matchkit.sampledata.dataset import open_dataset
 from matchkit.service import RunningService

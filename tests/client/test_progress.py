@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from matchkit.client import RetryPolicy
 from matchkit.client.cache import create_session
 from matchkit.client.pager import Pager
 from matchkit.client.plan import make_plan
 from matchkit.client.progress import FetchProgress, describe_range
 from matchkit.client.throttle import RateLimit
-from matchkit.client.transport import RetryPolicy, Transport
+from matchkit.client.transport import Transport
 from matchkit.rules.query import MatchQuery
 from matchkit.rules.windows import TimeWindow, parse_time
 from matchkit.service import RunningService, running

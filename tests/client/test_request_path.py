@@ -15,9 +15,9 @@ import requests
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
+from matchkit.client import RetryPolicy
 from matchkit.client.request import Fetched, Limits, RequestPath, url_problem
 from matchkit.client.responses import BadAnswerError
-from matchkit.client.retrying import RetryPolicy
 from matchkit.errors import ServiceError
 
 PACKAGE = Path(__file__).resolve().parents[2] / "matchkit"

@@ -16,8 +16,9 @@ import requests
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
+from matchkit.client import RetryPolicy
 from matchkit.client.responses import BadAnswerError
-from matchkit.client.retrying import Retrying, RetryPolicy, Scrubber
+from matchkit.client.retrying import Retrying, Scrubber
 from matchkit.errors import DocumentError, NotFoundError, RateLimitError, ServiceError
 from tests.client.conftest import FakeClock, drop_connection, in_turn, logged, status_answer
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from matchkit.client.client import Client, RangeClampedWarning
+from matchkit.client import Client, RangeClampedWarning
 from matchkit.client.warnings import clamp_notice
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.query import MatchQuery

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from werkzeug import Request, Response
 
+from matchkit.client import RetryPolicy
 from matchkit.client.client import Client
-from matchkit.client.transport import RetryPolicy
 from matchkit.errors import AuthError, InvalidArgumentError, MatchkitError, ServiceError
 from tests.client.conftest import FakeClock
 

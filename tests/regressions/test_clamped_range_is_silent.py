@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import warnings
 
-from matchkit.client.client import RangeClampedWarning
+from matchkit.client import RangeClampedWarning
 from tests.client.proxy import clients, proxied_service
 
 

@@ -14,8 +14,8 @@ from http.server import BaseHTTPRequestHandler
 import orjson
 import pytest
 
+from matchkit.client import RetryPolicy
 from matchkit.client.client import Client
-from matchkit.client.transport import RetryPolicy
 from matchkit.errors import InvalidArgumentError, ServiceError
 from tests.client.raw_server import raw_server, send
 from tests.conftest import shared_path

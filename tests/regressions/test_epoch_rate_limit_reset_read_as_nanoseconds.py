@@ -13,8 +13,8 @@ import logging
 import pytest
 from werkzeug import Request, Response
 
+from matchkit.client import RetryPolicy
 from matchkit.client.responses import rate_limit_wait
-from matchkit.client.transport import RetryPolicy
 from tests.client.conftest import FakeClock
 from tests.client.proxy import (
     LIST,

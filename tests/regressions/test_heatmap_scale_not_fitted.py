@@ -13,7 +13,7 @@ matplotlib.use("Agg")
 
 def test_the_colour_scale_spans_the_values_shown():
     summary = cosmetic_summary(sample_frames(), kind=COSMETIC_KINDS, by="actor")
-    ax = plot_cosmetic_summary_heatmap(summary, metric="non_default_share", characters=None)
+    ax = plot_cosmetic_summary_heatmap(summary, metric="non_default_share", max_characters=None)
     low, high = ax.images[0].get_clim()
     values = summary["non_default_share"]
     assert low <= values.min() < low + 0.05

@@ -16,9 +16,9 @@ import pytest
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
+from matchkit.client import RetryPolicy
 from matchkit.client.cache import CacheKeys
 from matchkit.client.downloads import TelemetryDownloader
-from matchkit.client.transport import RetryPolicy
 from matchkit.errors import RateLimitError
 from matchkit.telemetry.download import TelemetryRequest
 from tests.client.conftest import FakeClock

@@ -16,8 +16,8 @@ import pytest
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
+from matchkit.client import RetryPolicy
 from matchkit.client.client import Client
-from matchkit.client.transport import RetryPolicy
 from matchkit.errors import DocumentError
 from tests.conftest import shared_path
 from tests.telemetry.test_download import MATCH_ID, frames_with_url

@@ -12,8 +12,8 @@ from http.server import BaseHTTPRequestHandler
 
 import pytest
 
+from matchkit.client import RetryPolicy
 from matchkit.client.client import Client
-from matchkit.client.transport import RetryPolicy
 from matchkit.errors import ServiceError
 from tests.client.raw_server import raw_server
 

@@ -10,7 +10,7 @@ import warnings
 
 import pytest
 
-from matchkit.client.client import UnlistedValueWarning
+from matchkit.client import UnlistedValueWarning
 from matchkit.errors import InvalidArgumentError
 from tests.client.proxy import WINDOW, clients, match_ids, proxied_service
 

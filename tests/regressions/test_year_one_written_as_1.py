@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from matchkit.client.client import Client, RangeClampedWarning
+from matchkit.client import Client, RangeClampedWarning
 from matchkit.rules.windows import format_time, parse_time
 
 

@@ -16,8 +16,8 @@ from matchkit.report.assets import (
     PAGE_URLS,
     STATIC_FOLDER,
     WebPackage,
-    _check_integrity,
     _extract,
+    _require_integrity,
     copy_assets,
     install_assets,
     missing_assets,
@@ -54,8 +54,8 @@ def test_a_tarball_of_another_integrity_is_refused(tmp_path: Path) -> None:
     path = tarball(tmp_path / "x.tgz", {"a.js": b"1"})
     package = WebPackage("x", "1.0.0", "sha512-" + "A" * 86 + "==", ("a.js",), "x")
     with pytest.raises(MatchkitError, match=r"x@1\.0\.0: .* not the pinned .* refusing"):
-        _check_integrity(package, path)
-    _check_integrity(WebPackage("x", "1.0.0", integrity(path), ("a.js",), "x"), path)
+        _require_integrity(package, path)
+    _require_integrity(WebPackage("x", "1.0.0", integrity(path), ("a.js",), "x"), path)
 
 
 def test_only_the_wanted_files_are_extracted_and_stamped(tmp_path: Path) -> None:

@@ -14,9 +14,9 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from matchkit.errors import InvalidArgumentError, MatchkitError
+from matchkit.report import NOTEBOOKS, ReportPage, build_report, notebooks_path
 from matchkit.report.assets import PAGE_URLS
 from matchkit.report.folder import MARKER
-from matchkit.report.pages import NOTEBOOKS, ReportPage, build_report, notebooks_path
 from matchkit.service import running
 
 PLANTED_KEY = "planted-report-key-7f3c9b1e"

@@ -14,8 +14,8 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from matchkit import to_frames
+from matchkit.client import RetryPolicy
 from matchkit.client.client import Client
-from matchkit.client.transport import RetryPolicy
 from matchkit.errors import DocumentError, InvalidArgumentError, NotFoundError, ServiceError
 from matchkit.model.frames import MatchFrames
 from matchkit.telemetry import to_telemetry_frames

@@ -16,6 +16,7 @@ from matchkit.analysis.telemetry import (
     per_minute_rates,
     queue_times,
 )
+from matchkit.names import sample_names
 from matchkit.sampledata.telemetry import parameters as t
 from matchkit.sampledata.telemetry.catalogue import battlerite_names, featured_battlerite
 from matchkit.telemetry import TelemetryFrames, to_telemetry_frames
@@ -32,7 +33,7 @@ def telemetry() -> TelemetryFrames:
 
 def test_the_featured_battlerite_goes_with_winning(telemetry: TelemetryFrames) -> None:
     actor, battlerite = featured_battlerite()
-    table = battlerite_win_rates(telemetry)
+    table = battlerite_win_rates(telemetry, names=sample_names())
     assert list(table.columns[:2]) == ["character_name", "battlerite_name"]  # names first
     assert list(table.columns[-2:]) == ["character", "battlerite_type"]  # ids last
     character = table[table["character"].astype(str) == actor]

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from matchkit.errors import InvalidArgumentError
 from matchkit.widgets.explorer import TABS, ExplorerPanel, explore
 from tests.analysis.helpers import frames_of
+from tests.analysis.lazy import lazy_tables
 from tests.builders.matches import arena_match, player, royale_match
 
 
@@ -204,3 +206,9 @@ def test_panel_displays_as_its_widget(panel):
     bundle = panel._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
     assert bundle["text/plain"] == repr(panel)
+
+
+def test_an_archive_is_refused_with_the_way_to_explore_part_of_it(frames):
+    with pytest.raises(InvalidArgumentError, match=r"to_frames\(start, end\)") as raised:
+        explore(lazy_tables(frames))
+    assert raised.value.parameter == "data"

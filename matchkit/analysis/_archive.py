@@ -1,5 +1,5 @@
-"""What an analysis reads: MatchFrames (pandas) or an archive (lazy Dask tables), and the
-dtypes its results' columns get so that both give the same table.
+"""An archive's tables read as an analysis reads MatchFrames: the participant view, lazily, and
+the dtypes a result's columns get so that an archive and MatchFrames give the same table.
 
 An archive keeps text as text; MatchFrames has categoricals (``server_type``, ``region``, ...)
 whose categories are the column's sorted values. A result's group columns therefore get, from
@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from matchkit.analysis._engine import is_archive, join
+from matchkit.analysis._engine import join
+from matchkit.analysis.inputs import ArchiveTables, TableSource
 from matchkit.errors import InvalidArgumentError
 from matchkit.model.frames import VIEW_MATCH_COLUMNS, VIEW_ROSTER_COLUMNS
 
-__all__ = ["PARTICIPANT_SOURCES", "key_dtypes", "lazy_participant_view", "match_data"]
+__all__ = ["PARTICIPANT_SOURCES", "key_dtypes", "lazy_participant_view"]
 
 #: Where the participant view's added columns come from: view column -> (table, column), as
 #: MatchFrames.participant_view() adds them.
@@ -24,23 +25,6 @@ PARTICIPANT_SOURCES: dict[str, tuple[str, str]] = {
     **{view: ("rosters", column) for column, view in VIEW_ROSTER_COLUMNS.items()},
     **{name: ("matches", name) for name in VIEW_MATCH_COLUMNS},
 }
-
-
-def match_data(data: Any) -> Any:
-    """``data`` itself, when it is MatchFrames or an archive (its tables lazy Dask DataFrames).
-
-    Raises:
-        InvalidArgumentError: it is neither.
-    """
-    from matchkit.model.frames import MatchFrames
-
-    if not isinstance(data, MatchFrames) and not is_archive(data):
-        raise InvalidArgumentError(
-            f"frames must be MatchFrames (from matchkit.to_frames or Client.matches) or an "
-            f"archive (matchkit.archive.open), not {type(data).__name__}",
-            parameter="frames",
-        )
-    return data
 
 
 def _source(table: str, column: str) -> tuple[str, str]:
@@ -51,7 +35,7 @@ def _source(table: str, column: str) -> tuple[str, str]:
 
 
 def key_dtypes(
-    data: Any, table: str, columns: Sequence[str]
+    data: TableSource, table: str, columns: Sequence[str]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The MatchFrames dtypes of ``columns`` of ``table``, and the lazy values of categoricals.
 
@@ -81,7 +65,7 @@ def key_dtypes(
     return dtypes, categories
 
 
-def lazy_participant_view(data: Any, columns: Sequence[str]) -> Any:
+def lazy_participant_view(data: ArchiveTables, columns: Sequence[str]) -> Any:
     """The participant view of an archive (lazy), with ``columns`` of it (and the keys).
 
     Column for column as :meth:`MatchFrames.participant_view` (the roster's ``side``, else the
