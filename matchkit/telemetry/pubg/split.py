@@ -1,0 +1,159 @@
+"""A PUBG telemetry file's bytes -> its events, split by type, every event's time and match read.
+
+The file is a JSON array of events, each an object with its type (``_T``), its time (``_D``, an
+ISO 8601 time with its zone) and members of its type (``rst/telemetry.rst``). Two passes of
+msgspec over the bytes, both of which only skip what they do not keep, read it whole:
+
+- every event as its raw JSON text (``msgspec.Raw``: a slice of the bytes, not a copy), which
+  the builder later decodes a type at a time;
+- every event's ``_T``, ``_D`` and (files before v2.0.0) ``common.matchId``.
+
+Anything else is a :class:`matchkit.errors.DocumentError` that names the file and, where one
+event is at fault, its index: bytes that are not JSON or end early, a top level that is not an
+array, an event that is not an object or has no ``_T`` or ``_D``, a ``_D`` that is not a time,
+an event naming another match.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import msgspec
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from matchkit.errors import DocumentError
+
+__all__ = ["SplitFile", "split_events"]
+
+
+class _Common(msgspec.Struct, gc=False):
+    matchId: str | None = None  # noqa: N815 (the wire's spelling)
+
+
+class _Head(msgspec.Struct, gc=False):
+    """What the split reads of every event (other members are skipped)."""
+
+    type: str = msgspec.field(name="_T")
+    time: str = msgspec.field(name="_D")
+    common: _Common | None = None
+
+
+_RAWS = msgspec.json.Decoder(list[msgspec.Raw])
+_HEADS = msgspec.json.Decoder(list[_Head])
+_AT = re.compile(r"\$\[(\d+)\](\S*)")
+
+
+@dataclass(frozen=True)
+class SplitFile:
+    """A file's events, split by type.
+
+    Attributes:
+        raws: every event's JSON text, in file order.
+        types: every event's ``_T``.
+        micros: every event's time, microseconds since the epoch (UTC).
+        groups: event type -> the indices of its events, in file order (types in order of first
+            appearance).
+        match_ids: the match each event names in ``common.matchId`` (files before v2.0.0),
+            ``None`` where none.
+    """
+
+    raws: list[msgspec.Raw]
+    types: list[str]
+    micros: np.ndarray
+    groups: dict[str, np.ndarray]
+    match_ids: frozenset[str]
+
+
+def split_events(content: bytes | bytearray, *, where: str, index: int) -> SplitFile:
+    """Split a file's JSON bytes into its events.
+
+    Args:
+        content: the file's bytes (decompressed).
+        where: how errors name the file.
+        index: its position in the caller's input (errors' ``document_index``).
+
+    Raises:
+        DocumentError: see the module's docs.
+    """
+    try:
+        raws = _RAWS.decode(content)
+    except msgspec.ValidationError:
+        raise DocumentError(
+            f"{where} is not a JSON array of events (its top level is not an array)",
+            document_index=index,
+        ) from None
+    except msgspec.DecodeError as error:
+        raise DocumentError(f"{where} is not JSON: {error}", document_index=index) from None
+    try:
+        heads = _HEADS.decode(content)
+    except msgspec.ValidationError as error:
+        raise _event_error(str(error), where=where, index=index) from None
+    types = [head.type for head in heads]
+    micros = _times([head.time for head in heads], where=where, index=index)
+    match_ids = frozenset(
+        head.common.matchId for head in heads if head.common is not None and head.common.matchId
+    )
+    del heads
+    if not raws:
+        return SplitFile(raws, types, micros, {}, match_ids)
+    codes, uniques = pd.factorize(np.asarray(types, dtype=object))
+    order = np.argsort(codes, kind="stable")
+    bounds = np.cumsum(np.bincount(codes, minlength=len(uniques)))[:-1]
+    groups = dict(zip(uniques.tolist(), np.split(order, bounds), strict=True))
+    return SplitFile(raws, types, micros, groups, match_ids)
+
+
+def _event_error(message: str, *, where: str, index: int) -> DocumentError:
+    """The DocumentError of an event msgspec refused (its message ends ``- at `$[i]...```)."""
+    found = _AT.search(message)
+    if found is None:
+        return DocumentError(
+            f"{where} is not a JSON array of events: {message}", document_index=index
+        )
+    event, member = int(found.group(1)), found.group(2).rstrip("`")
+    if "missing required field `_T`" in message:
+        what = "has no _T (its type)"
+    elif "missing required field `_D`" in message:
+        what = "has no _D (its time)"
+    elif not member and "Expected `object`" in message:
+        what = "is not a JSON object"
+    else:
+        at = f" at {member}" if member else ""
+        what = f"is not a telemetry event ({message.split(' - at ')[0]}{at})"
+    return DocumentError(f"{where}: event {event} {what}", document_index=index)
+
+
+def _times(texts: list[str], *, where: str, index: int) -> np.ndarray:
+    """ISO 8601 times with a zone (PUBG writes ``2025-07-12T17:12:02.807Z``, and 7 decimals in
+    LogMatchDefinition) -> microseconds since the epoch, UTC.
+
+    Raises:
+        DocumentError: a time is not one (naming the first such event).
+    """
+    strings = pa.array(texts, pa.string())
+    try:
+        nanos = strings.cast(pa.timestamp("ns", tz="UTC"))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        bad = _first_bad_time(texts)
+        raise DocumentError(
+            f"{where}: event {bad} has _D {texts[bad]!r}, not an ISO 8601 time with its zone",
+            document_index=index,
+        ) from None
+    return np.floor_divide(nanos.cast(pa.int64()).to_numpy(), 1000)
+
+
+def _first_bad_time(texts: list[str]) -> int:
+    """The index of the first text Arrow cannot read as a time with a zone."""
+    low, high = 0, len(texts)  # the first bad one is in [low, high)
+    while high - low > 1:
+        middle = (low + high) // 2
+        try:
+            pa.array(texts[low:middle], pa.string()).cast(pa.timestamp("ns", tz="UTC"))
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            high = middle
+        else:
+            low = middle
+    return low
