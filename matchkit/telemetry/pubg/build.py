@@ -99,11 +99,10 @@ def build_file(
     chunks: dict[str, TableChunks] = {}
     for table in EVENT_TABLES:
         chunks[table.name] = _event_table(table, split, chunks, unknowns, where, batch_events)
-    end = split.groups.get(MATCH_END_TYPE)
-    if end is not None:
-        events = _DICTS.decode(_joined(split.raws, end))
-        for name in ("match_end", "weapon_stats"):
-            chunks[name] = _nested(name, events, end, split, unknowns, where)
+    end = split.groups.get(MATCH_END_TYPE, np.zeros(0, dtype=np.int64))
+    events = _DICTS.decode(_joined(split.raws, end)) if len(end) else []
+    for name in ("match_end", "weapon_stats"):
+        chunks[name] = _nested(name, events, end, split, unknowns, where)
     tables = {name: part.frame(match_id, problems) for name, part in chunks.items()}
     tables["match_start"] = _with_definition(tables["match_start"], tables.pop("match_definition"))
     tables["other_events"] = _other_events(split, match_id)
