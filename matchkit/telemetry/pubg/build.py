@@ -26,7 +26,7 @@ import pandas as pd
 import pyarrow as pa
 
 from matchkit.model.schema import TableSchema
-from matchkit.normalize import Problems
+from matchkit.normalize import ARROW_POOL, Problems, convert
 from matchkit.telemetry.pubg.chunks import TableChunks, constant_text
 from matchkit.telemetry.pubg.general import Unknown, flatten
 from matchkit.telemetry.pubg.nested import (
@@ -37,13 +37,13 @@ from matchkit.telemetry.pubg.nested import (
     weapon_stats,
 )
 from matchkit.telemetry.pubg.schema import TABLES
-from matchkit.telemetry.pubg.split import SplitFile
+from matchkit.telemetry.pubg.split import SplitFile, json_array
 from matchkit.telemetry.pubg.tables import DOCUMENTED_TYPES, EVENT_TABLES, EventTable, table_of_type
 from matchkit.telemetry.pubg.typed import typed_reader
 
 __all__ = ["BATCH_EVENTS", "MATCH_END_TYPE", "build_file"]
 
-BATCH_EVENTS = 8_192
+BATCH_EVENTS = 1_024
 """Events of one type decoded at a time: enough for C to do the work, few enough that their
 decoded form stays small beside the file."""
 
@@ -96,14 +96,17 @@ def build_file(
     """
     problems = Problems()
     unknowns = _Unknowns({})
-    chunks: dict[str, TableChunks] = {}
+    tables: dict[str, pd.DataFrame] = {}
     for table in EVENT_TABLES:
+        # A table at a time into its frame: only its own chunks wait beside the frames made.
+        chunks: dict[str, TableChunks] = {}
         chunks[table.name] = _event_table(table, split, chunks, unknowns, where, batch_events)
+        for name in list(chunks):
+            tables[name] = chunks.pop(name).frame(match_id, problems)
     end = split.groups.get(MATCH_END_TYPE, np.zeros(0, dtype=np.int64))
     events = _DICTS.decode(_joined(split.raws, end)) if len(end) else []
     for name in ("match_end", "weapon_stats"):
-        chunks[name] = _nested(name, events, end, split, unknowns, where)
-    tables = {name: part.frame(match_id, problems) for name, part in chunks.items()}
+        tables[name] = _nested(name, events, end, split, unknowns, where).frame(match_id, problems)
     tables["match_start"] = _with_definition(tables["match_start"], tables.pop("match_definition"))
     tables["other_events"] = _other_events(split, match_id)
     tables["event_counts"] = _event_counts(split, match_id)
@@ -146,10 +149,12 @@ def _event_table(
                         where,
                         into=chunks.get("care_package_items"),
                     )
-            columns["event_index"] = pa.array(batch)
+            columns["event_index"] = pa.array(batch)  # numpy's memory
             columns["time"] = pa.array(split.micros[batch])
             if len(table.sources) > 1:
-                columns["event_type"] = pa.array([source.event_type] * len(batch), pa.string())
+                columns["event_type"] = pa.array(
+                    [source.event_type] * len(batch), pa.string(), memory_pool=ARROW_POOL
+                )
             part.add(len(batch), columns, extras)
     if table.name == "care_packages" and "care_package_items" not in chunks:
         chunks["care_package_items"] = TableChunks(NESTED_TABLES["care_package_items"])
@@ -176,10 +181,8 @@ def _nested(
 def _joined(raws: Sequence[msgspec.Raw], indices: np.ndarray) -> bytes:
     """The events at ``indices`` as one JSON array."""
     if len(indices) == 1:
-        picked: Sequence[Any] = [raws[int(indices[0])]]
-    else:
-        picked = itemgetter(*indices.tolist())(raws)
-    return b"[" + b",".join(picked) + b"]"
+        return json_array([raws[int(indices[0])]])
+    return json_array(itemgetter(*indices.tolist())(raws))
 
 
 def _with_definition(start: pd.DataFrame, definition: pd.DataFrame) -> pd.DataFrame:
@@ -203,15 +206,32 @@ def _other_events(split: SplitFile, match_id: str) -> pd.DataFrame:
     ]
     indices = np.sort(np.concatenate(others)) if others else np.zeros(0, dtype=np.int64)
     raws = split.raws
-    data = pa.array([bytes(raws[i]) for i in indices.tolist()], pa.binary()).cast(pa.string())
+    chunks = [  # a chunk at a time: one copy of each event's text beside the file, not three
+        pa.array(
+            [bytes(raws[i]) for i in indices[start : start + BATCH_EVENTS].tolist()],
+            pa.large_string(),  # checked to be UTF-8
+            memory_pool=ARROW_POOL,
+        )
+        for start in range(0, len(indices), BATCH_EVENTS)
+    ]
+    data = pa.chunked_array(chunks, pa.large_string())
     return _frame(
         TABLES["other_events"],
         match_id,
         {
             "event_index": pd.array(indices, dtype="Int64"),
             "time": _utc(split.micros[indices]),
-            "event_type": pd.Categorical([split.types[i] for i in indices.tolist()]),
-            "data": pd.arrays.ArrowStringArray(data.cast(pa.large_string())),
+            "event_type": convert(
+                pa.array(
+                    [split.names[code] for code in split.codes[indices].tolist()],
+                    pa.string(),
+                    memory_pool=ARROW_POOL,
+                ),
+                "category",
+                label="other_events.event_type",
+                problems=Problems(),
+            ),
+            "data": pd.arrays.ArrowStringArray(data),
         },
     )
 

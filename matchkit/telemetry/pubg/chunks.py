@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from matchkit.model.schema import TableSchema, empty_frame
 from matchkit.normalize import ARROW_POOL, Problems, convert, nulls, to_arrow, unify
@@ -47,7 +48,8 @@ def arrow_values(values: Sequence[Any], kind: LeafKind | None) -> pa.Array:
 
 def constant_text(value: str, count: int) -> pd.arrays.ArrowStringArray:
     """A text column of one value (a match id), made in Arrow."""
-    array = pa.array([value], pa.large_string()).take(np.zeros(count, dtype=np.int64))
+    one = pa.array([value], pa.large_string(), memory_pool=ARROW_POOL)
+    array = pc.take(one, pa.array(np.zeros(count, dtype=np.int64)), memory_pool=ARROW_POOL)
     return pd.arrays.ArrowStringArray(array)
 
 
@@ -82,7 +84,8 @@ class TableChunks:
             self._extras.setdefault(name, {})[batch] = chunk
 
     def frame(self, match_id: str, problems: Problems) -> pd.DataFrame:
-        """The table: ``match_id``, then every column converted once, over all its chunks."""
+        """The table: ``match_id``, then every column converted once, over all its chunks (the
+        chunks are let go: call once)."""
         schema = self.schema
         rows = self.rows
         if not rows:
@@ -93,20 +96,22 @@ class TableChunks:
             if column.name == "match_id":
                 data[column.name] = constant_text(match_id, rows)
             elif column.name == "time":
-                micros = _joined(self._arrays["time"])
+                micros = _joined(self._arrays.pop("time"))
                 data["time"] = utc_micros(
-                    micros.fill_null(0).to_numpy(), missing=micros.is_null().to_numpy(False)
+                    pc.coalesce(micros, 0, memory_pool=ARROW_POOL).to_numpy(),
+                    missing=pc.is_null(micros, memory_pool=ARROW_POOL).to_numpy(False),
                 )
-            else:
-                array = _joined(self._arrays[column.name])
+            else:  # each column's chunks let go as it is converted
+                array = _joined(self._arrays.pop(column.name))
                 data[column.name] = convert(array, column.kind, label=label, problems=problems)
         for name in sorted(self._extras):
-            chunks = self._extras[name]
+            chunks = self._extras.pop(name)
             array = _joined(
                 [chunks.get(batch, nulls(size)) for batch, size in enumerate(self._sizes)]
             )
             data[name] = convert(array, None, label=f"{schema.name}.{name}", problems=problems)
-        return pd.DataFrame(data)
+        # copy=False: pandas would otherwise copy the columns into blocks of one dtype each.
+        return pd.DataFrame(data, copy=False)
 
 
 def _joined(chunks: list[pa.Array]) -> pa.Array:

@@ -16,7 +16,7 @@ from typing import Any
 import pyarrow as pa
 
 from matchkit.model.text import text_value
-from matchkit.normalize import snake_case
+from matchkit.normalize import ARROW_POOL, nulls, snake_case
 from matchkit.telemetry.pubg.chunks import arrow_values
 from matchkit.telemetry.pubg.objects import Leaf, Node, Skip
 
@@ -76,7 +76,7 @@ def _walk(
         keys.discard(key)
         if isinstance(member, Skip) or not any(item and key in item for item in objects):
             if isinstance(member, Leaf):
-                flat.columns[prefix + member.name] = pa.nulls(len(values))
+                flat.columns[prefix + member.name] = nulls(len(values))
             elif isinstance(member, Node):
                 _walk([None] * len(values), member, prefix, (*path, key), flat, taken)
             continue
@@ -84,7 +84,9 @@ def _walk(
         if isinstance(member, Leaf):
             if member.kind == "json":
                 found = [text_value(value) for value in found]
-                flat.columns[prefix + member.name] = pa.array(found, pa.string())
+                flat.columns[prefix + member.name] = pa.array(
+                    found, pa.string(), memory_pool=ARROW_POOL
+                )
             else:
                 flat.columns[prefix + member.name] = arrow_values(found, None)
             continue

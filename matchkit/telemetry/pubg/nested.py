@@ -24,6 +24,7 @@ import pyarrow as pa
 
 from matchkit.errors import DocumentError
 from matchkit.model.schema import Column, TableSchema
+from matchkit.normalize import ARROW_POOL
 from matchkit.telemetry.pubg.general import Flat, flatten
 from matchkit.telemetry.pubg.objects import (
     CHARACTER,
@@ -227,5 +228,5 @@ def _derived(
     if positions is not None:
         derived["position"] = pa.array(np.asarray(positions, dtype=np.int64))
     if event_type is not None:
-        derived["event_type"] = pa.array(event_type, pa.string())
+        derived["event_type"] = pa.array(event_type, pa.string(), memory_pool=ARROW_POOL)
     return derived

@@ -2,11 +2,12 @@
 
 The file is a JSON array of events, each an object with its type (``_T``), its time (``_D``, an
 ISO 8601 time with its zone) and members of its type (``rst/telemetry.rst``). Two passes of
-msgspec over the bytes, both of which only skip what they do not keep, read it whole:
+msgspec over the bytes, both of which skip what they do not keep, read it whole:
 
 - every event as its raw JSON text (``msgspec.Raw``: a slice of the bytes, not a copy), which
   the builder later decodes a type at a time;
-- every event's ``_T``, ``_D`` and (files before v2.0.0) ``common.matchId``.
+- every event's ``_T``, ``_D`` and (files before v2.0.0) ``common.matchId``, a slice of the
+  events at a time (:data:`HEADS_AT_ONCE`).
 
 Anything else is a :class:`matchkit.errors.DocumentError` that names the file and, where one
 event is at fault, its index: bytes that are not JSON or end early, a top level that is not an
@@ -17,16 +18,19 @@ an event naming another match.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
+from typing import Any
 
 import msgspec
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from matchkit.errors import DocumentError
+from matchkit.normalize import ARROW_POOL
 
-__all__ = ["SplitFile", "split_events"]
+__all__ = ["HEADS_AT_ONCE", "SplitFile", "json_array", "split_events"]
 
 
 class _Common(msgspec.Struct, gc=False):
@@ -41,8 +45,11 @@ class _Head(msgspec.Struct, gc=False):
     common: _Common | None = None
 
 
+_TYPE = attrgetter("type")
 _RAWS = msgspec.json.Decoder(list[msgspec.Raw])
 _HEADS = msgspec.json.Decoder(list[_Head])
+HEADS_AT_ONCE = 1_024
+"""Events whose heads are decoded at a time."""
 _AT = re.compile(r"\$\[(\d+)\](\S*)")
 
 
@@ -52,7 +59,8 @@ class SplitFile:
 
     Attributes:
         raws: every event's JSON text, in file order.
-        types: every event's ``_T``.
+        codes: every event's type, as its position in ``names``.
+        names: the event types, in order of first appearance.
         micros: every event's time, microseconds since the epoch (UTC).
         groups: event type -> the indices of its events, in file order (types in order of first
             appearance).
@@ -61,7 +69,8 @@ class SplitFile:
     """
 
     raws: list[msgspec.Raw]
-    types: list[str]
+    codes: np.ndarray
+    names: list[str]
     micros: np.ndarray
     groups: dict[str, np.ndarray]
     match_ids: frozenset[str]
@@ -87,33 +96,51 @@ def split_events(content: bytes | bytearray, *, where: str, index: int) -> Split
         ) from None
     except msgspec.DecodeError as error:
         raise DocumentError(f"{where} is not JSON: {error}", document_index=index) from None
-    try:
-        heads = _HEADS.decode(content)
-    except msgspec.ValidationError as error:
-        raise _event_error(str(error), where=where, index=index) from None
-    types = [head.type for head in heads]
-    micros = _times([head.time for head in heads], where=where, index=index)
-    match_ids = frozenset(
-        head.common.matchId for head in heads if head.common is not None and head.common.matchId
-    )
-    del heads
-    if not raws:
-        return SplitFile(raws, types, micros, {}, match_ids)
-    codes, uniques = pd.factorize(np.asarray(types, dtype=object))
+    codes = np.empty(len(raws), dtype=np.int32)
+    micros = np.empty(len(raws), dtype=np.int64)
+    names: dict[str, int] = {}
+    match_ids: set[str] = set()
+    for start in range(0, len(raws), HEADS_AT_ONCE):
+        # A slice of the events at a time: their heads (two strings and a Struct each, several
+        # times the size of their bytes) never all live at once.
+        body = json_array(raws[start : start + HEADS_AT_ONCE])
+        try:
+            heads = _HEADS.decode(body)
+        except msgspec.ValidationError as error:
+            raise _event_error(str(error), where=where, index=index, offset=start) from None
+        del body
+        end = start + len(heads)
+        types = list(map(_TYPE, heads))
+        for kind in dict.fromkeys(types):  # the chunk's types, in order of first appearance
+            names.setdefault(kind, len(names))
+        codes[start:end] = list(map(names.__getitem__, types))
+        times = [head.time for head in heads]
+        micros[start:end] = _times(times, where=where, index=index, offset=start)
+        match_ids.update(
+            head.common.matchId for head in heads if head.common is not None and head.common.matchId
+        )
     order = np.argsort(codes, kind="stable")
-    bounds = np.cumsum(np.bincount(codes, minlength=len(uniques)))[:-1]
-    groups = dict(zip(uniques.tolist(), np.split(order, bounds), strict=True))
-    return SplitFile(raws, types, micros, groups, match_ids)
+    bounds = np.cumsum(np.bincount(codes, minlength=len(names)))[:-1]
+    groups = dict(zip(names, np.split(order, bounds), strict=True)) if names else {}
+    return SplitFile(raws, codes, list(names), micros, groups, frozenset(match_ids))
 
 
-def _event_error(message: str, *, where: str, index: int) -> DocumentError:
+def json_array(raws: Sequence[msgspec.Raw]) -> bytes:
+    """Events' JSON texts as one JSON array, copied once."""
+    parts: list[Any] = [b","] * (2 * len(raws) + 1)
+    parts[0], parts[-1] = b"[", b"]"
+    parts[1::2] = raws
+    return b"".join(parts)
+
+
+def _event_error(message: str, *, where: str, index: int, offset: int) -> DocumentError:
     """The DocumentError of an event msgspec refused (its message ends ``- at `$[i]...```)."""
     found = _AT.search(message)
     if found is None:
         return DocumentError(
             f"{where} is not a JSON array of events: {message}", document_index=index
         )
-    event, member = int(found.group(1)), found.group(2).rstrip("`")
+    event, member = offset + int(found.group(1)), found.group(2).rstrip("`")
     if "missing required field `_T`" in message:
         what = "has no _T (its type)"
     elif "missing required field `_D`" in message:
@@ -126,23 +153,24 @@ def _event_error(message: str, *, where: str, index: int) -> DocumentError:
     return DocumentError(f"{where}: event {event} {what}", document_index=index)
 
 
-def _times(texts: list[str], *, where: str, index: int) -> np.ndarray:
+def _times(texts: list[str], *, where: str, index: int, offset: int) -> np.ndarray:
     """ISO 8601 times with a zone (PUBG writes ``2025-07-12T17:12:02.807Z``, and 7 decimals in
     LogMatchDefinition) -> microseconds since the epoch, UTC.
 
     Raises:
         DocumentError: a time is not one (naming the first such event).
     """
-    strings = pa.array(texts, pa.string())
+    strings = pa.array(texts, pa.string(), memory_pool=ARROW_POOL)
     try:
-        nanos = strings.cast(pa.timestamp("ns", tz="UTC"))
+        nanos = strings.cast(pa.timestamp("ns", tz="UTC"), memory_pool=ARROW_POOL)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         bad = _first_bad_time(texts)
         raise DocumentError(
-            f"{where}: event {bad} has _D {texts[bad]!r}, not an ISO 8601 time with its zone",
+            f"{where}: event {offset + bad} has _D {texts[bad]!r}, not an ISO 8601 time with "
+            "its zone",
             document_index=index,
         ) from None
-    return np.floor_divide(nanos.cast(pa.int64()).to_numpy(), 1000)
+    return np.floor_divide(nanos.cast(pa.int64(), memory_pool=ARROW_POOL).to_numpy(), 1000)
 
 
 def _first_bad_time(texts: list[str]) -> int:
@@ -151,7 +179,8 @@ def _first_bad_time(texts: list[str]) -> int:
     while high - low > 1:
         middle = (low + high) // 2
         try:
-            pa.array(texts[low:middle], pa.string()).cast(pa.timestamp("ns", tz="UTC"))
+            strings = pa.array(texts[low:middle], pa.string(), memory_pool=ARROW_POOL)
+            strings.cast(pa.timestamp("ns", tz="UTC"), memory_pool=ARROW_POOL)
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
             high = middle
         else:
