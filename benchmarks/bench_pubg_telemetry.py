@@ -33,7 +33,7 @@ import orjson
 from benchmarks.clock import Timing, clock, since
 from benchmarks.memory import peak_rss_beyond
 
-ROUNDS = 3
+ROUNDS = 5
 COPIES = 3
 POSITION_REPEATS = 12
 HIT_REPEATS = 3

@@ -81,11 +81,13 @@ _WEAPON = Node(
 
 
 def _schema(name: str, tree: Node, key: tuple[str, ...], head: tuple[Column, ...]) -> TableSchema:
-    columns = [*head]
+    read = []
     for path, column, leaf in leaves(tree):
         kind = "string" if leaf.kind == "json" else leaf.kind
-        columns.append(Column(column, kind, "attributes", ".".join(path), leaf.description))
-    return TableSchema(name, "", key, tuple(columns))
+        read.append(Column(column, kind, "attributes", ".".join(path), leaf.description))
+    phase = [column for column in read if column.name == "phase"]  # after the event's columns
+    rest = [column for column in read if column.name != "phase"]
+    return TableSchema(name, "", key, (*head, *phase, *rest))
 
 
 _MATCH_ID = Column("match_id", "string", "derived", "", "the match (= matches.match_id)")
