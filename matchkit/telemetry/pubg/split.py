@@ -45,9 +45,17 @@ class _Head(msgspec.Struct, gc=False):
     common: _Common | None = None
 
 
+class _PlainHead(msgspec.Struct, gc=False):
+    """A head without ``common`` (for events whose ``common`` is not an object)."""
+
+    type: str = msgspec.field(name="_T")
+    time: str = msgspec.field(name="_D")
+
+
 _TYPE = attrgetter("type")
 _RAWS = msgspec.json.Decoder(list[msgspec.Raw])
 _HEADS = msgspec.json.Decoder(list[_Head])
+_PLAIN_HEADS = msgspec.json.Decoder(list[_PlainHead])
 HEADS_AT_ONCE = 1_024
 """Events whose heads are decoded at a time."""
 _AT = re.compile(r"\$\[(\d+)\](\S*)")
@@ -104,10 +112,7 @@ def split_events(content: bytes | bytearray, *, where: str, index: int) -> Split
         # A slice of the events at a time: their heads (two strings and a Struct each, several
         # times the size of their bytes) never all live at once.
         body = json_array(raws[start : start + HEADS_AT_ONCE])
-        try:
-            heads = _HEADS.decode(body)
-        except msgspec.ValidationError as error:
-            raise _event_error(str(error), where=where, index=index, offset=start) from None
+        heads = _heads(body, where=where, index=index, offset=start)
         del body
         end = start + len(heads)
         types = list(map(_TYPE, heads))
@@ -116,13 +121,26 @@ def split_events(content: bytes | bytearray, *, where: str, index: int) -> Split
         codes[start:end] = list(map(names.__getitem__, types))
         times = [head.time for head in heads]
         micros[start:end] = _times(times, where=where, index=index, offset=start)
-        match_ids.update(
-            head.common.matchId for head in heads if head.common is not None and head.common.matchId
-        )
+        commons = [getattr(head, "common", None) for head in heads]
+        match_ids.update(common.matchId for common in commons if common and common.matchId)
     order = np.argsort(codes, kind="stable")
     bounds = np.cumsum(np.bincount(codes, minlength=len(names)))[:-1]
     groups = dict(zip(names, np.split(order, bounds), strict=True)) if names else {}
     return SplitFile(raws, codes, list(names), micros, groups, frozenset(match_ids))
+
+
+def _heads(body: bytes, *, where: str, index: int, offset: int) -> list[Any]:
+    """The heads of a slice of events. A ``common`` that is not an object is no reason to refuse
+    the file: its table reads it as the value it is (and reports it)."""
+    try:
+        return _HEADS.decode(body)
+    except msgspec.ValidationError as error:
+        if ".common" not in str(error):
+            raise _event_error(str(error), where=where, index=index, offset=offset) from None
+    try:
+        return _PLAIN_HEADS.decode(body)
+    except msgspec.ValidationError as error:
+        raise _event_error(str(error), where=where, index=index, offset=offset) from None
 
 
 def json_array(raws: Sequence[msgspec.Raw]) -> bytes:

@@ -128,3 +128,33 @@ def test_null_members_read_as_missing() -> None:
     assert pd.isna(frames.kills.loc[0, "killer_id"])
     assert pd.isna(frames.kills.loc[0, "killer_x"])
     assert pd.isna(frames.positions.loc[0, "vehicle_id"])
+
+
+def test_a_common_that_is_not_an_object_is_a_problem_not_an_error() -> None:
+    events = small_file()
+    of_type(events, "LogPlayerTakeDamage")[0]["common"] = "in game"
+    frames = read_pubg_file(orjson.dumps(events))
+    assert frames.damage.loc[0, "common"] == "in game"
+    assert pd.isna(frames.damage.loc[0, "phase"])
+    assert frames.problems == (
+        "damage.common: common is not an object matchkit does not know, in 1 event(s); kept as "
+        "an extra column",
+    )
+
+
+def test_frames_of_two_files_combine() -> None:
+    whole = read_pubg_file(recorded(WHOLE))
+    excerpt = read_pubg_file(recorded("telemetry-excerpt-tpa-dist.json"))
+    both = PubgTelemetryFrames.concat([whole, excerpt, whole])
+    assert both.match_ids == [*whole.match_ids, *excerpt.match_ids]
+    for name in TABLE_NAMES:
+        assert len(both.tables[name]) == len(whole.tables[name]) + len(excerpt.tables[name])
+        for column, dtype in whole.tables[name].dtypes.items():
+            combined = both.tables[name][column].dtype
+            same = (
+                isinstance(combined, pd.CategoricalDtype)
+                if dtype == "category"
+                else (combined == dtype)
+            )
+            assert same, (name, column)
+    assert both.kills["event_type"].tolist() == ["LogPlayerKillV2"] * 34 + ["LogPlayerKill"]

@@ -237,8 +237,15 @@ def test_times_and_dtypes(whole: PubgTelemetryFrames) -> None:
         frame = whole.tables[name]
         assert list(frame.columns[: len(schema.columns)]) == schema.column_names, name
         for column in schema.columns:
+            dtype = frame[column.name].dtype
+            if column.kind == "category":
+                assert isinstance(dtype, pd.CategoricalDtype), (name, column.name)
+            else:
+                assert dtype == column.dtype, (name, column.name)
             if column.kind == "datetime":
-                assert frame[column.name].dtype == DATETIME_DTYPE, (name, column.name)
+                assert dtype == DATETIME_DTYPE, (name, column.name)
+        empty = PubgTelemetryFrames.empty().tables[name]
+        assert list(empty.columns) == schema.column_names
     # LogMatchDefinition's _D carries 7 decimals: read to the microsecond.
     assert whole.other_events["time"].dt.tz is not None
     assert whole.files.loc[0, "started_at"] == pd.Timestamp("2025-07-12T17:10:27.418Z")
