@@ -129,7 +129,7 @@ _DAMAGE: Members = {  # how a kill (LogPlayerKill), a knock or a hit was dealt: 
 }
 _VICTIM_WEAPON: Members = {
     "victimWeapon": Leaf("victim_weapon", "string", "what the victim held"),
-    "victimWeaponAdditionalInfo": Leaf("victim_weapon_additional_info", "json"),
+    "victimWeaponAdditionalInfo": Leaf("victim_weapon_additional_info", "json", strings=True),
 }
 
 _KILL_V2: Members = {
@@ -146,8 +146,10 @@ _KILL_V2: Members = {
     "killer": CHARACTER.under("killer_"),
     "killerDamageInfo": DAMAGE_INFO,
     "killerVehicle": VEHICLE.under("killer_vehicle_"),
-    "assists_AccountId": Leaf("assist_ids", "json", "JSON list of account ids"),
-    "teamKillers_AccountId": Leaf("team_killer_ids", "json", "JSON list of account ids"),
+    "assists_AccountId": Leaf("assist_ids", "json", "JSON list of account ids", strings=True),
+    "teamKillers_AccountId": Leaf(
+        "team_killer_ids", "json", "JSON list of account ids", strings=True
+    ),
     "isSuicide": Leaf("is_suicide", "boolean"),
 }
 _KILL_V1: Members = {  # LogPlayerKill: the kill's DamageInfo members at the event's top level

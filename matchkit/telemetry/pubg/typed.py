@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import count
 from operator import attrgetter
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 import pyarrow as pa
@@ -30,7 +30,7 @@ from matchkit.telemetry.pubg.chunks import arrow_values
 from matchkit.telemetry.pubg.objects import Leaf, LeafKind, Node, Skip
 from matchkit.telemetry.pubg.tables import Source
 
-__all__ = ["TypedReader", "json_texts", "typed_reader"]
+__all__ = ["TypedReader", "json_texts", "list_texts", "typed_reader"]
 
 _WIRE_TYPES: dict[str, Any] = {"string": str, "Int64": int, "float64": float, "boolean": bool}
 _NAMES = count()
@@ -42,7 +42,7 @@ class _Step:
 
     field: attrgetter[Any]
     column: str
-    kind: LeafKind | None  # None: a nested object
+    kind: LeafKind | Literal["strings"] | None  # None: a nested object
     plan: _Plan | None
 
 
@@ -65,6 +65,9 @@ def _struct(node: Node, prefix: str) -> tuple[type[Struct], _Plan]:
         rename[name] = key
         if isinstance(member, Skip):
             fields.append((name, msgspec.Raw, None))
+        elif isinstance(member, Leaf) and member.kind == "json" and member.strings:
+            fields.append((name, tuple[str, ...] | None, None))
+            steps.append(_Step(attrgetter(name), prefix + member.name, "strings", None))
         elif isinstance(member, Leaf) and member.kind == "json":
             fields.append((name, msgspec.Raw, None))
             steps.append(_Step(attrgetter(name), prefix + member.name, "json", None))
@@ -133,6 +136,8 @@ def _transpose(items: list[Any], plan: _Plan, columns: dict[str, pa.Array]) -> N
             _transpose(values, step.plan, columns)
         elif step.kind == "json":
             columns[step.column] = pa.array(json_texts(values), pa.string(), memory_pool=ARROW_POOL)
+        elif step.kind == "strings":
+            columns[step.column] = pa.array(list_texts(values), pa.string(), memory_pool=ARROW_POOL)
         else:
             columns[step.column] = arrow_values(values, step.kind)
 
@@ -144,6 +149,22 @@ def _absent(plan: _Plan, rows: int, columns: dict[str, pa.Array]) -> None:
             _absent(step.plan, rows, columns)
         else:
             columns[step.column] = nulls(rows)
+
+
+def list_texts(lists: Any) -> list[str | None]:
+    """Lists of strings (tuples, or ``None``) as the house writes a JSON value as text, each
+    distinct one once (most are empty, or one of a few zones)."""
+    memo: dict[tuple[str, ...], str] = {}
+
+    def text(items: tuple[str, ...] | None) -> str | None:
+        if items is None:
+            return None
+        found = memo.get(items)
+        if found is None:
+            found = memo[items] = text_value(list(items))
+        return found
+
+    return list(map(text, lists))
 
 
 _UNSEEN = object()
