@@ -186,16 +186,14 @@ def _joined(raws: Sequence[msgspec.Raw], indices: np.ndarray) -> bytes:
 
 
 def _with_definition(start: pd.DataFrame, definition: pd.DataFrame) -> pd.DataFrame:
-    """match_start with its file's LogMatchDefinition's columns (a row of its own if the file has
-    no LogMatchStart)."""
-    own = definition.drop(columns=["event_index", "time", "phase"])
-    kept = start.drop(columns=[c for c in own.columns if c != "match_id" and c in start])
-    joined = kept.merge(own, on="match_id", how="outer", sort=False)
-    return joined.reindex(
-        columns=list(
-            dict.fromkeys([*TABLES["match_start"].column_names, *start.columns, *own.columns])
-        )
+    """match_start with its file's LogMatchDefinition's columns and time (a row of its own if
+    the file has no LogMatchStart); extra columns of either after the known ones, by name."""
+    own = definition.drop(columns=["event_index", "phase"]).rename(
+        columns={"time": "definition_time"}
     )
+    joined = start.merge(own, on="match_id", how="outer", sort=False, suffixes=("", "_definition"))
+    known = TABLES["match_start"].column_names
+    return joined[[*known, *sorted(set(joined.columns) - set(known))]]
 
 
 def _other_events(split: SplitFile, match_id: str) -> pd.DataFrame:

@@ -44,8 +44,9 @@ _MATCH_START = TableSchema(
         *(
             c
             for c in _DEFINITION.columns
-            if c.section == "attributes" and c.name not in ("time", "phase")
+            if c.section == "attributes" and c.name != "phase" and c.name != "time"
         ),
+        Column("definition_time", "datetime", "attributes", "_D", "LogMatchDefinition's _D, UTC"),
     ),
 )
 _OTHER_EVENTS = TableSchema(

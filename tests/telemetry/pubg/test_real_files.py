@@ -218,6 +218,8 @@ def test_match_start_and_end(whole: PubgTelemetryFrames, excerpt: PubgTelemetryF
     assert bool(start["is_custom_game"])
     assert start["definition_id"].endswith("." + WHOLE_MATCH)
     assert start["time"] == pd.Timestamp("2025-07-12T17:11:33.984Z")
+    # LogMatchDefinition's _D has 7 decimals ("17:11:34.0158674Z"): read to the microsecond.
+    assert start["definition_time"] == pd.Timestamp("2025-07-12T17:11:34.015867Z")
     assert len(orjson.loads(start["characters"])) == 36
     end = whole.match_end.set_index("player_id")
     tgltn = end.loc["account.82bad0072f31455d8d9f8d834da2f2f3"]
@@ -246,7 +248,6 @@ def test_times_and_dtypes(whole: PubgTelemetryFrames) -> None:
                 assert dtype == DATETIME_DTYPE, (name, column.name)
         empty = PubgTelemetryFrames.empty().tables[name]
         assert list(empty.columns) == schema.column_names
-    # LogMatchDefinition's _D carries 7 decimals: read to the microsecond.
     assert whole.other_events["time"].dt.tz is not None
     assert whole.files.loc[0, "started_at"] == pd.Timestamp("2025-07-12T17:10:27.418Z")
 
