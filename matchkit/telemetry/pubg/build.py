@@ -14,6 +14,7 @@ JSON text as the file has it. ``event_counts`` says where each type went.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -67,12 +68,12 @@ class _Unknowns:
             key = (table, item.column)
             seen = self.found.get(key)
             count = item.count + (seen.count if seen else 0)
-            self.found[key] = Unknown(item.column, item.path, count, item.what)
+            self.found[key] = dataclasses.replace(item, count=count)
 
     def texts(self) -> list[str]:
         return [
             f"{table}.{column}: {item.path} {item.what} matchkit does not know, in "
-            f"{item.count:,} event(s); kept as an extra column"
+            f"{item.count:,} {'row' if item.rows else 'event'}(s); kept as an extra column"
             for (table, column), item in self.found.items()
         ]
 

@@ -32,12 +32,14 @@ class Unknown:
         path: its wire path (``killer.newMember``).
         count: the events that carry it.
         what: why it is unknown (a new member, or not the object the tree declares).
+        rows: whether ``count`` counts rows of a nested table rather than events.
     """
 
     column: str
     path: str
     count: int
     what: str
+    rows: bool = False  # counted in rows of a nested table (a player, an item), not events
 
 
 @dataclass

@@ -16,6 +16,7 @@ match and the event.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -151,6 +152,7 @@ def care_package_items(
             owners.append(owner)
             positions.append(position)
     flat = flatten(items, _PACKAGE_ITEM, declared=NESTED_TABLES["care_package_items"].column_names)
+    _wire_paths(flat, {"item": "itemPackage.items", "": "itemPackage"})
     rows = np.asarray(owners, dtype=np.int64)
     types = [events[owner].get("_T") for owner in owners]
     return flat, _derived(indices, micros, rows, positions, event_type=types), len(items)
@@ -186,6 +188,9 @@ def match_end_rows(
             rows.append({"character": player, "gameResult": entry, "_event": rest})
             owners.append(owner)
     flat = flatten(rows, MATCH_END, declared=NESTED_TABLES["match_end"].column_names)
+    _wire_paths(
+        flat, {"_event": "", "gameResult": "gameResultOnFinished.results", "": "characters"}
+    )
     owner_rows = np.asarray(owners, dtype=np.int64)
     return flat, _derived(indices, micros, owner_rows, None), len(rows)
 
@@ -211,10 +216,23 @@ def weapon_stats(
                 owners.append(owner)
                 positions.append(position)
     flat = flatten(rows, _WEAPON, declared=NESTED_TABLES["weapon_stats"].column_names)
+    _wire_paths(flat, {"player": "allWeaponStats", "": "allWeaponStats.stats"})
     owner_rows = np.asarray(owners, dtype=np.int64)
     derived = _derived(indices, micros, owner_rows, positions)
     del derived["time"]
     return flat, derived, len(rows)
+
+
+def _wire_paths(flat: Flat, wire: dict[str, str]) -> None:
+    """Name the unknown members of a table's rows by their path in the event: a row's first key
+    is one of ``wire`` (``""``: any other), standing for the event's path to it."""
+    for position, unknown in enumerate(flat.unknown):
+        head, _, rest = unknown.path.partition(".")
+        if head in wire:
+            path = ".".join(part for part in (wire[head], rest) if part)
+        else:
+            path = ".".join(part for part in (wire[""], unknown.path) if part)
+        flat.unknown[position] = dataclasses.replace(unknown, path=path, rows=True)
 
 
 def _derived(

@@ -158,3 +158,25 @@ def test_frames_of_two_files_combine() -> None:
             )
             assert same, (name, column)
     assert both.kills["event_type"].tolist() == ["LogPlayerKillV2"] * 34 + ["LogPlayerKill"]
+
+
+def test_new_members_of_the_nested_lists_are_kept() -> None:
+    events = raw_events(WHOLE)
+    end = of_type(events, "LogMatchEnd")[0]
+    end["characters"][0]["skin"] = "gold"
+    end["allWeaponStats"][0]["stats"][0]["reloads"] = 3
+    end["newSummary"] = {"x": 1}
+    frames = read_pubg_file(orjson.dumps(events))
+    rankings = frames.match_end
+    assert rankings["skin"].iloc[0] == "gold"
+    assert rankings["skin"].iloc[1:].isna().all()
+    assert rankings["new_summary"].unique().tolist() == ['{"x":1}']  # each row of its event
+    assert frames.weapon_stats.loc[0, "reloads"] == 3
+    assert set(frames.problems) == {
+        "match_end.skin: characters.skin is a new member matchkit does not know, in 1 row(s); "
+        "kept as an extra column",
+        "match_end.new_summary: newSummary is a new member matchkit does not know, in 36 row(s); "
+        "kept as an extra column",
+        "weapon_stats.reloads: allWeaponStats.stats.reloads is a new member matchkit does not "
+        "know, in 1 row(s); kept as an extra column",
+    }
