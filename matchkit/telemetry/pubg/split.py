@@ -11,8 +11,8 @@ msgspec over the bytes, both of which skip what they do not keep, read it whole:
 
 Anything else is a :class:`matchkit.errors.DocumentError` that names the file and, where one
 event is at fault, its index: bytes that are not JSON or end early, a top level that is not an
-array, an event that is not an object or has no ``_T`` or ``_D``, a ``_D`` that is not a time,
-an event naming another match.
+array, an event that is not an object or has no ``_T`` or ``_D``, a ``_D`` that is not a time. The
+matches the events name are checked against the file's by :mod:`matchkit.telemetry.pubg.check`.
 """
 
 from __future__ import annotations

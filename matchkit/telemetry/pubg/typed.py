@@ -2,8 +2,10 @@
 
 Each event type of a table (:class:`matchkit.telemetry.pubg.tables.Source`) has a Struct made
 from its tree: a scalar leaf is a field of its wire type (``str``, ``int``, ``float``, ``bool``,
-each or ``None``), an object a nested Struct, a JSON leaf and a skipped member ``msgspec.Raw``
-(their text is kept, not parsed). The Structs forbid unknown members: a batch with anything the
+each or ``None``), an object a nested Struct, a JSON leaf that PUBG writes as a list of strings a
+``tuple[str, ...]``, any other JSON leaf and a skipped member ``msgspec.Raw`` (their text is
+kept, not parsed). JSON leaves are written as the house writes JSON text, each distinct value
+once. The Structs forbid unknown members: a batch with anything the
 tree does not declare (a new member, a value of another JSON type) fails to decode here and is
 read by the general reader (:mod:`matchkit.telemetry.pubg.general`), which keeps it as an extra
 column, or reports the value that does not fit. Both give identical tables
