@@ -1,9 +1,9 @@
 """One PUBG telemetry file's events (split by type) -> the tables of PubgTelemetryFrames.
 
 Each event table is filled a type at a time, a batch of :data:`BATCH_EVENTS` events at a time:
-the batch's raw events are joined into one JSON array and decoded by the typed reader (every
-table but care packages), else, when it refuses the batch (a member it does not declare, a value
-of another type), as dicts by the general reader. Decoded events live for one batch; the tables
+each event decoded from its own slice of the file by the typed reader (every table but care
+packages), else, when it refuses the batch (a member it does not declare, a value of another
+type), as dicts by the general reader. Decoded events live for one batch; the tables
 hold Arrow chunks until the end, when each column is converted once
 (:class:`matchkit.telemetry.pubg.chunks.TableChunks`).
 
@@ -38,7 +38,7 @@ from matchkit.telemetry.pubg.nested import (
     weapon_stats,
 )
 from matchkit.telemetry.pubg.schema import TABLES
-from matchkit.telemetry.pubg.split import SplitFile, json_array
+from matchkit.telemetry.pubg.split import SplitFile
 from matchkit.telemetry.pubg.tables import DOCUMENTED_TYPES, EVENT_TABLES, EventTable, table_of_type
 from matchkit.telemetry.pubg.typed import typed_reader
 
@@ -49,7 +49,7 @@ BATCH_EVENTS = 1_024
 decoded form stays small beside the file."""
 
 MATCH_END_TYPE = "LogMatchEnd"
-_DICTS = msgspec.json.Decoder(list[dict[str, Any]])
+_DICT = msgspec.json.Decoder(dict[str, Any])
 _NESTED: dict[str, Callable[..., Rows]] = {
     "care_package_items": care_package_items,
     "match_end": match_end_rows,
@@ -105,7 +105,7 @@ def build_file(
         for name in list(chunks):
             tables[name] = chunks.pop(name).frame(match_id, problems)
     end = split.groups.get(MATCH_END_TYPE, np.zeros(0, dtype=np.int64))
-    events = _DICTS.decode(_joined(split.raws, end)) if len(end) else []
+    events = list(map(_DICT.decode, _picked(split.raws, end)))
     for name in ("match_end", "weapon_stats"):
         tables[name] = _nested(name, events, end, split, unknowns, where).frame(match_id, problems)
     tables["match_start"] = _with_definition(tables["match_start"], tables.pop("match_definition"))
@@ -132,11 +132,11 @@ def _event_table(
             continue
         for start in range(0, len(indices), batch_events):
             batch = indices[start : start + batch_events]
-            body = _joined(split.raws, batch)
-            columns = typed_reader(source).read(body) if table.typed else None
+            raws = _picked(split.raws, batch)
+            columns = typed_reader(source).read(raws) if table.typed else None
             extras: dict[str, pa.Array] = {}
             if columns is None:
-                events = _DICTS.decode(body)
+                events = list(map(_DICT.decode, raws))
                 flat = flatten(events, source.tree, declared=schema.column_names)
                 columns, extras = flat.columns, flat.extras
                 unknowns.add(table.name, flat.unknown)
@@ -179,11 +179,11 @@ def _nested(
     return part
 
 
-def _joined(raws: Sequence[msgspec.Raw], indices: np.ndarray) -> bytes:
-    """The events at ``indices`` as one JSON array."""
-    if len(indices) == 1:
-        return json_array([raws[int(indices[0])]])
-    return json_array(itemgetter(*indices.tolist())(raws))
+def _picked(raws: Sequence[msgspec.Raw], indices: np.ndarray) -> list[msgspec.Raw]:
+    """The events at ``indices``."""
+    if len(indices) < 2:
+        return [raws[index] for index in indices.tolist()]
+    return list(itemgetter(*indices.tolist())(raws))
 
 
 def _with_definition(start: pd.DataFrame, definition: pd.DataFrame) -> pd.DataFrame:

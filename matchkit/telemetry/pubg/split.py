@@ -18,7 +18,6 @@ matches the events name are checked against the file's by :mod:`matchkit.telemet
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
@@ -30,7 +29,7 @@ import pyarrow as pa
 from matchkit.errors import DocumentError
 from matchkit.normalize import ARROW_POOL
 
-__all__ = ["HEADS_AT_ONCE", "SplitFile", "json_array", "split_events"]
+__all__ = ["HEADS_AT_ONCE", "SplitFile", "split_events"]
 
 
 class _Common(msgspec.Struct, gc=False):
@@ -54,11 +53,11 @@ class _PlainHead(msgspec.Struct, gc=False):
 
 _TYPE = attrgetter("type")
 _RAWS = msgspec.json.Decoder(list[msgspec.Raw])
-_HEADS = msgspec.json.Decoder(list[_Head])
-_PLAIN_HEADS = msgspec.json.Decoder(list[_PlainHead])
+_HEAD = msgspec.json.Decoder(_Head)
+_PLAIN_HEAD = msgspec.json.Decoder(_PlainHead)
 HEADS_AT_ONCE = 1_024
 """Events whose heads are decoded at a time."""
-_AT = re.compile(r"\$\[(\d+)\](\S*)")
+_AT = re.compile(r"- at `\$([^`]*)`")
 
 
 @dataclass(frozen=True)
@@ -111,12 +110,10 @@ def split_events(content: bytes | bytearray, *, where: str, index: int) -> Split
     for start in range(0, len(raws), HEADS_AT_ONCE):
         # A slice of the events at a time: their heads (two strings and a Struct each, several
         # times the size of their bytes) never all live at once.
-        body = json_array(raws[start : start + HEADS_AT_ONCE])
-        heads = _heads(body, where=where, index=index, offset=start)
-        del body
+        heads = _heads(raws[start : start + HEADS_AT_ONCE], where=where, index=index, offset=start)
         end = start + len(heads)
         types = list(map(_TYPE, heads))
-        for kind in dict.fromkeys(types):  # the chunk's types, in order of first appearance
+        for kind in dict.fromkeys(types):  # the slice's types, in order of first appearance
             names.setdefault(kind, len(names))
         codes[start:end] = list(map(names.__getitem__, types))
         times = [head.time for head in heads]
@@ -129,36 +126,39 @@ def split_events(content: bytes | bytearray, *, where: str, index: int) -> Split
     return SplitFile(raws, codes, list(names), micros, groups, frozenset(match_ids))
 
 
-def _heads(body: bytes, *, where: str, index: int, offset: int) -> list[Any]:
-    """The heads of a slice of events. A ``common`` that is not an object is no reason to refuse
-    the file: its table reads it as the value it is (and reports it)."""
+def _heads(raws: list[msgspec.Raw], *, where: str, index: int, offset: int) -> list[Any]:
+    """The heads of a slice of events, each decoded from its own slice of the file (faster than
+    joining them into one array first). A ``common`` that is not an object is no reason to
+    refuse the file: its table reads it as the value it is (and reports it).
+
+    Raises:
+        DocumentError: an event is not an object, or has no ``_T`` or ``_D`` (naming it).
+    """
     try:
-        return _HEADS.decode(body)
-    except msgspec.ValidationError as error:
-        if ".common" not in str(error):
-            raise _event_error(str(error), where=where, index=index, offset=offset) from None
-    try:
-        return _PLAIN_HEADS.decode(body)
-    except msgspec.ValidationError as error:
-        raise _event_error(str(error), where=where, index=index, offset=offset) from None
+        return list(map(_HEAD.decode, raws))
+    except msgspec.ValidationError:
+        pass
+    heads: list[Any] = []
+    for position, raw in enumerate(raws):
+        try:
+            heads.append(_HEAD.decode(raw))
+            continue
+        except msgspec.ValidationError as error:
+            message = str(error)
+        if "$.common" in message:
+            try:
+                heads.append(_PLAIN_HEAD.decode(raw))
+                continue
+            except msgspec.ValidationError as error:
+                message = str(error)
+        raise _event_error(message, where=where, index=index, event=offset + position)
+    return heads
 
 
-def json_array(raws: Sequence[msgspec.Raw]) -> bytes:
-    """Events' JSON texts as one JSON array, copied once."""
-    parts: list[Any] = [b","] * (2 * len(raws) + 1)
-    parts[0], parts[-1] = b"[", b"]"
-    parts[1::2] = raws
-    return b"".join(parts)
-
-
-def _event_error(message: str, *, where: str, index: int, offset: int) -> DocumentError:
-    """The DocumentError of an event msgspec refused (its message ends ``- at `$[i]...```)."""
+def _event_error(message: str, *, where: str, index: int, event: int) -> DocumentError:
+    """The DocumentError of an event msgspec refused (``- at `$.member``` ends its message)."""
     found = _AT.search(message)
-    if found is None:
-        return DocumentError(
-            f"{where} is not a JSON array of events: {message}", document_index=index
-        )
-    event, member = offset + int(found.group(1)), found.group(2).rstrip("`")
+    member = found.group(1) if found else ""
     if "missing required field `_T`" in message:
         what = "has no _T (its type)"
     elif "missing required field `_D`" in message:

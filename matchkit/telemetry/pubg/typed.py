@@ -17,6 +17,7 @@ each column becomes one Arrow chunk of its declared type without a type scan.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import count
 from operator import attrgetter
@@ -95,13 +96,13 @@ class TypedReader:
 
     def __init__(self, source: Source) -> None:
         struct, self._plan = _struct(source.tree, "")
-        self._decoder = msgspec.json.Decoder(list[struct])  # type: ignore[valid-type]
+        self._decoder = msgspec.json.Decoder(struct)
 
-    def read(self, body: bytes) -> dict[str, pa.Array] | None:
-        """A batch's columns (a JSON array of events of this type), or ``None`` when it is not
-        of the declared shape (the general reader reads it)."""
+    def read(self, raws: Sequence[msgspec.Raw]) -> dict[str, pa.Array] | None:
+        """A batch's columns (events of this type, each its JSON text), or ``None`` when one is
+        not of the declared shape (the general reader reads the batch)."""
         try:
-            events = self._decoder.decode(body)
+            events = list(map(self._decoder.decode, raws))
         except (msgspec.ValidationError, RecursionError):
             return None
         columns: dict[str, pa.Array] = {}

@@ -20,7 +20,7 @@ def general(source: Any, monkeypatch: pytest.MonkeyPatch, **options: Any) -> Pub
     """read_pubg_file with the typed reader refusing every batch."""
 
     class Refusing:
-        def read(self, body: bytes) -> None:
+        def read(self, raws: object) -> None:
             return None
 
     with monkeypatch.context() as patch:
