@@ -44,7 +44,7 @@ from matchkit.telemetry.pubg.typed import typed_reader
 
 __all__ = ["BATCH_EVENTS", "MATCH_END_TYPE", "build_file"]
 
-BATCH_EVENTS = 1_024
+BATCH_EVENTS = 512
 """Events of one type decoded at a time: enough for C to do the work, few enough that their
 decoded form stays small beside the file."""
 
