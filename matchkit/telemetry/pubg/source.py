@@ -14,7 +14,7 @@ import zlib
 from pathlib import Path
 from typing import Any, TypeAlias
 
-import orjson
+import msgspec
 
 from matchkit.errors import DocumentError, InvalidArgumentError
 
@@ -63,9 +63,9 @@ def read_content(source: Any, *, where: str, index: int, max_bytes: int) -> byte
             read.
     """
     if isinstance(source, list):
-        try:
-            return orjson.dumps(source)
-        except orjson.JSONEncodeError as error:
+        try:  # msgspec writes integers of any size, as JSON allows
+            return msgspec.json.encode(source)
+        except (TypeError, ValueError, OverflowError) as error:
             raise DocumentError(
                 f"{where} is not a list of JSON events: {error}", document_index=index
             ) from None

@@ -7,13 +7,25 @@ import gzip
 import tracemalloc
 import zlib
 from pathlib import Path
+from typing import Any
 
+import msgspec
 import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from matchkit.errors import DocumentError, InvalidArgumentError
+from matchkit.errors import DocumentError, InvalidArgumentError, MatchkitError
 from matchkit.telemetry.pubg import DEFAULT_MAX_BYTES, read_pubg_file, to_pubg_telemetry_frames
-from tests.telemetry.pubg.files import WHOLE, WHOLE_MATCH, of_type, raw_events, recorded, small_file
+from matchkit.telemetry.pubg.tables import EVENT_TABLES
+from tests.telemetry.pubg.files import (
+    WHOLE,
+    WHOLE_MATCH,
+    of_type,
+    raw_events,
+    recorded,
+    small_file,
+)
 
 MATCH = WHOLE_MATCH
 
@@ -182,3 +194,98 @@ def test_the_input_index_is_named() -> None:
 def test_a_zlib_error_is_not_raised_raw() -> None:
     with pytest.raises(DocumentError):
         read_pubg_file(b"\x1f\x8b" + zlib.compress(b"[]"))
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+_KNOWN = sorted(
+    {source.event_type for table in EVENT_TABLES for source in table.sources}
+    | {"LogMatchEnd", "LogPlayerAttack", "LogFuture"}
+)
+_MEMBERS = st.sampled_from(
+    [
+        "character",
+        "killer",
+        "victim",
+        "item",
+        "vehicle",
+        "common",
+        "gameState",
+        "characters",
+        "itemPackage",
+        "location",
+        "accountId",
+        "damage",
+        "zone",
+        "allWeaponStats",
+        "gameResultOnFinished",
+        "MatchId",
+    ]
+)
+
+
+@st.composite
+def _events(draw: st.DrawFn) -> list[Any]:
+    events = []
+    for _ in range(draw(st.integers(0, 6))):
+        event = draw(st.dictionaries(_MEMBERS | st.text(max_size=4), _JSON, max_size=4))
+        if draw(st.booleans()):
+            event["_T"] = draw(st.sampled_from(_KNOWN))
+        if draw(st.integers(0, 5)):
+            event["_D"] = "2025-07-12T17:12:02.807Z"
+        events.append(event if draw(st.integers(0, 9)) else draw(_JSON))
+    return events
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_events())
+def test_any_json_is_tables_or_a_typed_error(events: list[Any]) -> None:
+    """Whatever a file holds: its tables, or a MatchkitError, never an exception from inside."""
+    try:
+        frames = read_pubg_file(msgspec.json.encode(events), match_id=MATCH)
+    except MatchkitError:
+        return
+    assert frames.match_ids == [MATCH]
+    assert int(frames.event_counts["events"].sum()) == len(events)
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path into a JSON value (keys and list positions)."""
+    found = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for position, item in enumerate(value[:2]):
+            found += _paths(item, (*path, position))
+    return found
+
+
+@st.composite
+def _mutated(draw: st.DrawFn) -> list[Any]:
+    """The real excerpt with one to three of its values replaced by any JSON value."""
+    events = raw_events("telemetry-excerpt-tpa-dist.json")  # a fresh copy
+    for _ in range(draw(st.integers(1, 3))):
+        position = draw(st.integers(1, len(events) - 1))  # the definition names the match
+        path = draw(st.sampled_from(_paths(events[position])[1:]))
+        parent = events[position]
+        for step in path[:-1]:
+            parent = parent[step]
+        parent[path[-1]] = draw(_JSON)
+    return events
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_mutated())
+def test_real_events_with_any_value_anywhere(events: list[Any]) -> None:
+    try:
+        frames = read_pubg_file(msgspec.json.encode(events))
+    except MatchkitError:
+        return
+    assert frames.match_ids == ["8c1c8a56-4104-46ef-8aec-5e012b041574"]
+    assert int(frames.event_counts["events"].sum()) == len(events)
