@@ -1,7 +1,9 @@
 """Run every benchmark (benchmarks/bench_*.py), each in its own process, and print its figures.
 
 Each benchmark module has a ``main()`` that prints its measurements, ratios side by side, as
-lines of text. A separate process per benchmark keeps peak-memory figures apart.
+lines of text. A separate process per benchmark keeps peak-memory figures apart. Every
+``bench_*.py`` is found here (``bench_pubg_telemetry`` among them); words on the command line
+choose those whose names hold one (``python -m benchmarks pubg``).
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ import numpy as np
 
 from matchkit.errors import DocumentError, InvalidArgumentError
 from matchkit.telemetry.schema import MATCH_ID_KEYS, MATCH_START
+from matchkit.telemetry.shape import telemetry_shape
 from matchkit.telemetry.typed import EventRecord, decode_typed, member
 
 __all__ = [
@@ -179,8 +180,13 @@ def check_events(
             # The typed fast path (:mod:`matchkit.telemetry.typed`), else dicts.
             events = decode_typed(raw) or _DECODER.decode(raw)
     except (msgspec.DecodeError, msgspec.ValidationError) as error:
+        pubg = telemetry_shape(raw) == "pubg"
+        hint = (
+            "; it is PUBG telemetry (events keyed by _T and _D): matchkit.telemetry.pubg reads it"
+        )
         raise DocumentError(
-            f"{where} is not a JSON array of {{cursor, type, dataObject}} events: {error}",
+            f"{where} is not a JSON array of {{cursor, type, dataObject}} events: {error}"
+            f"{hint if pubg else ''}",
             document_index=index,
         ) from None
     except RecursionError:

@@ -1,0 +1,207 @@
+"""PUBG telemetry: one file of tens of MB into tables, against the orjson floor, and its memory.
+
+Input: a synthetic telemetry file made from the recorded whole file
+(``../shared/pubg/telemetry-js1936-2025-custom-erangel.json``, 2,871 events of 36 players) by
+:func:`scaled_file`: its players cloned into :data:`COPIES` teams of copies (new account ids and
+names, their own kills), each LogPlayerPosition repeated :data:`POSITION_REPEATS` times along
+its player's path and each LogPlayerAttack and LogPlayerTakeDamage :data:`HIT_REPEATS` times
+(real 100-player files are mostly positions, attacks and damage), written compact as the CDN
+serves it. Deterministic: the same bytes every run (no randomness).
+
+- (a) the floor: ``orjson.loads`` of the file's bytes; (b) ``to_pubg_telemetry_frames`` of the
+  same bytes into every table, checked against the match's players and kills (built from the
+  file by the generator). Best of :data:`ROUNDS` interleaved runs each (wall and CPU), MB/s of
+  (b). Targets: b/a <= 3, at least 50 MB/s.
+- Peak memory of (b) in a fresh process, beyond the file's bytes already read (tracemalloc's
+  peak of Python's and Arrow's allocations is not complete, so RSS, sampled), over the file's
+  size. Target: <= 2x. Also from a gzip file on disk (the decompression counted).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from benchmarks.clock import Timing, clock, since
+from benchmarks.memory import peak_rss_beyond
+
+ROUNDS = 5
+COPIES = 3
+POSITION_REPEATS = 12
+HIT_REPEATS = 3
+RECORDED = "telemetry-js1936-2025-custom-erangel.json"
+_PLAYER_KEYS = ("character", "attacker", "victim", "killer", "finisher", "dBNOMaker", "reviver")
+
+
+def recorded_events() -> list[dict[str, Any]]:
+    """The recorded whole file's events (``MATCHKIT_SHARED`` or ``../shared``)."""
+    import os
+
+    shared = Path(os.environ.get("MATCHKIT_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+    return orjson.loads((shared / "pubg" / RECORDED).read_bytes())
+
+
+def _account(account: str, copy: int) -> str:
+    if not account or copy == 0:
+        return account
+    digest = hashlib.sha256(f"{account}/{copy}".encode()).hexdigest()[:32]
+    return f"account.{digest}"
+
+
+def _clone(value: Any, copy: int) -> Any:
+    """A copy of an event's value with its players renamed for ``copy`` (ids, names, teams)."""
+    if isinstance(value, dict):
+        out = {key: _clone(item, copy) for key, item in value.items()}
+        if "accountId" in out and isinstance(out["accountId"], str):
+            out["accountId"] = _account(out["accountId"], copy)
+            if copy and isinstance(out.get("name"), str):
+                out["name"] = f"{out['name']}_{copy}"
+            if copy and isinstance(out.get("teamId"), int) and out["teamId"] > 0:
+                out["teamId"] += 100 * copy
+        return out
+    if isinstance(value, list):
+        return [_clone(item, copy) for item in value]
+    if isinstance(value, str) and value.startswith("account.") and copy:
+        return _account(value, copy)
+    return value
+
+
+def _moved(event: dict[str, Any], step: int) -> dict[str, Any]:
+    """A position event ``step`` later along its player's path: a few metres on, 1 s later."""
+    moved = orjson.loads(orjson.dumps(event))
+    location = moved["character"]["location"]
+    location["x"] += 150.0 * step + (step * 7919) % 300
+    location["y"] += 90.0 * step - (step * 104729) % 200
+    moved["elapsedTime"] = moved.get("elapsedTime", 0) + step
+    millis = int(moved["_D"][20:23]) + step * 37 % 1000
+    moved["_D"] = f"{moved['_D'][:20]}{millis % 1000:03d}Z"
+    return moved
+
+
+def scaled_file() -> tuple[bytes, dict[str, int]]:
+    """The synthetic file's bytes, and each player's kills (the match's roster)."""
+    events = recorded_events()
+    out: list[dict[str, Any]] = []
+    for event in events:
+        kind = event["_T"]
+        if kind in ("LogMatchDefinition", "LogGameStatePeriodic", "LogPhaseChange"):
+            out.append(event)
+            continue
+        if kind in ("LogMatchStart", "LogMatchEnd"):
+            merged = dict(event)
+            merged["characters"] = [
+                _clone(c, copy) for copy in range(COPIES) for c in event["characters"]
+            ]
+            if kind == "LogMatchEnd":
+                merged["allWeaponStats"] = [
+                    _clone(s, copy) for copy in range(COPIES) for s in event["allWeaponStats"]
+                ]
+            out.append(merged)
+            continue
+        for copy in range(COPIES):
+            clone = _clone(event, copy)
+            out.append(clone)
+            if kind == "LogPlayerPosition":
+                out.extend(_moved(clone, step) for step in range(1, POSITION_REPEATS))
+            elif kind in ("LogPlayerAttack", "LogPlayerTakeDamage"):
+                out.extend(clone for _ in range(1, HIT_REPEATS))
+    kills = Counter(
+        e["killer"]["accountId"]
+        for e in out
+        if e["_T"] == "LogPlayerKillV2" and e.get("killer") and not e["isSuicide"]
+    )
+    end = next(e for e in out if e["_T"] == "LogMatchEnd")
+    roster = {
+        c["character"]["accountId"]: kills.get(c["character"]["accountId"], 0)
+        for c in end["characters"]
+    }
+    return orjson.dumps(out), roster
+
+
+def floor(content: bytes) -> Timing:
+    """(a) orjson.loads of the file."""
+    started = clock()
+    orjson.loads(content)
+    return since(started)
+
+
+def matchkit_run(content: bytes, roster: dict[str, int]) -> Timing:
+    """(b) to_pubg_telemetry_frames, checked against the roster."""
+    from matchkit.telemetry.pubg import to_pubg_telemetry_frames
+
+    match_id = "c2fb5093-866c-4d6d-96bf-7abf755094af"
+    started = clock()
+    frames = to_pubg_telemetry_frames(content, matches={match_id: list(roster.items())})
+    elapsed = since(started)
+    if frames.problems or len(frames.positions) == 0:
+        raise RuntimeError(f"the synthetic file read with problems: {frames.problems[:3]}")
+    return elapsed
+
+
+def measure_memory(path: Path) -> tuple[int, int]:
+    """In this (fresh) process: (the file's decompressed size, peak RSS beyond the start) of
+    reading ``path`` (its bytes read first when it is not gzip)."""
+    from matchkit.telemetry.pubg import to_pubg_telemetry_frames
+
+    if path.suffix == ".gz":
+        size = len(gzip.decompress(path.read_bytes()))
+        return size, peak_rss_beyond(lambda: to_pubg_telemetry_frames(path))
+    content = path.read_bytes()
+    return len(content), peak_rss_beyond(lambda: to_pubg_telemetry_frames(content))
+
+
+def _in_fresh_process(path: Path) -> tuple[int, int]:
+    code = (
+        "import sys; from pathlib import Path; from benchmarks import bench_pubg_telemetry as b; "
+        "print(*b.measure_memory(Path(sys.argv[1])))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    size, peak = map(int, result.stdout.split())
+    return size, peak
+
+
+def main() -> None:
+    content, roster = scaled_file()
+    megabytes = len(content) / 1e6
+    print(f"input: one synthetic PUBG telemetry file, {megabytes:.1f} MB, {len(roster)} players")
+    floors: list[Timing] = []
+    runs: list[Timing] = []
+    for _ in range(ROUNDS):
+        floors.append(floor(content))
+        runs.append(matchkit_run(content, roster))
+    a_wall, a_cpu = min(t[0] for t in floors), min(t[1] for t in floors)
+    b_wall, b_cpu = min(t[0] for t in runs), min(t[1] for t in runs)
+    print(
+        f"(a) orjson.loads          wall {a_wall:.3f} s  cpu {a_cpu:.3f} s  "
+        f"({megabytes / a_wall:.0f} MB/s)"
+    )
+    print(
+        f"(b) to_pubg_telemetry_frames wall {b_wall:.3f} s  cpu {b_cpu:.3f} s  "
+        f"({megabytes / b_wall:.0f} MB/s wall, {megabytes / b_cpu:.0f} MB/s cpu); target >= 50"
+    )
+    print(f"b/a = {b_wall / a_wall:.2f} (wall), {b_cpu / a_cpu:.2f} (cpu); target <= 3")
+    with tempfile.TemporaryDirectory() as temporary:
+        plain = Path(temporary) / "telemetry.json"
+        plain.write_bytes(content)
+        packed = Path(temporary) / "telemetry.json.gz"
+        packed.write_bytes(gzip.compress(content, compresslevel=6))
+        for path, what in ((plain, "its bytes in memory"), (packed, "a gzip file on disk")):
+            size, peak = _in_fresh_process(path)
+            print(
+                f"peak memory of (b) from {what} (RSS, fresh process): {peak / 1e6:.0f} MB = "
+                f"{peak / size:.2f}x the {size / 1e6:.0f} MB file; target <= 2"
+            )

@@ -1,0 +1,263 @@
+"""A PUBG telemetry file checked once against its match: the match id, the players, the kills.
+
+- **The match.** LogMatchDefinition's ``MatchId`` (``match.bro.<...>.<match id>``) ends with the
+  match's id; a file naming another match (there, or in a pre-2018 event's ``common.matchId``),
+  or two, is not the file of the match asked for.
+- **The players.** The account ids of the file's characters (killers, victims, players of
+  positions, landings, items, vehicles, the final rankings) are the match's participants'
+  ``player_id`` (PUBG's ``stats.playerId``), none more and none fewer.
+- **The kills.** Each participant's ``kills`` (PUBG: "number of enemy players killed") is the
+  number of kill events (LogPlayerKillV2, else the older LogPlayerKill) crediting them as
+  ``killer``, less suicides and kills of their own team.
+
+Each mismatch is a :class:`matchkit.errors.DocumentError` naming the match (and the event, where
+one event is at fault).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import msgspec
+import numpy as np
+import pandas as pd
+
+from matchkit.errors import DocumentError, InvalidArgumentError
+from matchkit.telemetry.pubg.split import SplitFile
+
+if TYPE_CHECKING:
+    from matchkit.model.frames import MatchFrames
+
+__all__ = [
+    "MatchRoster",
+    "check_against_roster",
+    "file_match_id",
+    "match_id_of_definition",
+    "rosters_of",
+]
+
+KILL_TYPES = ("LogPlayerKillV2", "LogPlayerKill")
+"""The kill events, the one counted first: a file with LogPlayerKillV2 counts those only."""
+
+PLAYER_COLUMNS: dict[str, tuple[str, ...]] = {
+    "match_end": ("player_id",),
+    "positions": ("player_id",),
+    "landings": ("player_id",),
+    "item_events": ("player_id",),
+    "vehicles": ("player_id", "attacker_id"),
+    "kills": ("killer_id", "victim_id", "finisher_id", "dbno_maker_id"),
+    "knocks": ("attacker_id", "victim_id"),
+    "damage": ("attacker_id", "victim_id"),
+    "revives": ("reviver_id", "victim_id"),
+}
+"""The columns that name the file's players."""
+
+_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class MatchRoster:
+    """What a telemetry file is checked against: its match's participants and their kills.
+
+    Attributes:
+        match_id: the match.
+        kills: each participant's player id (PUBG's account id, ``stats.playerId``) -> their
+            kills (``None``: not known, not checked).
+    """
+
+    match_id: str
+    kills: Mapping[str, int | None]
+
+
+def rosters_of(matches: object) -> dict[str, MatchRoster]:
+    """The rosters of ``matches``: MatchFrames (``participants.player_id`` and ``kills``), or a
+    mapping ``{match_id: [(player_id, kills), ...]}``.
+
+    Raises:
+        InvalidArgumentError: ``matches`` is neither.
+    """
+    from matchkit.model.frames import MatchFrames
+
+    if isinstance(matches, MatchFrames):
+        return _rosters_of_frames(matches)
+    if isinstance(matches, Mapping):
+        rosters = {}
+        for match_id, pairs in matches.items():
+            rosters[str(match_id)] = MatchRoster(str(match_id), _pairs(match_id, pairs))
+        return rosters
+    raise InvalidArgumentError(
+        "matches must be MatchFrames, or a mapping {match_id: [(player_id, kills), ...]}; not "
+        f"{type(matches).__name__}",
+        parameter="matches",
+    )
+
+
+def _pairs(match_id: object, pairs: Iterable[object]) -> dict[str, int | None]:
+    kills: dict[str, int | None] = {}
+    for pair in pairs:
+        if (
+            not isinstance(pair, tuple | list)
+            or len(pair) != 2
+            or not isinstance(pair[0], str)
+            or not (pair[1] is None or (isinstance(pair[1], int) and not isinstance(pair[1], bool)))
+        ):
+            raise InvalidArgumentError(
+                f"matches[{match_id!r}] must list (player_id, kills) pairs, a text and a whole "
+                f"number (or None); not {pair!r}",
+                parameter="matches",
+            )
+        kills[pair[0]] = pair[1]
+    return kills
+
+
+def _rosters_of_frames(frames: MatchFrames) -> dict[str, MatchRoster]:
+    participants = frames.participants
+    kills: dict[str, dict[str, int | None]] = {
+        match_id: {} for match_id in frames.matches["match_id"].tolist()
+    }
+    ids = participants["player_id"].astype("string").tolist()
+    counts = participants["kills"].astype("Int64").tolist()
+    for match_id, player, count in zip(participants["match_id"].tolist(), ids, counts, strict=True):
+        key = player if isinstance(player, str) else ""  # no id: reported by the check
+        kills.setdefault(match_id, {})[key] = None if count is pd.NA else int(count)
+    return {match_id: MatchRoster(match_id, found) for match_id, found in kills.items()}
+
+
+class _Definition(msgspec.Struct):
+    match: str | None = msgspec.field(name="MatchId", default=None)
+
+
+_DEFINITIONS = msgspec.json.Decoder(_Definition)
+
+
+def match_id_of_definition(definition: str) -> str:
+    """The match id a telemetry match id ends with (``match.bro.official.<...>.<id>``)."""
+    return definition.rsplit(".", 1)[-1]
+
+
+def file_match_id(split: SplitFile, *, expected: str | None, where: str, index: int) -> str:
+    """The match a file belongs to: its LogMatchDefinition's (and pre-2018 ``common.matchId``),
+    which must be ``expected`` when one is given.
+
+    Raises:
+        DocumentError: the file holds no events, names no match and none is expected, names two,
+            or names another than ``expected``.
+    """
+    if not split.raws:
+        raise DocumentError(
+            f"{where} holds no events ([]); a match's telemetry holds at least its "
+            "LogMatchDefinition and LogMatchStart, so this is not the file of the match",
+            document_index=index,
+        )
+    named: dict[str, int] = {}
+    for event in split.groups.get("LogMatchDefinition", np.zeros(0, dtype=np.int64)).tolist():
+        text = _DEFINITIONS.decode(split.raws[event]).match
+        if text:
+            named.setdefault(match_id_of_definition(text), event)
+    for text in sorted(split.match_ids):
+        named.setdefault(match_id_of_definition(text), -1)
+    if expected is not None:
+        others = {match: event for match, event in named.items() if match != expected}
+        if others:
+            match, event = next(iter(others.items()))
+            at = f" (event {event}, LogMatchDefinition)" if event >= 0 else " (common.matchId)"
+            raise DocumentError(
+                f"{where} is the telemetry of match {match!r}{at}, not of {expected!r}; the file "
+                "belongs to another match",
+                document_index=index,
+            )
+        return expected
+    if len(named) == 1:
+        return next(iter(named))
+    if not named:
+        raise DocumentError(
+            f"{where} names no match (no LogMatchDefinition); pass its match id (a mapping "
+            "{match_id: telemetry} or match_ids=)",
+            document_index=index,
+        )
+    raise DocumentError(
+        f"{where} names {len(named)} matches ({', '.join(sorted(named))}); a file holds one",
+        document_index=index,
+    )
+
+
+def check_against_roster(
+    tables: Mapping[str, pd.DataFrame], roster: MatchRoster, *, where: str, index: int
+) -> None:
+    """Check one file's tables against its match's roster (see the module's docs).
+
+    Raises:
+        DocumentError: the players or the kills disagree.
+    """
+    players = {player for player in roster.kills if player}
+    if not players:
+        raise DocumentError(
+            f"{where} cannot be checked: the match's participants carry no player ids "
+            "(participants.player_id, PUBG's stats.playerId, is empty)",
+            document_index=index,
+        )
+    found = _players_of(tables)
+    strangers = found.index.difference(pd.Index(sorted(players)))
+    if len(strangers):
+        first = found[strangers].sort_values().iloc[:1]
+        player, event = first.index[0], int(first.iloc[0])
+        raise DocumentError(
+            f"{where} names {len(strangers)} player(s) the match does not have, e.g. {player!r} "
+            f"(first in event {event}); the file belongs to another match",
+            document_index=index,
+        )
+    absent = sorted(players - set(found.index))
+    if absent:
+        raise DocumentError(
+            f"{where} never names {len(absent)} of the match's {len(players)} participants: "
+            f"{', '.join(absent[:_SHOWN])}{' ...' if len(absent) > _SHOWN else ''}",
+            document_index=index,
+        )
+    counted = credited_kills(tables["kills"])
+    wrong = [
+        f"{player}: {int(counted.get(player, 0))} in the file, {kills} in the match"
+        for player, kills in sorted(roster.kills.items())
+        if player and kills is not None and int(counted.get(player, 0)) != kills
+    ]
+    if wrong:
+        raise DocumentError(
+            f"{where}: the kills of {len(wrong)} participant(s) disagree with the match: "
+            f"{'; '.join(wrong[:_SHOWN])}{' ...' if len(wrong) > _SHOWN else ''}",
+            document_index=index,
+        )
+
+
+def credited_kills(kills: pd.DataFrame) -> pd.Series:
+    """Kills per killer id as PUBG counts a participant's ``kills``: kill events (of the first of
+    :data:`KILL_TYPES` the table holds) of an enemy, not a suicide."""
+    if "event_type" in kills and len(kills):
+        types = kills["event_type"].astype("string")
+        kind = next((t for t in KILL_TYPES if types.eq(t).any()), KILL_TYPES[0])
+        kills = kills[types.eq(kind).fillna(False).to_numpy()]
+    killer = kills["killer_id"].astype("string")
+    same_team = kills["killer_team_id"].eq(kills["victim_team_id"]).fillna(False)
+    own = killer.eq(kills["victim_id"].astype("string")).fillna(False)
+    suicide = kills["is_suicide"].fillna(False).astype(bool)
+    enemy = killer.notna() & killer.ne("") & ~same_team & ~own & ~suicide
+    return killer[enemy.to_numpy()].value_counts()
+
+
+def _players_of(tables: Mapping[str, pd.DataFrame]) -> pd.Series:
+    """Every account id the file's tables name -> the first event naming it."""
+    parts = []
+    for name, columns in PLAYER_COLUMNS.items():
+        table = tables[name]
+        for column in columns:
+            if column in table and len(table):
+                parts.append(
+                    pd.DataFrame(
+                        {"player": table[column].astype("string"), "event": table["event_index"]}
+                    )
+                )
+    if not parts:
+        return pd.Series(dtype="Int64")
+    named = pd.concat(parts, ignore_index=True)
+    named = named[named["player"].notna() & named["player"].ne("")]
+    return named.groupby("player", sort=False)["event"].min()

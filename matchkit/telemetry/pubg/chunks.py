@@ -1,0 +1,120 @@
+"""A table's columns as they are read, a batch of events at a time, and the table they make.
+
+Both readers (:mod:`matchkit.telemetry.pubg.typed`, :mod:`matchkit.telemetry.pubg.general`) give
+a batch's columns as Python sequences by column name; each becomes one Arrow chunk here
+(:func:`arrow_values`). At the end a column's chunks are cast to one type
+(:func:`matchkit.normalize.unify`) and converted once to its kind by the normalizer's
+:func:`matchkit.normalize.convert`, which reports a value that does not fit (it is missing, and
+a line in ``problems``), so that both readers, and any batch size, give identical tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from matchkit.model.schema import TableSchema, empty_frame
+from matchkit.normalize import ARROW_POOL, Problems, convert, nulls, to_arrow, unify
+from matchkit.telemetry.columns import utc_micros
+from matchkit.telemetry.pubg.objects import LeafKind
+
+__all__ = ["TableChunks", "arrow_values", "constant_text"]
+
+_ARROW_TYPES: dict[str, pa.DataType] = {
+    "string": pa.string(),
+    "json": pa.string(),
+    "Int64": pa.int64(),
+    "float64": pa.float64(),
+    "boolean": pa.bool_(),
+}
+
+
+def arrow_values(values: Sequence[Any], kind: LeafKind | None) -> pa.Array:
+    """One chunk of a column: values the typed reader checked to be of ``kind`` (or ``None``)
+    converted directly; anything else (``kind=None``: the general reader's values, or an integer
+    beyond 64 bits) by the normalizer's :func:`matchkit.normalize.to_arrow`, which infers."""
+    if kind is not None:
+        try:
+            return pa.array(values, _ARROW_TYPES[kind], memory_pool=ARROW_POOL)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+            pass
+    return to_arrow(values)
+
+
+def constant_text(value: str, count: int) -> pd.arrays.ArrowStringArray:
+    """A text column of one value (a match id), made in Arrow."""
+    one = pa.array([value], pa.large_string(), memory_pool=ARROW_POOL)
+    array = pc.take(one, pa.array(np.zeros(count, dtype=np.int64)), memory_pool=ARROW_POOL)
+    return pd.arrays.ArrowStringArray(array)
+
+
+class TableChunks:
+    """The chunks of one table's columns, batch by batch.
+
+    Columns ``event_index`` and ``time`` (microseconds) are given with every batch; declared
+    columns a batch lacks are missing there; members no column declares (extras) keep their
+    chunks by batch and become extra columns after the declared ones, sorted by name.
+    """
+
+    def __init__(self, schema: TableSchema) -> None:
+        self.schema = schema
+        self._arrays: dict[str, list[pa.Array]] = {name: [] for name in schema.column_names}
+        self._extras: dict[str, dict[int, pa.Array]] = {}
+        self._sizes: list[int] = []
+
+    @property
+    def rows(self) -> int:
+        return sum(self._sizes)
+
+    def add(
+        self, rows: int, columns: Mapping[str, pa.Array], extras: Mapping[str, pa.Array]
+    ) -> None:
+        """Add one batch: its declared columns' chunks by name, and its extras' chunks."""
+        batch = len(self._sizes)
+        self._sizes.append(rows)
+        for name, chunks in self._arrays.items():
+            chunk = columns.get(name)
+            chunks.append(nulls(rows) if chunk is None else chunk)
+        for name, chunk in extras.items():
+            self._extras.setdefault(name, {})[batch] = chunk
+
+    def frame(self, match_id: str, problems: Problems) -> pd.DataFrame:
+        """The table: ``match_id``, then every column converted once, over all its chunks (the
+        chunks are let go: call once)."""
+        schema = self.schema
+        rows = self.rows
+        if not rows:
+            return empty_frame(schema)
+        data: dict[str, Any] = {}
+        for column in schema.columns:
+            label = f"{schema.name}.{column.name}"
+            if column.name == "match_id":
+                data[column.name] = constant_text(match_id, rows)
+            elif column.name == "time":
+                micros = _joined(self._arrays.pop("time"))
+                data["time"] = utc_micros(
+                    pc.coalesce(micros, 0, memory_pool=ARROW_POOL).to_numpy(),
+                    missing=pc.is_null(micros, memory_pool=ARROW_POOL).to_numpy(False),
+                )
+            else:  # each column's chunks let go as it is converted
+                array = _joined(self._arrays.pop(column.name))
+                data[column.name] = convert(array, column.kind, label=label, problems=problems)
+        for name in sorted(self._extras):
+            chunks = self._extras.pop(name)
+            array = _joined(
+                [chunks.get(batch, nulls(size)) for batch, size in enumerate(self._sizes)]
+            )
+            data[name] = convert(array, None, label=f"{schema.name}.{name}", problems=problems)
+        # copy=False: pandas would otherwise copy the columns into blocks of one dtype each.
+        return pd.DataFrame(data, copy=False)
+
+
+def _joined(chunks: list[pa.Array]) -> pa.Array:
+    if len(chunks) == 1:
+        return chunks[0]
+    return pa.concat_arrays(unify(chunks), ARROW_POOL)

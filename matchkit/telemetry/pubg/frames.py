@@ -1,0 +1,126 @@
+"""PubgTelemetryFrames: the tables of a set of PUBG telemetry files.
+
+Build one with :func:`matchkit.telemetry.pubg.to_pubg_telemetry_frames` (or
+:func:`matchkit.to_telemetry_frames`, which chooses this reader for PUBG files); combine with
+:meth:`PubgTelemetryFrames.concat`. ``docs/telemetry-pubg.md`` describes every table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import pandas as pd
+
+from matchkit.model.base import DeclaredFrames
+from matchkit.model.combine import stack
+from matchkit.model.schema import coerce_frame
+from matchkit.telemetry.pubg.schema import TABLE_NAMES, TABLES
+
+__all__ = ["PubgTelemetryFrames"]
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class PubgTelemetryFrames(DeclaredFrames, schemas=TABLES, counted="files"):
+    """The tables of a set of PUBG telemetry files, keyed by ``match_id``.
+
+    PUBG's tables are their own class, not more tables of :class:`TelemetryFrames`: the two
+    games share no event, so each class holds only tables its game fills, and a table's
+    columns say what they hold. Rows link to :class:`matchkit.model.frames.MatchFrames` by
+    match (``match_id``) and player (every ``*_id`` of a character, e.g. ``killer_id`` =
+    ``participants.player_id``, PUBG's account id). Positions are in the map's centimetres
+    (:data:`matchkit.telemetry.pubg.MAP_SIZES`).
+
+    Attributes:
+        files: one row per file (events, decompressed bytes, time span).
+        match_start: one row per match: LogMatchStart's settings (map, weather, team size,
+            ...) and LogMatchDefinition's (definition id, season state).
+        match_end: one row per player of LogMatchEnd: rankings, and the winners' results.
+        kills: LogPlayerKillV2 and LogPlayerKill: killer, victim, knocker, finisher, how,
+            from how far, where.
+        knocks: LogPlayerMakeGroggy.
+        revives: LogPlayerRevive.
+        damage: LogPlayerTakeDamage.
+        positions: every LogPlayerPosition, with elapsed time and the players alive.
+        game_states: LogGameStatePeriodic: the blue, safe, red and black zones by time.
+        care_packages: LogCarePackageSpawn and LogCarePackageLand.
+        care_package_items: one row per item of a care package.
+        item_events: pickups, equips, uses, drops, unequips, attachments of items.
+        vehicles: LogVehicleRide, LogVehicleLeave and LogVehicleDestroy.
+        landings: LogParachuteLanding.
+        weapon_stats: LogMatchEnd's allWeaponStats, per player and weapon.
+        other_events: every other event, its JSON text.
+        event_counts: per file and event type, its events and the table they went to.
+        problems: values that did not fit their column (kept as missing), members and event
+            types matchkit does not know (kept as extra columns and in ``other_events``).
+    """
+
+    files: pd.DataFrame
+    match_start: pd.DataFrame
+    match_end: pd.DataFrame
+    kills: pd.DataFrame
+    knocks: pd.DataFrame
+    revives: pd.DataFrame
+    damage: pd.DataFrame
+    positions: pd.DataFrame
+    game_states: pd.DataFrame
+    care_packages: pd.DataFrame
+    care_package_items: pd.DataFrame
+    item_events: pd.DataFrame
+    vehicles: pd.DataFrame
+    landings: pd.DataFrame
+    weapon_stats: pd.DataFrame
+    other_events: pd.DataFrame
+    event_counts: pd.DataFrame
+    problems: tuple[str, ...] = ()
+
+    @property
+    def match_ids(self) -> list[str]:
+        """The matches whose telemetry these frames hold."""
+        return self.files["match_id"].tolist()
+
+    def summary(self) -> str:
+        """A few lines: rows per table and the number of problems."""
+        return "\n".join([*self._table_lines(), *self._problem_lines(more=True)])
+
+    @classmethod
+    def concat(cls, frames: Iterable[PubgTelemetryFrames]) -> PubgTelemetryFrames:
+        """Combine frames; a match present in several keeps its first telemetry.
+
+        Raises:
+            InvalidArgumentError: ``frames`` is not an iterable of PubgTelemetryFrames.
+        """
+        frames = cls.checked_all(frames, where=f"{cls.__name__}.concat")
+        if not frames:
+            return cls.empty()
+        kept: list[PubgTelemetryFrames] = []
+        seen: set[str] = set()
+        for frame in frames:
+            new = [match for match in frame.match_ids if match not in seen]
+            seen.update(new)
+            if len(new) != len(frame):
+                frame = frame._only(set(new))
+            kept.append(frame)
+        tables = {}
+        for name in TABLE_NAMES:
+            parts = [frame.tables[name] for frame in kept]
+            parts = [part for part in parts if len(part)] or parts[:1]
+            combined = stack(parts).rows if len(parts) > 1 else parts[0]
+            tables[name] = _coerced(combined.reset_index(drop=True), name)
+        problems = tuple(dict.fromkeys(p for frame in frames for p in frame.problems))
+        return cls(**tables, problems=problems)
+
+    def _only(self, match_ids: set[str]) -> PubgTelemetryFrames:
+        tables = {
+            name: frame[frame["match_id"].isin(match_ids).to_numpy()].reset_index(drop=True)
+            for name, frame in self.tables.items()
+        }
+        return type(self)(**tables, problems=self.problems)
+
+
+def _coerced(frame: pd.DataFrame, name: str) -> pd.DataFrame:
+    """Known columns and dtypes first, extra columns after them by name."""
+    schema = TABLES[name]
+    coerced = coerce_frame(frame, schema)
+    known = schema.column_names
+    return coerced[[*known, *sorted(set(coerced.columns) - set(known))]]

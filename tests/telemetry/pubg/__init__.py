@@ -1,0 +1,1 @@
+"""Tests of the PUBG telemetry reader (matchkit.telemetry.pubg)."""
