@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MatchRoster",
-    "check_against_roster",
+    "require_roster_agreement",
     "file_match_id",
     "match_id_of_definition",
     "rosters_of",
@@ -183,7 +183,7 @@ def file_match_id(split: SplitFile, *, expected: str | None, where: str, index: 
     )
 
 
-def check_against_roster(
+def require_roster_agreement(
     tables: Mapping[str, pd.DataFrame], roster: MatchRoster, *, where: str, index: int
 ) -> None:
     """Check one file's tables against its match's roster (see the module's docs).

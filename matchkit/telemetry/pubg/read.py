@@ -15,7 +15,7 @@ from matchkit.errors import DocumentError, InvalidArgumentError
 from matchkit.telemetry.pubg.build import BATCH_EVENTS, build_file
 from matchkit.telemetry.pubg.check import (
     MatchRoster,
-    check_against_roster,
+    require_roster_agreement,
     file_match_id,
     rosters_of,
 )
@@ -73,7 +73,7 @@ def read_pubg_file(
     )
     del split, content
     if roster is not None:
-        check_against_roster(tables, roster, where=where, index=index)
+        require_roster_agreement(tables, roster, where=where, index=index)
     return PubgTelemetryFrames(**tables, problems=tuple(problems))
 
 
@@ -120,7 +120,7 @@ def to_pubg_telemetry_frames(
         )
         found = file.match_ids[0]
         if rosters is not None and roster is None:
-            check_against_roster(
+            require_roster_agreement(
                 file.tables,
                 _roster(rosters, found, index),
                 where=f"telemetry of match {found}",
