@@ -32,9 +32,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MatchRoster",
-    "require_roster_agreement",
     "file_match_id",
     "match_id_of_definition",
+    "require_roster_agreement",
     "rosters_of",
 ]
 

@@ -15,8 +15,8 @@ from matchkit.errors import DocumentError, InvalidArgumentError
 from matchkit.telemetry.pubg.build import BATCH_EVENTS, build_file
 from matchkit.telemetry.pubg.check import (
     MatchRoster,
-    require_roster_agreement,
     file_match_id,
+    require_roster_agreement,
     rosters_of,
 )
 from matchkit.telemetry.pubg.frames import PubgTelemetryFrames
