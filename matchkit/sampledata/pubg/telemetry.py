@@ -88,7 +88,8 @@ class _Renderer:
         return 1 + 0.5 * min(8, int(seconds // max(1, self.match.duration / 9)))
 
     def _add(self, seconds: float, kind: str, body: Event) -> None:
-        body["common"] = {"isGame": self._is_game(seconds)}
+        if kind != "LogMatchDefinition":  # the one event without ``common``, as recorded
+            body["common"] = {"isGame": self._is_game(seconds)}
         body["_D"] = self._when(seconds)
         body["_T"] = kind
         self.out.append((seconds, len(self.out), body))

@@ -136,15 +136,15 @@ def serve(
         raise
     service = app.state.service
     announce(f"matchkit PUBG service on {_base_url(host, listener.getsockname()[1])}")
-    announce(f"telemetry files on {telemetry_url}")
     if keys is None:
         announce_key(f"API key: {service.api_keys.first}")
     else:
         announce_key(f"accepting the {len(keys)} API key(s) {source}")
     now_text = "wall clock" if service.fixed_now is None else service.fixed_now.isoformat()
     limit = service.rate_limiter.limit if service.rate_limiter is not None else "off"
+    limited = ", ".join(sorted(service.profile.rate_limited))
     announce(
-        f"now: {now_text}; rate limit: {limit} on {', '.join(sorted(service.profile.rate_limited))}"
+        f"now: {now_text}; rate limit: {limit} on {limited}; telemetry files on {telemetry_url}"
     )
     cdn = uvicorn.Server(
         uvicorn_config(
