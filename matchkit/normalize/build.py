@@ -19,22 +19,28 @@ import pyarrow.compute as pc
 
 from matchkit.model.frames import MatchFrames
 from matchkit.model.schema import (
+    FRAME_TABLES,
+    LISTINGS,
     RESOURCE_TABLES,
     SIDE_MEMBER,
     SNAPSHOT_OWNERS,
     TABLES,
     USER_ID_MEMBER,
+    Kind,
 )
 from matchkit.normalize.arrow import ARROW_POOL, filtered, nulls, take
 from matchkit.normalize.assemble import assemble
 from matchkit.normalize.chunks import Links, Sections
 from matchkit.normalize.derive import (
+    kinds_by_prefix,
     participant_kinds,
     roster_sides_from_participants,
+    royale_by_game_mode,
     sides_from_stats,
     whole_match_game,
 )
 from matchkit.normalize.problems import Problems
+from matchkit.normalize.profiles import resolve_profile, title_ids
 from matchkit.normalize.repeats import (
     SnapshotKeys,
     common_types,
@@ -43,6 +49,7 @@ from matchkit.normalize.repeats import (
     report_conflicts,
 )
 from matchkit.normalize.walker import Walker
+from matchkit.rules.profiles import Profile
 
 __all__ = ["build_frames"]
 
@@ -52,16 +59,17 @@ logger = logging.getLogger(__name__)
 _LISTED_PER_KIND = 10
 
 
-def build_frames(walker: Walker) -> MatchFrames:
-    """The MatchFrames of everything the walker walked."""
-    return _Builder(walker).frames()
+def build_frames(walker: Walker, profile: str | Profile | None = None) -> MatchFrames:
+    """The MatchFrames of everything the walker walked, read with the column map of
+    ``profile`` (``None``: the profile the documents' title ids name, else the default)."""
+    return _Builder(walker, profile).frames()
 
 
 class _Builder:
     """Builds every table from the walked chunks: keys, foreign keys, derived columns,
     problems."""
 
-    def __init__(self, walker: Walker) -> None:
+    def __init__(self, walker: Walker, profile: str | Profile | None = None) -> None:
         self.walker = walker
         self.problems = problems = Problems()
         for type_, count in sorted(walker.ignored.items()):
@@ -73,9 +81,12 @@ class _Builder:
             )
         for table in walker.tables.values():  # one type at a time: the pieces go as it is joined
             table.compact()
+        self.profile = resolve_profile(profile, title_ids(walker.tables))
+        self.columns = self.profile.columns
         self.ids = {type_: table.ids() for type_, table in walker.tables.items()}
         self.built: dict[str, pd.DataFrame] = {}
         self._links: dict[tuple[str, str], Links] = {}
+        self._copied_links: dict[tuple[str, str], tuple[pa.Array, Links]] = {}
 
     def table_links(self, type_: str, name: str) -> Links:
         """The identifiers of a relationship the model reads, across a table."""
@@ -94,6 +105,12 @@ class _Builder:
         copies = self.walker.repeats.read(type_)
         if copies is None:
             return sections
+        for owner, relationship in LISTINGS.values():
+            if owner == type_:  # read before the copies go: a listing keeps every copy's
+                self._copied_links[(owner, relationship)] = (
+                    copies.ids(),
+                    copies.links(relationship),
+                )
         sections, copied = common_types(sections, self.rows(type_), copies)
         kept = pc.index_in(copies.ids(), value_set=self.ids[type_], memory_pool=ARROW_POOL)
         kept_rows = kept.to_numpy().astype(np.int64)
@@ -153,6 +170,21 @@ class _Builder:
                 )
                 return filtered(owners, matching), filtered(links.ids, matching)
         return owners, links.ids
+
+    def listing(self, owner: str, relationship: str) -> tuple[pa.Array, pa.Array]:
+        """``(owner ids, match ids)`` a listing relationship holds, over every copy of each
+        owner (:data:`matchkit.model.schema.LISTINGS`), each pair once, in the order seen."""
+        owners, matches = self.links(owner, relationship, "match")
+        copied = self._copied_links.get((owner, relationship))
+        if copied is None or not len(copied[1].ids):
+            return owners, matches
+        ids, links = copied
+        keep = pc.equal(links.types, "match", memory_pool=ARROW_POOL)
+        owners = pa.concat_arrays([owners, filtered(take(ids, links.rows), keep)], ARROW_POOL)
+        matches = pa.concat_arrays([matches, filtered(links.ids, keep)], ARROW_POOL)
+        pairs = pd.DataFrame({"o": owners.to_pandas(), "m": matches.to_pandas()})
+        first = ~pairs.duplicated().to_numpy()
+        return filtered(owners, pa.array(first)), filtered(matches, pa.array(first))
 
     def owners(self, owner: str, name: str, child: str) -> pa.Array:
         """For each ``child`` resource, the id of the ``owner`` whose to-many relationship
@@ -246,8 +278,25 @@ class _Builder:
         sections: Sections | None = None,
         extras: Mapping[tuple[str, str], pa.Array] | None = None,
     ) -> pd.DataFrame:
-        """One table's DataFrame (:func:`matchkit.normalize.assemble.assemble`)."""
-        return assemble(TABLES[name], rows, sections or {}, known, extras or {}, self.problems)
+        """One table's DataFrame (:func:`matchkit.normalize.assemble.assemble`), the profile's
+        mapped members (:attr:`matchkit.rules.profiles.Profile.columns`) in their columns."""
+        schema = FRAME_TABLES[name]
+        sections = sections or {}
+        declared: dict[str, tuple[Kind, pa.Array | None]] = {}
+        mapped = self.columns.of(schema.resource_type) if schema.resource_type else ()
+        if mapped:
+            known = dict(known)
+            names = set(schema.column_names)
+            for wire in mapped:
+                array = sections.get(wire.section, {}).pop(wire.member, None)
+                if wire.column in names:
+                    if array is not None:
+                        known[wire.column] = array
+                else:
+                    declared[wire.column] = (wire.kind, array)  # type: ignore[assignment]
+        return assemble(
+            schema, rows, sections, known, extras or {}, self.problems, declared=declared
+        )
 
     def orphans(self, table: str, parent: str, parent_ids: pa.Array) -> None:
         count = parent_ids.null_count
@@ -281,12 +330,22 @@ class _Builder:
                 {f"{type_}_id": self.ids[type_], "match_id": match_ids},
                 sections=self.sections(type_),
             )
-        for name, type_ in (("players", "player"), ("teams", "team")):
+        for name, type_ in (
+            ("players", "player"),
+            ("teams", "team"),
+            ("samples", "sample"),
+            ("seasons", "season"),
+        ):
             built[name] = self.table(
                 name,
                 self.rows(type_),
                 {f"{type_}_id": self.ids[type_]},
                 sections=self.sections(type_),
+            )
+        for name, (owner, relationship) in LISTINGS.items():
+            owners, matches = self.listing(owner, relationship)
+            built[name] = self.table(
+                name, len(owners), {f"{owner}_id": owners, "match_id": matches}
             )
         rounds, participants = self.links("round", "participants", "participant")
         self.report_missing("round", "participant", rounds, participants)
@@ -323,7 +382,14 @@ class _Builder:
         sections = self.sections("participant")
         stats = sections.setdefault("stats", {})
         self.orphans("participants", "roster", roster_ids)
-        player_ids = self.to_one("participant", "player", "player")
+        linked = self.to_one("participant", "player", "player")
+        player_ids = linked
+        member = self.columns.player_id_member
+        if member is not None:  # the profile's player id is a stats member (PUBG's playerId)
+            carried = stats.pop(member, None)
+            if carried is not None:
+                text = carried if pa.types.is_string(carried.type) else carried.cast(pa.string())
+                player_ids = pc.coalesce(linked, text, memory_pool=ARROW_POOL)
         sides, labels = sides_from_stats(
             stats.pop(SIDE_MEMBER, None),
             rows=rows,
@@ -341,7 +407,12 @@ class _Builder:
                 "player_id": player_ids,
                 "side": sides,
                 "user_id": user_ids,
-                **participant_kinds(user_ids, player_ids, rows=rows),
+                **kinds_by_prefix(
+                    participant_kinds(user_ids, linked, rows=rows),
+                    player_ids,
+                    self.columns.kinds_by_prefix,
+                    rows=rows,
+                ),
             },
             sections=sections,
             extras={("stats", "side_label"): labels} if labels is not None else {},
@@ -375,10 +446,17 @@ class _Builder:
         sections = self.sections("match")
         text = sections.pop("text", {})
         game_key = TABLES["matches"].column("game").key
+        attributes = sections.setdefault("attributes", {})
         game, is_royale, leftover = whole_match_game(
-            sections.setdefault("attributes", {}).pop(game_key, None),
+            attributes.pop(game_key, None),
             sections.setdefault("stats", {}).pop(game_key, None),
             rows=rows,
+        )
+        if self.profile.game is not None:  # the documents do not say; the profile does
+            game = pc.fill_null(game, self.profile.game)
+        mode_key = TABLES["matches"].column("game_mode").key
+        is_royale = royale_by_game_mode(
+            is_royale, attributes.get(mode_key), self.columns.royale_game_modes, rows=rows
         )
         return self.table(
             "matches",
