@@ -14,7 +14,10 @@ reads; it never asks which profile that is. A map says:
 
 Kinds are the model's column kinds (``string``, ``category``, ``Int64``, ``boolean``,
 ``float64``, ``datetime``), written here as text because the rules do not import the model; a
-contract test holds them to :data:`matchkit.model.schema.KINDS`.
+contract test holds them to :data:`matchkit.model.schema.KINDS`. A profile's own column is never
+``category``: combining frames keeps an extra column's dtype only when it does not depend on the
+values (categories do), so text is ``string``; a member mapped onto a model column takes the
+model's kind.
 
 Example:
     >>> PUBG_COLUMNS.column_of("participant", "stats", "DBNOs").column
@@ -108,7 +111,7 @@ def _stats(resource: str, spec: str) -> tuple[WireColumn, ...]:
 _PUBG_PARTICIPANT_STATS = _stats(
     "participant",
     "DBNOs:dbnos:Int64 boosts:boosts:Int64 damageDealt:damage_dealt:float64 "
-    "deathType:death_type:category headshotKills:headshot_kills:Int64 heals:heals:Int64 "
+    "deathType:death_type:string headshotKills:headshot_kills:Int64 heals:heals:Int64 "
     "killPlace:kill_place:Int64 killStreaks:kill_streaks:Int64 longestKill:longest_kill:float64 "
     "name:name:string revives:revives:Int64 rideDistance:ride_distance:float64 "
     "roadKills:road_kills:Int64 swimDistance:swim_distance:float64 "
@@ -121,17 +124,17 @@ PUBG_COLUMNS = ColumnMap(
     columns=(
         WireColumn("match", "attributes", "matchType", "match_type", "category",
                    "official, arcade, custom, event, ..."),
-        WireColumn("match", "attributes", "mapName", "map_name", "category",
+        WireColumn("match", "attributes", "mapName", "map_name", "string",
                    "the map's id, e.g. Baltic_Main (Erangel)"),
         WireColumn("match", "attributes", "isCustomMatch", "is_custom_match", "boolean"),
-        WireColumn("match", "attributes", "seasonState", "season_state", "category"),
+        WireColumn("match", "attributes", "seasonState", "season_state", "string"),
         WireColumn("roster", "stats", "rank", "rank", "Int64", "the roster's placement, 1 won"),
         WireColumn("roster", "stats", "teamId", "team_number", "Int64",
                    "the roster's team number in the match (telemetry's teamId)"),
         *_PUBG_PARTICIPANT_STATS,
         WireColumn("player", "attributes", "createdAt", "created_at", "datetime"),
         WireColumn("player", "attributes", "updatedAt", "updated_at", "datetime"),
-        WireColumn("player", "attributes", "banType", "ban_type", "category"),
+        WireColumn("player", "attributes", "banType", "ban_type", "string"),
         WireColumn("player", "attributes", "clanId", "clan_id", "string"),
     ),
     player_id_member="playerId",

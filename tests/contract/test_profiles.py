@@ -141,3 +141,14 @@ def _name_tests(path: Path) -> list[str]:
 def test_no_code_asks_for_a_profile_by_its_name() -> None:
     found = [hit for path in sorted(PACKAGE.rglob("*.py")) for hit in _name_tests(path)]
     assert found == []
+
+
+def test_a_profiles_own_columns_are_never_categories(profile: Profile) -> None:
+    """Combining frames keeps an extra column's dtype only when it does not depend on the
+    values; a member mapped onto a model column (matchType) takes the model's kind."""
+    from matchkit.model.schema import TABLES
+
+    model = {(s.resource_type, c.name) for s in TABLES.values() for c in s.columns}
+    for column in profile.columns.columns:
+        if (column.resource, column.column) not in model:
+            assert column.kind != "category", column
