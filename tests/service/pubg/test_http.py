@@ -269,3 +269,15 @@ def test_a_profile_or_option_the_service_does_not_know_is_refused() -> None:
         running(profile="battlerite")
     with pytest.raises(InvalidArgumentError, match="data is not an option of the pubg"):
         running(profile="pubg", data="somewhere")
+
+
+def test_the_catalogue_names_the_sets_ids_and_an_unknown_id_stays_itself(pubg, http) -> None:
+    from matchkit.names import load_names
+
+    answer = http.get(f"{pubg.base_url}/catalogue", headers={"Accept": VND})
+    assert answer.status_code == 200
+    names = load_names(answer.json())
+    assert names.name("map", "Baltic_Main") == "Erangel"
+    assert names.name("game_mode", "squad-fpp") == "Squad FPP"
+    assert names.name("damage_causer", "WeapHK416_C") == "M416"
+    assert names.name("damage_causer", "IBRTransportAircraft_C") == "IBRTransportAircraft_C"
