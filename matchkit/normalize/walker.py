@@ -34,8 +34,8 @@ instructions, more missed the processor's caches (measured with cachegrind; the 
 ``docs/benchmarks.md``)."""
 
 TYPED_GIVE_UP = 16
-"""Pages the typed reader may decline beyond those it reads before it is no longer tried (each
-try costs a partial parse)."""
+"""Tries the typed readers may decline beyond the pages they read before they are no longer
+tried (each try costs a partial parse; a page of no known shape is declined by each of them)."""
 
 _MATCH = TABLES["matches"].resource_type
 
@@ -64,7 +64,7 @@ class Walker:
         self.match_documents: list[int] = []
         self.match_ids: list[str] = []
         self._batch = Batch(general)
-        self._declined = 0  # pages the typed reader declined, less those it read
+        self._declined = 0  # tries the typed readers declined, less the pages they read
 
     def add(self, document: Any, index: int) -> None:
         """Walk one document of the input (a dict or raw JSON)."""
@@ -79,9 +79,8 @@ class Walker:
                     if typed is not self.typed[0]:  # the pages of a call are mostly of one shape
                         self.typed = (typed, *(other for other in self.typed if other is not typed))
                     break
-            else:
                 if not isinstance(document, dict):
-                    self._declined += 1
+                    self._declined += 1  # each try costs a partial parse
         if groups is None:
             groups = self.general.split(document, index)
         if reader is not self._batch.reader:
