@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from matchkit.model.schema import FRAME_TABLES, SNAPSHOT_OWNERS
+from matchkit.model.listings import FRAME_TABLES
+from matchkit.model.schema import SNAPSHOT_OWNERS
 from matchkit.model.text import EXACT_IN_FLOAT, text_value
 
 __all__ = ["Stacked", "one_row_per_key", "stack"]

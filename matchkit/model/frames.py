@@ -19,7 +19,8 @@ import pandas as pd
 from matchkit.errors import InvalidArgumentError
 from matchkit.model.base import DeclaredFrames
 from matchkit.model.combine import one_row_per_key, stack
-from matchkit.model.schema import FRAME_TABLES, LISTING_TABLES, coerce_frame, empty_frame
+from matchkit.model.listings import FRAME_TABLES, LISTING_TABLES
+from matchkit.model.schema import coerce_frame, empty_frame
 
 __all__ = ["MatchFrames", "TableLabels"]
 

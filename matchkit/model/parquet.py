@@ -48,6 +48,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from matchkit.errors import InvalidArgumentError, MatchkitError
+from matchkit.model.listings import FRAME_TABLES
 from matchkit.model.manifest import (
     TYPES_MAPPER,
     check_digest,
@@ -60,7 +61,7 @@ from matchkit.model.manifest import (
     restored,
 )
 from matchkit.model.replace import files_under, replace_folder
-from matchkit.model.schema import FRAME_TABLES, empty_frame
+from matchkit.model.schema import empty_frame
 
 if TYPE_CHECKING:
     from matchkit.model.frames import MatchFrames

@@ -20,11 +20,8 @@ __all__ = [
     "COSMETIC_KINDS",
     "DATETIME_DTYPE",
     "EXTRA_SECTIONS",
-    "FRAME_TABLES",
     "GLOBAL_SHAPE_EXTRAS",
     "KINDS",
-    "LISTINGS",
-    "LISTING_TABLES",
     "LOOSE_MEMBERS",
     "PARTICIPANT_KINDS",
     "RESOURCE_TABLES",
@@ -282,62 +279,6 @@ TABLES: dict[str, TableSchema] = {
 }
 
 TABLE_NAMES: tuple[str, ...] = tuple(TABLES)
-
-# What a service lists beside its matches: players' recent match ids, samples, seasons. Not
-# match-bound and not part of the match record (an archive keeps the match tables above).
-_SAMPLES = (
-    Column("created_at", "datetime", "attributes", "createdAt", "the sample's start, UTC"),
-    Column("shard_id", "category", "attributes", "shardId"),
-    Column("title_id", "category", "attributes", "titleId"),
-)
-_SEASONS = (
-    Column("is_current_season", "boolean", "attributes", "isCurrentSeason"),
-    Column("is_offseason", "boolean", "attributes", "isOffseason"),
-)
-
-LISTING_TABLES: dict[str, TableSchema] = {
-    schema.name: schema
-    for schema in (
-        TableSchema(
-            "player_matches",
-            "",
-            ("player_id", "match_id"),
-            (
-                _id("player_id", "the player whose matches relationship lists it"),
-                _id("match_id", "a recent match of theirs, in the order listed (newest first)"),
-            ),
-            match_bound=False,
-        ),
-        _resource_table("samples", "sample", _SAMPLES, match_bound=False),
-        TableSchema(
-            "sample_matches",
-            "",
-            ("sample_id", "match_id"),
-            (
-                _id("sample_id", "the sample whose matches relationship lists it"),
-                _id("match_id", "a match of the sample, in the order listed"),
-            ),
-            match_bound=False,
-        ),
-        _resource_table("seasons", "season", _SEASONS, match_bound=False),
-    )
-}
-"""The listing tables: what a service lists beside its matches (PUBG's players' match lists,
-samples and seasons). :class:`~matchkit.model.frames.MatchFrames` holds them after the match
-tables; an archive keeps only :data:`TABLES`."""
-
-LISTINGS: Mapping[str, tuple[str, str]] = {
-    "player_matches": ("player", "matches"),
-    "sample_matches": ("sample", "matches"),
-}
-"""Listing table -> (the resource type that lists, its relationship). A resource that came in
-several documents (a player asked twice) lists in its table every match any copy listed: the
-one relationship of a snapshot type read as identifiers, never settled by decision 17."""
-
-FRAME_TABLES: dict[str, TableSchema] = {**TABLES, **LISTING_TABLES}
-"""Every table of :class:`~matchkit.model.frames.MatchFrames`: the match tables, then the
-listing tables."""
-
 
 # --- The wire vocabulary: every name of the JSON:API documents the normalizer relies on. ---
 

@@ -18,15 +18,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from matchkit.model.frames import MatchFrames
+from matchkit.model.listings import FRAME_TABLES, LISTINGS
 from matchkit.model.schema import (
-    FRAME_TABLES,
-    LISTINGS,
     RESOURCE_TABLES,
     SIDE_MEMBER,
     SNAPSHOT_OWNERS,
     TABLES,
     USER_ID_MEMBER,
-    Kind,
 )
 from matchkit.normalize.arrow import ARROW_POOL, filtered, nulls, take
 from matchkit.normalize.assemble import assemble
@@ -35,12 +33,18 @@ from matchkit.normalize.derive import (
     kinds_by_prefix,
     participant_kinds,
     roster_sides_from_participants,
-    royale_by_game_mode,
     sides_from_stats,
     whole_match_game,
 )
+from matchkit.normalize.listings import copied_listings, every_copys_pairs
 from matchkit.normalize.problems import Problems
-from matchkit.normalize.profiles import resolve_profile, title_ids
+from matchkit.normalize.profiles import (
+    map_columns,
+    profile_game,
+    profile_player_ids,
+    resolve_profile,
+    title_ids,
+)
 from matchkit.normalize.repeats import (
     SnapshotKeys,
     common_types,
@@ -105,12 +109,7 @@ class _Builder:
         copies = self.walker.repeats.read(type_)
         if copies is None:
             return sections
-        for owner, relationship in LISTINGS.values():
-            if owner == type_:  # read before the copies go: a listing keeps every copy's
-                self._copied_links[(owner, relationship)] = (
-                    copies.ids(),
-                    copies.links(relationship),
-                )
+        self._copied_links.update(copied_listings(type_, copies))  # before the copies go
         sections, copied = common_types(sections, self.rows(type_), copies)
         kept = pc.index_in(copies.ids(), value_set=self.ids[type_], memory_pool=ARROW_POOL)
         kept_rows = kept.to_numpy().astype(np.int64)
@@ -172,19 +171,9 @@ class _Builder:
         return owners, links.ids
 
     def listing(self, owner: str, relationship: str) -> tuple[pa.Array, pa.Array]:
-        """``(owner ids, match ids)`` a listing relationship holds, over every copy of each
-        owner (:data:`matchkit.model.schema.LISTINGS`), each pair once, in the order seen."""
+        """``(owner ids, match ids)`` of a listing, every copy's (:mod:`.listings`)."""
         owners, matches = self.links(owner, relationship, "match")
-        copied = self._copied_links.get((owner, relationship))
-        if copied is None or not len(copied[1].ids):
-            return owners, matches
-        ids, links = copied
-        keep = pc.equal(links.types, "match", memory_pool=ARROW_POOL)
-        owners = pa.concat_arrays([owners, filtered(take(ids, links.rows), keep)], ARROW_POOL)
-        matches = pa.concat_arrays([matches, filtered(links.ids, keep)], ARROW_POOL)
-        pairs = pd.DataFrame({"o": owners.to_pandas(), "m": matches.to_pandas()})
-        first = ~pairs.duplicated().to_numpy()
-        return filtered(owners, pa.array(first)), filtered(matches, pa.array(first))
+        return every_copys_pairs(owners, matches, self._copied_links.get((owner, relationship)))
 
     def owners(self, owner: str, name: str, child: str) -> pa.Array:
         """For each ``child`` resource, the id of the ``owner`` whose to-many relationship
@@ -282,18 +271,7 @@ class _Builder:
         mapped members (:attr:`matchkit.rules.profiles.Profile.columns`) in their columns."""
         schema = FRAME_TABLES[name]
         sections = sections or {}
-        declared: dict[str, tuple[Kind, pa.Array | None]] = {}
-        mapped = self.columns.of(schema.resource_type) if schema.resource_type else ()
-        if mapped:
-            known = dict(known)
-            names = set(schema.column_names)
-            for wire in mapped:
-                array = sections.get(wire.section, {}).pop(wire.member, None)
-                if wire.column in names:
-                    if array is not None:
-                        known[wire.column] = array
-                else:
-                    declared[wire.column] = (wire.kind, array)  # type: ignore[assignment]
+        known, declared = map_columns(self.columns, schema, sections, known)
         return assemble(
             schema, rows, sections, known, extras or {}, self.problems, declared=declared
         )
@@ -383,13 +361,7 @@ class _Builder:
         stats = sections.setdefault("stats", {})
         self.orphans("participants", "roster", roster_ids)
         linked = self.to_one("participant", "player", "player")
-        player_ids = linked
-        member = self.columns.player_id_member
-        if member is not None:  # the profile's player id is a stats member (PUBG's playerId)
-            carried = stats.pop(member, None)
-            if carried is not None:
-                text = carried if pa.types.is_string(carried.type) else carried.cast(pa.string())
-                player_ids = pc.coalesce(linked, text, memory_pool=ARROW_POOL)
+        player_ids = profile_player_ids(self.columns, linked, stats)
         sides, labels = sides_from_stats(
             stats.pop(SIDE_MEMBER, None),
             rows=rows,
@@ -452,11 +424,9 @@ class _Builder:
             sections.setdefault("stats", {}).pop(game_key, None),
             rows=rows,
         )
-        if self.profile.game is not None:  # the documents do not say; the profile does
-            game = pc.fill_null(game, self.profile.game)
         mode_key = TABLES["matches"].column("game_mode").key
-        is_royale = royale_by_game_mode(
-            is_royale, attributes.get(mode_key), self.columns.royale_game_modes, rows=rows
+        game, is_royale = profile_game(
+            self.profile, game, is_royale, attributes.get(mode_key), rows=rows
         )
         return self.table(
             "matches",

@@ -10,17 +10,29 @@ participants would all be "anonymous" and their player ids empty, without a word
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
 
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from matchkit.errors import DocumentError
+from matchkit.model.schema import Kind, TableSchema
 from matchkit.normalize.arrow import ARROW_POOL
-from matchkit.normalize.chunks import ChunkTable
+from matchkit.normalize.chunks import ChunkTable, Sections
+from matchkit.normalize.derive import royale_by_game_mode
+from matchkit.rules.columns import ColumnMap
 from matchkit.rules.profiles import DEFAULT_PROFILE, PROFILES, Profile, get_profile
 
-__all__ = ["TITLED_TYPES", "resolve_profile", "title_ids"]
+__all__ = [
+    "TITLED_TYPES",
+    "map_columns",
+    "profile_game",
+    "profile_player_ids",
+    "resolve_profile",
+    "title_ids",
+]
 
 TITLED_TYPES = ("match", "player", "sample")
 """The resource types whose ``attributes.titleId`` tells the service."""
@@ -68,3 +80,57 @@ def resolve_profile(given: str | Profile | None, titles: Iterable[str]) -> Profi
             f"not the {profile.name} profile's; pass profile={found.name!r} or leave it out"
         )
     return found
+
+
+def map_columns(
+    columns: ColumnMap, schema: TableSchema, sections: Sections, known: Mapping[str, Any]
+) -> tuple[Mapping[str, Any], dict[str, tuple[Kind, pa.Array | None]]]:
+    """A table's values with a profile's column map applied: each mapped member taken out of
+    ``sections``, into ``known`` when it is a column of the model (PUBG's ``matchType``: the
+    model's ``match_type``), else into the profile's own columns (name -> kind and values,
+    ``None`` when no document carried it). Without a mapped member, ``known`` as it is."""
+    mapped = columns.of(schema.resource_type) if schema.resource_type else ()
+    declared: dict[str, tuple[Kind, pa.Array | None]] = {}
+    if not mapped:
+        return known, declared
+    known = dict(known)
+    names = set(schema.column_names)
+    for wire in mapped:
+        array = sections.get(wire.section, {}).pop(wire.member, None)
+        if wire.column in names:
+            if array is not None:
+                known[wire.column] = array
+        else:
+            declared[wire.column] = (cast("Kind", wire.kind), array)
+    return known, declared
+
+
+def profile_player_ids(
+    columns: ColumnMap, linked: pa.Array, stats: dict[str, pa.Array]
+) -> pa.Array:
+    """Each participant's player id: its ``player`` relationship's, else the profile's player
+    id member of its stats (PUBG's ``playerId``), taken out of ``stats``."""
+    member = columns.player_id_member
+    carried = None if member is None else stats.pop(member, None)
+    if carried is None:
+        return linked
+    text = carried if pa.types.is_string(carried.type) else carried.cast(pa.string())
+    return pc.coalesce(linked, text, memory_pool=ARROW_POOL)
+
+
+def profile_game(
+    profile: Profile,
+    game: pa.Array,
+    is_royale: pd.arrays.BooleanArray,
+    game_modes: pa.Array | None,
+    *,
+    rows: int,
+) -> tuple[pa.Array, pd.arrays.BooleanArray]:
+    """A match's game, the profile's where the documents say none (PUBG's ``"pubg"``), and
+    ``is_royale`` also where the game mode is one of the profile's battle royales."""
+    if profile.game is not None:
+        game = pc.fill_null(game, profile.game)
+    royale = royale_by_game_mode(
+        is_royale, game_modes, profile.columns.royale_game_modes, rows=rows
+    )
+    return game, royale

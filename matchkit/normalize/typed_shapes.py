@@ -33,8 +33,8 @@ import msgspec
 import pyarrow as pa
 from msgspec import UNSET, Struct
 
+from matchkit.model.listings import FRAME_TABLES
 from matchkit.model.schema import (
-    FRAME_TABLES,
     GLOBAL_SHAPE_EXTRAS,
     LOOSE_MEMBERS,
     RESOURCE_TABLES,

@@ -168,7 +168,14 @@ def _base_url(host: str, port: int) -> str:
 
 
 def running(
-    *, profile: str | Profile | None = None, **options: Any
+    *,
+    profile: str | Profile | None = None,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    rate_limit: str | RateLimit | None = "off",
+    log_level: str = "warning",
+    limits: ConnectionLimits | None = None,
+    **options: Any,
 ) -> contextlib.AbstractContextManager[RunningService]:
     """Serve the reference service of ``profile`` in the background while in the block.
 
@@ -179,10 +186,18 @@ def running(
         InvalidArgumentError: an unknown profile, or an option its service does not take.
     """
     double = double_for(profile)
+    given = {
+        "host": host,
+        "port": port,
+        "rate_limit": rate_limit,
+        "log_level": log_level,
+        "limits": limits,
+        **options,
+    }
     if double is None:
-        return _running(**options)
-    check_options(options, double.running, double.create_app, profile=profile)
-    result: contextlib.AbstractContextManager[RunningService] = double.running(**options)
+        return _running(**given)
+    check_options(given, double.running, double.create_app, profile=profile)
+    result: contextlib.AbstractContextManager[RunningService] = double.running(**given)
     return result
 
 

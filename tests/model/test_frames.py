@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from matchkit import InvalidArgumentError, MatchFrames, to_frames
-from matchkit.model.schema import FRAME_TABLES, LISTING_TABLES, TABLE_NAMES, TABLES
+from matchkit.model.listings import FRAME_TABLES, LISTING_TABLES
+from matchkit.model.schema import TABLE_NAMES, TABLES
 from tests.builders.resources import arena, page
 
 

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matchkit.model.schema import LISTINGS, RESOURCE_TABLES, SNAPSHOT_OWNERS
+from matchkit.model.listings import LISTINGS
+from matchkit.model.schema import RESOURCE_TABLES, SNAPSHOT_OWNERS
 from matchkit.normalize import walker as walker_module
 from matchkit.normalize.chunks import Chunk, ChunkTable, Links
 from matchkit.normalize.general import GeneralReader
