@@ -216,20 +216,10 @@ class _Endpoint:
                 return context.error(
                     401, "API key invalid or missing: send Authorization: Bearer <your key>"
                 )
-            if self.name in profile.rate_limited and service.rate_limiter is not None:
-                decision = service.rate_limiter.take(key)
-                reset = now + timedelta(seconds=math.ceil(decision.reset_nanoseconds / 1e9))
-                context.headers += [
-                    (b"x-ratelimit-limit", str(decision.limit).encode()),
-                    (b"x-ratelimit-remaining", str(decision.remaining).encode()),
-                    (b"x-ratelimit-reset", str(int(reset.timestamp())).encode()),
-                ]
-                if not decision.allowed:
-                    return context.error(
-                        429,
-                        f"rate limit of {decision.limit} requests a minute exceeded for this "
-                        f"key; wait until X-RateLimit-Reset ({int(reset.timestamp())})",
-                    )
+            if self.name in profile.rate_limited:
+                refused = _rate_limit(service, key, now, context)
+                if refused is not None:
+                    return refused
         shard = request.path_params.get("shard")
         if shard is not None and shard not in profile.shards:
             return context.error(
@@ -242,3 +232,39 @@ class _Endpoint:
         except Exception:
             log.exception("internal error answering %s", request.scope["path"])
             return context.error(500, "internal error of the service; the log has the details")
+
+
+def _rate_limit(
+    service: PubgService, key: str, now: datetime, context: Context
+) -> RawResponse | None:
+    """Spend one request of ``key``'s allowance; the 429 when none is left, else ``None``.
+
+    The ``X-RateLimit-*`` headers go on every answer of a limited endpoint, the reset in UNIX
+    seconds on the service's clock (a client takes it from the ``Date`` header: chicken-dinner
+    does). With limiting off they still go, always full (the profile's default allowance, reset
+    now): PUBG always sends them, and its clients read them on every answer.
+    """
+    limiter = service.rate_limiter
+    if limiter is None:
+        full = RateLimit.parse(service.profile.default_rate_limit)
+        capacity = 1 if full is None else full.capacity
+        context.headers += _limit_headers(capacity, capacity, now)
+        return None
+    decision = limiter.take(key)
+    reset = now + timedelta(seconds=math.ceil(decision.reset_nanoseconds / 1e9))
+    context.headers += _limit_headers(decision.limit, decision.remaining, reset)
+    if decision.allowed:
+        return None
+    return context.error(
+        429,
+        f"rate limit of {decision.limit} requests a minute exceeded for this key; wait until "
+        f"X-RateLimit-Reset ({int(reset.timestamp())})",
+    )
+
+
+def _limit_headers(limit: int, remaining: int, reset: datetime) -> list[tuple[bytes, bytes]]:
+    return [
+        (b"x-ratelimit-limit", str(limit).encode()),
+        (b"x-ratelimit-remaining", str(remaining).encode()),
+        (b"x-ratelimit-reset", str(int(reset.timestamp())).encode()),
+    ]

@@ -281,3 +281,13 @@ def test_the_catalogue_names_the_sets_ids_and_an_unknown_id_stays_itself(pubg, h
     assert names.name("game_mode", "squad-fpp") == "Squad FPP"
     assert names.name("damage_causer", "WeapHK416_C") == "M416"
     assert names.name("damage_causer", "IBRTransportAircraft_C") == "IBRTransportAircraft_C"
+
+
+def test_limited_endpoints_carry_the_headers_even_with_the_limit_off(pubg, http) -> None:
+    """chicken-dinner reads X-RateLimit-Reset (against Date) on every players answer; PUBG
+    always sends them. Off, the allowance is always full."""
+    answer = http.get(f"{pubg.base_url}/shards/steam/seasons", headers=headers(pubg))
+    assert answer.headers["X-RateLimit-Limit"] == answer.headers["X-RateLimit-Remaining"] == "10"
+    assert int(answer.headers["X-RateLimit-Reset"]) == int(NOW.timestamp())
+    free = http.get(f"{pubg.base_url}/status", headers=headers(pubg))
+    assert "X-RateLimit-Limit" not in free.headers
