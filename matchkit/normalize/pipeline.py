@@ -95,7 +95,7 @@ def shape_decoders() -> tuple[ShapeDecoder, ...]:
     return (
         shape_decoder(),
         *(
-            ShapeDecoder(profile_extras(profile))
+            ShapeDecoder(profile_extras(profile), always=True)
             for profile in PROFILES.values()
             if profile.columns.columns
         ),

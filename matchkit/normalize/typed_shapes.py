@@ -171,9 +171,9 @@ class ShapeDecoder:
     default) or a profile's (:func:`profile_extras`).
     """
 
-    def __init__(self, extras: Extras = GLOBAL_SHAPE_EXTRAS) -> None:
+    def __init__(self, extras: Extras = GLOBAL_SHAPE_EXTRAS, *, always: bool = False) -> None:
         self.shapes = {
-            type_: _shape(type_, names, extras.get(type_, {}))
+            type_: _shape(type_, names, extras.get(type_, {}), always=always)
             for type_, (_, names) in RESOURCE_TABLES.items()
         }
         self.types = {shape.struct: type_ for type_, shape in self.shapes.items()}
@@ -235,7 +235,11 @@ def profile_extras(profile: Profile) -> Extras:
 
 
 def _shape(
-    type_: str, relationships: tuple[str, ...], extras: Mapping[str, Mapping[str, WireType]]
+    type_: str,
+    relationships: tuple[str, ...],
+    extras: Mapping[str, Mapping[str, WireType]],
+    *,
+    always: bool = False,
 ) -> ResourceShape:
     """The declaration of one resource type: the model's members plus the extras."""
     table = next(schema for schema in FRAME_TABLES.values() if schema.resource_type == type_)
@@ -255,7 +259,8 @@ def _shape(
                 if name not in members[section]
             }
             members[section].update(added)
-            extra_members.update(added)
+            if not always:  # members of the profile's own columns are there whatever is sent
+                extra_members.update(added)
 
     def leaves(section: str) -> list[tuple[str, Any, Any]]:
         return [
