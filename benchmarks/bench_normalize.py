@@ -24,8 +24,14 @@ psutil) sampled every millisecond in a fresh process that holds only the raw pag
 Arrow's and numpy's allocations count too (tracemalloc would miss Arrow's). Targets: b/a <= 3,
 c/b >= 5, peak extra memory < 3x the raw bytes.
 
+Then the PUBG case: the PUBG sample set's match documents (``matchkit.sampledata.pubg``, 64
+players a match, one document a match as ``/matches/{id}`` answers it), parsed with orjson (the
+floor, collector paused) and normalized by ``to_frames``, best of 7 interleaved runs; target
+b/a <= 2.5.
+
 Run: ``make bench`` or ``python -m benchmarks normalize``; ``MATCHKIT_BENCH_MATCHES`` sets the
-number of matches (default 20,000).
+number of matches (default 20,000), ``MATCHKIT_BENCH_PUBG_MATCHES`` the PUBG case's (default
+1,200).
 """
 
 from __future__ import annotations
@@ -49,6 +55,8 @@ from benchmarks.pandas_peer import Dtypes, check_peer, peer, told_dtypes
 from matchkit import to_frames
 
 MATCHES = int(os.environ.get("MATCHKIT_BENCH_MATCHES", "20000"))
+PUBG_MATCHES = int(os.environ.get("MATCHKIT_BENCH_PUBG_MATCHES", "1200"))
+PUBG_REPEATS = 7
 PAGE_SIZE = 5
 SEED = 20171127
 REPEATS = 5
@@ -343,6 +351,39 @@ def main() -> None:
         f"peak memory of (b) beyond the raw pages (RSS): {extra / 1e6:.0f} MB = "
         f"{extra / raw_bytes:.2f}x the raw JSON  (target < 3)"
     )
+    pubg_case()
+
+
+def pubg_documents(count: int = PUBG_MATCHES) -> list[bytes]:
+    """``count`` match documents of the PUBG sample set (seeds 1, 2, ... as needed)."""
+    from matchkit.sampledata.pubg.documents import match_document
+    from matchkit.sampledata.pubg.plan import build_plan
+
+    documents: list[bytes] = []
+    seed = 0
+    while len(documents) < count:
+        seed += 1
+        for shard in build_plan(seed=seed).shards.values():
+            for match in shard.matches[: count - len(documents)]:
+                document = match_document(match, telemetry_url="http://telemetry.invalid")
+                documents.append(orjson.dumps(document))
+    return documents
+
+
+def pubg_case() -> None:
+    """The PUBG case: to_frames of PUBG match documents against their orjson floor."""
+    documents = pubg_documents()
+    raw = sum(map(len, documents))
+    floor_time = matchkit_time = (float("inf"), float("inf"))
+    for _ in range(PUBG_REPEATS):
+        floor_time = tuple(map(min, floor_time, floor(documents)))
+        matchkit_time = tuple(map(min, matchkit_time, matchkit_run(documents)))
+    print(f"PUBG: {len(documents):,} match documents, {raw / 1e6:.1f} MB of JSON")
+    for name, index in (("wall", 0), ("cpu", 1)):
+        print(
+            f"PUBG {name}: floor {floor_time[index]:.3f}s, to_frames {matchkit_time[index]:.3f}s, "
+            f"b/a = {matchkit_time[index] / floor_time[index]:.2f} (target <= 2.5)"
+        )
 
 
 if __name__ == "__main__":

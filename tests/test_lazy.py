@@ -38,7 +38,7 @@ def test_the_check_runs_before_each_lazy_import_and_can_refuse_it():
 
 def test_the_service_package_resolves_its_names_lazily():
     import matchkit.service as service
-    from matchkit.service.app import create_app
+    from matchkit.service.doubles import create_app
     from matchkit.service.server import RunningService, running, serve
 
     assert (service.create_app, service.serve) == (create_app, serve)

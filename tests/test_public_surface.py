@@ -24,7 +24,7 @@ EXPECTED = {
     "to_frames": ("matchkit.normalize.pipeline", inspect.isfunction),
     "TelemetryFrames": ("matchkit.telemetry.frames", inspect.isclass),
     "to_telemetry_frames": ("matchkit.telemetry", inspect.isfunction),
-    "create_app": ("matchkit.service.app", inspect.isfunction),
+    "create_app": ("matchkit.service.doubles", inspect.isfunction),
     "running": ("matchkit.service.server", inspect.isfunction),
     "serve": ("matchkit.service.server", inspect.isfunction),
 }

@@ -59,19 +59,27 @@ def _shown_as(command: str) -> Callable[..., None]:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT
+    from matchkit.rules.profiles import get_profile
     from matchkit.service import serve
 
+    profile = get_profile(args.profile)
+    # Options a profile's service does not take are passed only when given: its serve then
+    # refuses them by name (--data with --profile pubg).
+    given = {
+        "data": args.data,
+        "faults": args.faults,
+        "store_dir": args.store_dir,
+        "telemetry_port": args.telemetry_port,
+    }
     serve(
+        profile=profile,
         host=args.host,
         port=args.port,
-        data=args.data,
         api_keys=args.api_keys,
         api_key_file=args.api_key_file,
         now=args.now,
-        rate_limit=args.rate_limit or DEFAULT_RATE_LIMIT,
-        faults=args.faults,
-        store_dir=args.store_dir,
+        rate_limit=args.rate_limit or profile.default_rate_limit,
+        **{name: value for name, value in given.items() if value is not None},
     )
     return 0
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from matchkit.cli.archive import add_archive_parser
 from matchkit.cli.options import add_command, add_filter_options
+from matchkit.rules.profiles import PROFILES
 from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT
 from matchkit.rules.shards import SHARDS
 
@@ -97,13 +98,29 @@ examples:
   MATCHKIT_API_KEY=secret matchkit serve          # accept this key (kept out of `ps`)
   matchkit serve --api-key-file keys.txt          # accept the keys in this file, one per line
   matchkit serve --data my-dataset --now wall     # another data set, the wall clock as now
+  matchkit serve --profile pubg --port 0          # the PUBG double and its telemetry host
 """,
+    )
+    serve.add_argument(
+        "--profile",
+        default=None,
+        choices=list(PROFILES),
+        help="which service to serve: gamelocker (default) or pubg, the PUBG double on the "
+        "PUBG sample set, its telemetry files on a second port",
     )
     serve.add_argument(
         "--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, loopback only)"
     )
     serve.add_argument(
         "--port", type=int, default=8000, help="TCP port, 0 for a free one (default: 8000)"
+    )
+    serve.add_argument(
+        "--telemetry-port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="with --profile pubg: the telemetry host's TCP port (default: --port + 1, or a free "
+        "one with --port 0)",
     )
     serve.add_argument(
         "--data",

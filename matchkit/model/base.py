@@ -30,18 +30,27 @@ class DeclaredFrames:
 
         @dataclass(frozen=True, eq=False, repr=False)
         class MatchFrames(DeclaredFrames, schemas=TABLES, counted="matches"): ...
+
+    ``quiet`` names tables the repr and the summary show only when they have rows.
     """
 
     _SCHEMAS: ClassVar[dict[str, TableSchema]]
     _COUNTED: ClassVar[str]
+    _QUIET: ClassVar[frozenset[str]]
     problems: tuple[str, ...]
 
     def __init_subclass__(
-        cls, *, schemas: dict[str, TableSchema], counted: str, **kwargs: Any
+        cls,
+        *,
+        schemas: dict[str, TableSchema],
+        counted: str,
+        quiet: tuple[str, ...] = (),
+        **kwargs: Any,
     ) -> None:
         super().__init_subclass__(**kwargs)
         cls._SCHEMAS = schemas
         cls._COUNTED = counted
+        cls._QUIET = frozenset(quiet)  # tables the repr and summary name only when not empty
 
     @classmethod
     def checked(cls, value: object, *, parameter: str, where: str) -> Any:
@@ -102,14 +111,22 @@ class DeclaredFrames:
         """Frames with every table's known columns and no rows."""
         return cls(**{name: empty_frame(schema) for name, schema in cls._SCHEMAS.items()})
 
+    def _shown(self) -> dict[str, pd.DataFrame]:
+        return {
+            name: frame
+            for name, frame in self.tables.items()
+            if len(frame) or name not in self._QUIET
+        }
+
     def __repr__(self) -> str:
-        counts = ", ".join(f"{name}={len(frame)}" for name, frame in self.tables.items())
+        counts = ", ".join(f"{name}={len(frame)}" for name, frame in self._shown().items())
         return f"{type(self).__name__}({counts}, problems={len(self.problems)})"
 
     def _table_lines(self) -> list[str]:
-        """The summary's first lines: rows per table."""
-        width = max(map(len, self._SCHEMAS))
-        return [f"{name:<{width}}  {len(frame):>9,} rows" for name, frame in self.tables.items()]
+        """The summary's first lines: rows per table (a quiet table only when it has rows)."""
+        shown = self._shown()
+        width = max(map(len, shown))
+        return [f"{name:<{width}}  {len(frame):>9,} rows" for name, frame in shown.items()]
 
     def _problem_lines(self, *, more: bool) -> list[str]:
         """The summary's last lines: the number of problems and the first five."""

@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from matchkit.model.schema import SNAPSHOT_OWNERS, TABLES
+from matchkit.model.listings import FRAME_TABLES
+from matchkit.model.schema import SNAPSHOT_OWNERS
 from matchkit.model.text import EXACT_IN_FLOAT, text_value
 
 __all__ = ["Stacked", "one_row_per_key", "stack"]
@@ -58,7 +59,7 @@ def one_row_per_key(name: str, stacked: Mapping[str, Stacked]) -> tuple[pd.DataF
     Returns:
         The rows kept, and the problem to report (None when no key's rows differ).
     """
-    schema = TABLES[name]
+    schema = FRAME_TABLES[name]
     key = list(schema.key)
     combined, frame_of_row = stacked[name].rows, stacked[name].frame
     repeated = combined.duplicated(subset=key, keep=False).to_numpy()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias
 
 import numpy as np
@@ -19,7 +19,8 @@ import pandas as pd
 from matchkit.errors import InvalidArgumentError
 from matchkit.model.base import DeclaredFrames
 from matchkit.model.combine import one_row_per_key, stack
-from matchkit.model.schema import TABLE_NAMES, TABLES, coerce_frame
+from matchkit.model.listings import FRAME_TABLES, LISTING_TABLES
+from matchkit.model.schema import coerce_frame, empty_frame
 
 __all__ = ["MatchFrames", "TableLabels"]
 
@@ -58,10 +59,19 @@ VIEW_MATCH_COLUMNS = (
     "match_type",
     "is_royale",
 )
+#: Roster and match columns participant_view() adds when the frames have them (a profile's own
+#: columns, rules/columns.py: PUBG's roster rank and match map): table -> columns.
+VIEW_OPTIONAL_COLUMNS = {"rosters": ("rank",), "matches": ("map_name",)}
+
+
+def _empty_listing(name: str) -> Callable[[], pd.DataFrame]:
+    return lambda: empty_frame(LISTING_TABLES[name])
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class MatchFrames(DeclaredFrames, schemas=TABLES, counted="matches"):
+class MatchFrames(
+    DeclaredFrames, schemas=FRAME_TABLES, counted="matches", quiet=tuple(LISTING_TABLES)
+):
     """The tables of a set of matches; see docs/model.md for every column.
 
     Attributes:
@@ -75,6 +85,11 @@ class MatchFrames(DeclaredFrames, schemas=TABLES, counted="matches"):
         teams: one row per team (key ``team_id``).
         assets: one row per asset (key ``asset_id``; ``match_id``).
         spectators: ``(match_id, spectator_type, spectator_id)`` rows.
+        player_matches: ``(player_id, match_id)``: the recent matches a player resource lists
+            (PUBG's players), in the order listed.
+        samples: one row per sample (key ``sample_id``; PUBG's ``/samples``).
+        sample_matches: ``(sample_id, match_id)``: the matches a sample lists.
+        seasons: one row per season (key ``season_id``; PUBG's ``/seasons``).
         problems: what the normalizer could not resolve (missing referenced resources, values
             that do not fit their column, resource types outside the model).
     """
@@ -88,6 +103,10 @@ class MatchFrames(DeclaredFrames, schemas=TABLES, counted="matches"):
     teams: pd.DataFrame
     assets: pd.DataFrame
     spectators: pd.DataFrame
+    player_matches: pd.DataFrame = field(default_factory=_empty_listing("player_matches"))
+    samples: pd.DataFrame = field(default_factory=_empty_listing("samples"))
+    sample_matches: pd.DataFrame = field(default_factory=_empty_listing("sample_matches"))
+    seasons: pd.DataFrame = field(default_factory=_empty_listing("seasons"))
     problems: tuple[str, ...] = ()
 
     def summary(self) -> str:
@@ -108,7 +127,8 @@ class MatchFrames(DeclaredFrames, schemas=TABLES, counted="matches"):
         else the participant's own), ``side_label``, ``won``, ``roster_score``, ``team_id``,
         then from the match ``created_at``, ``duration``, ``game``, ``game_mode``,
         ``server_type``, ``ranking_type``, ``patch_version``, ``region``, ``match_type``,
-        ``is_royale``. A name a participant extra already uses gets a ``roster_`` or
+        ``is_royale``; and, when the frames have them (PUBG's), the roster's ``rank`` and the
+        match's ``map_name``. A name a participant extra already uses gets a ``roster_`` or
         ``match_`` prefix.
 
         With ``names`` (:class:`matchkit.names.Names`: ``sample_names()``, ``fetch_names(url)``
@@ -130,11 +150,17 @@ class MatchFrames(DeclaredFrames, schemas=TABLES, counted="matches"):
             name = target if target not in taken else f"roster_{source}"
             view[name] = _take(rosters[source], positions)
             taken.add(name)
+        for source in VIEW_OPTIONAL_COLUMNS["rosters"]:
+            if source in rosters:
+                name = source if source not in taken else f"roster_{source}"
+                view[name] = _take(rosters[source], positions)
+                taken.add(name)
         view["side"] = view["side"].fillna(own_side)
         matches = self.matches.set_index("match_id")
         matches = matches[~matches.index.duplicated()]
         positions = matches.index.get_indexer(view["match_id"])
-        for source in VIEW_MATCH_COLUMNS:
+        optional = [c for c in VIEW_OPTIONAL_COLUMNS["matches"] if c in matches]
+        for source in (*VIEW_MATCH_COLUMNS, *optional):
             name = source if source not in taken else f"match_{source}"
             view[name] = _take(matches[source], positions)
             taken.add(name)
@@ -168,14 +194,14 @@ class MatchFrames(DeclaredFrames, schemas=TABLES, counted="matches"):
         frames = cls.checked_all(frames, where=f"{cls.__name__}.concat")
         if not frames:
             return cls.empty()
-        stacked = {name: stack([frame.tables[name] for frame in frames]) for name in TABLE_NAMES}
+        stacked = {name: stack([frame.tables[name] for frame in frames]) for name in FRAME_TABLES}
         problems = dict.fromkeys(p for frame in frames for p in frame.problems)
         tables = {}
-        for name in TABLE_NAMES:
+        for name, schema in FRAME_TABLES.items():
             rows, problem = one_row_per_key(name, stacked)
             if problem is not None:
                 problems[problem] = None
-            tables[name] = coerce_frame(rows, TABLES[name])
+            tables[name] = coerce_frame(rows, schema)
         return cls(**tables, problems=tuple(problems))
 
     def merge(self, other: MatchFrames) -> MatchFrames:
@@ -194,7 +220,9 @@ class MatchFrames(DeclaredFrames, schemas=TABLES, counted="matches"):
             predicate: a boolean mask over ``matches`` (Series, array or list; <NA> counts as
                 False) or a callable that takes ``matches`` and returns one.
 
-        Players and teams are kept when a kept participant or roster refers to them.
+        Players and teams are kept when a kept participant or roster refers to them; the
+        listing tables (players' match lists, samples, seasons) are kept whole: they say what
+        the service listed, not which matches are held.
 
         Example:
             >>> frames.filter(lambda m: m["server_type"] == "QUICK3V3")  # doctest: +SKIP
@@ -221,6 +249,7 @@ class MatchFrames(DeclaredFrames, schemas=TABLES, counted="matches"):
             teams=teams.reset_index(drop=True),
             assets=owned(self.assets),
             spectators=owned(self.spectators),
+            **{name: getattr(self, name) for name in LISTING_TABLES},
             problems=self.problems,
         )
 

@@ -48,6 +48,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from matchkit.errors import InvalidArgumentError, MatchkitError
+from matchkit.model.listings import FRAME_TABLES
 from matchkit.model.manifest import (
     TYPES_MAPPER,
     check_digest,
@@ -60,7 +61,7 @@ from matchkit.model.manifest import (
     restored,
 )
 from matchkit.model.replace import files_under, replace_folder
-from matchkit.model.schema import TABLE_NAMES, TABLES, empty_frame
+from matchkit.model.schema import empty_frame
 
 if TYPE_CHECKING:
     from matchkit.model.frames import MatchFrames
@@ -113,9 +114,8 @@ def write_frames(
         staging.mkdir()
         dates = _match_dates(frames.matches)
         tables = {}
-        for name in TABLE_NAMES:
+        for name, schema in FRAME_TABLES.items():
             frame = frames.tables[name]
-            schema = TABLES[name]
             files = _write_table(frame, staging / name, dates if schema.match_bound else None)
             tables[name] = {
                 "rows": len(frame),
@@ -164,10 +164,10 @@ def read_frames(path: str | os.PathLike[str]) -> MatchFrames:
         again="write the data set again",
     )
     tables = {}
-    for name in TABLE_NAMES:
+    for name, schema in FRAME_TABLES.items():
         spec = manifest["tables"].get(name)
-        if spec is None:
-            tables[name] = empty_frame(TABLES[name])
+        if spec is None:  # a data set written before the listing tables: none listed
+            tables[name] = empty_frame(schema)
             continue
         tables[name] = read_as_described(
             _read_table, folder / name, spec, error=MatchkitError, again="write the data set again"

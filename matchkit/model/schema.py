@@ -280,7 +280,6 @@ TABLES: dict[str, TableSchema] = {
 
 TABLE_NAMES: tuple[str, ...] = tuple(TABLES)
 
-
 # --- The wire vocabulary: every name of the JSON:API documents the normalizer relies on. ---
 
 SUBSECTIONS = ("stats", "tags")
@@ -301,9 +300,11 @@ RESOURCE_TABLES: Mapping[str, tuple[str, tuple[str, ...]]] = {
     "roster": ("rosters", ("participants", "team")),
     "participant": ("participants", ("player",)),
     "round": ("rounds", ("participants",)),
-    "player": ("players", ()),
+    "player": ("players", ("matches",)),
     "team": ("teams", ()),
     "asset": ("assets", ()),
+    "sample": ("samples", ("matches",)),
+    "season": ("seasons", ()),
 }
 """Resource type -> (its table, the relationships read as identifier arrays). Any other
 relationship becomes an extra column holding its identifiers as JSON text."""

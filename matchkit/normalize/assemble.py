@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from matchkit.model.schema import EXTRA_SECTIONS, TableSchema
+from matchkit.model.schema import EXTRA_SECTIONS, Kind, TableSchema
 from matchkit.normalize.arrow import nulls
 from matchkit.normalize.columns import convert, to_arrow
 from matchkit.normalize.problems import Problems
@@ -45,6 +45,7 @@ def assemble(
     known: Mapping[str, Any],
     extras: Mapping[tuple[str, str], pa.Array],
     problems: Problems,
+    declared: Mapping[str, tuple[Kind, pa.Array | None]] | None = None,
 ) -> pd.DataFrame:
     """The table's DataFrame.
 
@@ -57,9 +58,12 @@ def assemble(
             keys, derived values): a pandas array (used as it is), an Arrow array or a list.
         extras: further extra columns by ``(section, wire name)``.
         problems: where values that do not fit their column are reported.
+        declared: a profile's own columns (:class:`matchkit.rules.columns.WireColumn`): name
+            -> (kind, values or ``None`` when no document carried them). They are there, typed,
+            whatever the documents carried, after the known columns among the extras.
     """
     columns: dict[str, Any] = {}
-    taken = set(schema.column_names)
+    taken = set(schema.column_names) | set(declared or ())
     remaining = {name: dict(arrays) for name, arrays in sections.items()}
     for column in schema.columns:
         label = f"{schema.name}.{column.name}"
@@ -80,8 +84,13 @@ def assemble(
     for section, key, array in pending:
         name = _claim(snake_case(key), section, taken)
         named[name] = array
+    kinds: dict[str, Kind | None] = dict.fromkeys(named)
+    for name, (kind, array) in (declared or {}).items():
+        named[name] = nulls(rows) if array is None else array
+        kinds[name] = kind
     for name in sorted(named):
-        columns[name] = convert(named[name], None, label=f"{schema.name}.{name}", problems=problems)
+        label = f"{schema.name}.{name}"
+        columns[name] = convert(named[name], kinds[name], label=label, problems=problems)
     return pd.DataFrame(columns, copy=False)
 
 

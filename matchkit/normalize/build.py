@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from matchkit.model.frames import MatchFrames
+from matchkit.model.listings import FRAME_TABLES, LISTINGS
 from matchkit.model.schema import (
     RESOURCE_TABLES,
     SIDE_MEMBER,
@@ -29,12 +30,21 @@ from matchkit.normalize.arrow import ARROW_POOL, filtered, nulls, take
 from matchkit.normalize.assemble import assemble
 from matchkit.normalize.chunks import Links, Sections
 from matchkit.normalize.derive import (
+    kinds_by_prefix,
     participant_kinds,
     roster_sides_from_participants,
     sides_from_stats,
     whole_match_game,
 )
+from matchkit.normalize.listings import copied_listings, every_copys_pairs
 from matchkit.normalize.problems import Problems
+from matchkit.normalize.profiles import (
+    map_columns,
+    profile_game,
+    profile_player_ids,
+    resolve_profile,
+    title_ids,
+)
 from matchkit.normalize.repeats import (
     SnapshotKeys,
     common_types,
@@ -43,6 +53,7 @@ from matchkit.normalize.repeats import (
     report_conflicts,
 )
 from matchkit.normalize.walker import Walker
+from matchkit.rules.profiles import Profile
 
 __all__ = ["build_frames"]
 
@@ -52,16 +63,17 @@ logger = logging.getLogger(__name__)
 _LISTED_PER_KIND = 10
 
 
-def build_frames(walker: Walker) -> MatchFrames:
-    """The MatchFrames of everything the walker walked."""
-    return _Builder(walker).frames()
+def build_frames(walker: Walker, profile: str | Profile | None = None) -> MatchFrames:
+    """The MatchFrames of everything the walker walked, read with the column map of
+    ``profile`` (``None``: the profile the documents' title ids name, else the default)."""
+    return _Builder(walker, profile).frames()
 
 
 class _Builder:
     """Builds every table from the walked chunks: keys, foreign keys, derived columns,
     problems."""
 
-    def __init__(self, walker: Walker) -> None:
+    def __init__(self, walker: Walker, profile: str | Profile | None = None) -> None:
         self.walker = walker
         self.problems = problems = Problems()
         for type_, count in sorted(walker.ignored.items()):
@@ -73,9 +85,12 @@ class _Builder:
             )
         for table in walker.tables.values():  # one type at a time: the pieces go as it is joined
             table.compact()
+        self.profile = resolve_profile(profile, title_ids(walker.tables))
+        self.columns = self.profile.columns
         self.ids = {type_: table.ids() for type_, table in walker.tables.items()}
         self.built: dict[str, pd.DataFrame] = {}
         self._links: dict[tuple[str, str], Links] = {}
+        self._copied_links: dict[tuple[str, str], tuple[pa.Array, Links]] = {}
 
     def table_links(self, type_: str, name: str) -> Links:
         """The identifiers of a relationship the model reads, across a table."""
@@ -94,6 +109,7 @@ class _Builder:
         copies = self.walker.repeats.read(type_)
         if copies is None:
             return sections
+        self._copied_links.update(copied_listings(type_, copies))  # before the copies go
         sections, copied = common_types(sections, self.rows(type_), copies)
         kept = pc.index_in(copies.ids(), value_set=self.ids[type_], memory_pool=ARROW_POOL)
         kept_rows = kept.to_numpy().astype(np.int64)
@@ -153,6 +169,11 @@ class _Builder:
                 )
                 return filtered(owners, matching), filtered(links.ids, matching)
         return owners, links.ids
+
+    def listing(self, owner: str, relationship: str) -> tuple[pa.Array, pa.Array]:
+        """``(owner ids, match ids)`` of a listing, every copy's (:mod:`.listings`)."""
+        owners, matches = self.links(owner, relationship, "match")
+        return every_copys_pairs(owners, matches, self._copied_links.get((owner, relationship)))
 
     def owners(self, owner: str, name: str, child: str) -> pa.Array:
         """For each ``child`` resource, the id of the ``owner`` whose to-many relationship
@@ -246,8 +267,14 @@ class _Builder:
         sections: Sections | None = None,
         extras: Mapping[tuple[str, str], pa.Array] | None = None,
     ) -> pd.DataFrame:
-        """One table's DataFrame (:func:`matchkit.normalize.assemble.assemble`)."""
-        return assemble(TABLES[name], rows, sections or {}, known, extras or {}, self.problems)
+        """One table's DataFrame (:func:`matchkit.normalize.assemble.assemble`), the profile's
+        mapped members (:attr:`matchkit.rules.profiles.Profile.columns`) in their columns."""
+        schema = FRAME_TABLES[name]
+        sections = sections or {}
+        known, declared = map_columns(self.columns, schema, sections, known)
+        return assemble(
+            schema, rows, sections, known, extras or {}, self.problems, declared=declared
+        )
 
     def orphans(self, table: str, parent: str, parent_ids: pa.Array) -> None:
         count = parent_ids.null_count
@@ -281,12 +308,22 @@ class _Builder:
                 {f"{type_}_id": self.ids[type_], "match_id": match_ids},
                 sections=self.sections(type_),
             )
-        for name, type_ in (("players", "player"), ("teams", "team")):
+        for name, type_ in (
+            ("players", "player"),
+            ("teams", "team"),
+            ("samples", "sample"),
+            ("seasons", "season"),
+        ):
             built[name] = self.table(
                 name,
                 self.rows(type_),
                 {f"{type_}_id": self.ids[type_]},
                 sections=self.sections(type_),
+            )
+        for name, (owner, relationship) in LISTINGS.items():
+            owners, matches = self.listing(owner, relationship)
+            built[name] = self.table(
+                name, len(owners), {f"{owner}_id": owners, "match_id": matches}
             )
         rounds, participants = self.links("round", "participants", "participant")
         self.report_missing("round", "participant", rounds, participants)
@@ -323,7 +360,8 @@ class _Builder:
         sections = self.sections("participant")
         stats = sections.setdefault("stats", {})
         self.orphans("participants", "roster", roster_ids)
-        player_ids = self.to_one("participant", "player", "player")
+        linked = self.to_one("participant", "player", "player")
+        player_ids = profile_player_ids(self.columns, linked, stats)
         sides, labels = sides_from_stats(
             stats.pop(SIDE_MEMBER, None),
             rows=rows,
@@ -341,7 +379,12 @@ class _Builder:
                 "player_id": player_ids,
                 "side": sides,
                 "user_id": user_ids,
-                **participant_kinds(user_ids, player_ids, rows=rows),
+                **kinds_by_prefix(
+                    participant_kinds(user_ids, linked, rows=rows),
+                    player_ids,
+                    self.columns.kinds_by_prefix,
+                    rows=rows,
+                ),
             },
             sections=sections,
             extras={("stats", "side_label"): labels} if labels is not None else {},
@@ -375,10 +418,15 @@ class _Builder:
         sections = self.sections("match")
         text = sections.pop("text", {})
         game_key = TABLES["matches"].column("game").key
+        attributes = sections.setdefault("attributes", {})
         game, is_royale, leftover = whole_match_game(
-            sections.setdefault("attributes", {}).pop(game_key, None),
+            attributes.pop(game_key, None),
             sections.setdefault("stats", {}).pop(game_key, None),
             rows=rows,
+        )
+        mode_key = TABLES["matches"].column("game_mode").key
+        game, is_royale = profile_game(
+            self.profile, game, is_royale, attributes.get(mode_key), rows=rows
         )
         return self.table(
             "matches",

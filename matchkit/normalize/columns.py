@@ -41,6 +41,7 @@ __all__ = [
     "identifiers_text",
     "int_or_none",
     "integer_array",
+    "missing_integers",
     "to_arrow",
     "unify",
 ]
@@ -101,11 +102,11 @@ def _decimals(values: Sequence[Any]) -> pa.Array:
     """Integers among decimals as decimals, as :func:`unify` makes them wherever the column's
     chunks are cut; when one is beyond :data:`EXACT_IN_FLOAT`, text, as :func:`unify` makes
     such a column (never rounded)."""
-    if any(type(value) is int and abs(value) > EXACT_IN_FLOAT for value in values):
+    try:
+        # Arrow refuses an integer beyond 2**53 (EXACT_IN_FLOAT) rather than round it.
+        return pa.array(values, type=pa.float64(), memory_pool=ARROW_POOL)
+    except CONVERSION_ERRORS:
         return _text_array(values)
-    return pa.array(
-        [float(value) if type(value) is int else value for value in values], memory_pool=ARROW_POOL
-    )
 
 
 def _text_array(values: Sequence[Any]) -> pa.Array:
@@ -116,6 +117,7 @@ def _text_array(values: Sequence[Any]) -> pa.Array:
 # What Arrow's inference may be trusted with: it reads booleans among floats as numbers, so a
 # float column takes the typed path.
 _INFERRED_TYPES = frozenset({pa.int64(), pa.bool_(), pa.string(), pa.null()})
+_NUMBERS = frozenset({int, float, _NONE})
 
 
 def fast_arrow(values: Sequence[Any], arrow_type: pa.DataType | None = None) -> pa.Array:
@@ -140,6 +142,8 @@ def fast_arrow(values: Sequence[Any], arrow_type: pa.DataType | None = None) -> 
         return nulls(len(array))
     if array.type in _INFERRED_TYPES:
         return array
+    if array.type == pa.float64() and frozenset(map(type, values)) <= _NUMBERS:
+        return array  # decimals, integers among them (as exact as _decimals makes them)
     return to_arrow(values)
 
 
@@ -247,7 +251,7 @@ def _dictionary_to_categorical(text: pa.Array) -> pd.Categorical:
 def _to_int64(array: pa.Array, *, label: str, problems: Problems) -> pd.arrays.IntegerArray:
     arrow_type = array.type
     if pa.types.is_null(arrow_type):
-        return pd.array([None] * len(array), dtype="Int64")
+        return missing_integers(len(array))
     if pa.types.is_floating(arrow_type) or pa.types.is_integer(arrow_type):
         try:  # exact only: a fraction or a value beyond int64 goes the careful way below
             whole = array.cast(pa.int64(), memory_pool=ARROW_POOL)
@@ -259,6 +263,13 @@ def _to_int64(array: pa.Array, *, label: str, problems: Problems) -> pd.arrays.I
     return integer_array(
         _coerce_each(array, int_or_none, "integers", label=label, problems=problems)
     )
+
+
+def missing_integers(rows: int) -> pd.arrays.IntegerArray:
+    """An Int64 array of ``rows`` missing values, built from its buffers (``pd.array([None] *
+    rows)`` reads that many Python objects: a tenth of normalizing PUBG's matches, whose
+    participants carry none of Battlerite's cosmetics)."""
+    return pd.arrays.IntegerArray(np.zeros(rows, dtype=np.int64), np.ones(rows, dtype=bool))
 
 
 def integer_array(values: list[int | None]) -> pd.arrays.IntegerArray:
@@ -287,7 +298,8 @@ _BOOLEAN_WORDS = {"true": True, "false": False}
 def _to_boolean(array: pa.Array, *, label: str, problems: Problems) -> pd.arrays.BooleanArray:
     arrow_type = array.type
     if pa.types.is_null(arrow_type):
-        return pd.array([None] * len(array), dtype="boolean")
+        # Built from its buffers: pd.array([None] * n) reads n Python objects one by one.
+        return pd.arrays.BooleanArray(np.zeros(len(array), dtype=bool), np.ones(len(array), bool))
     if pa.types.is_string(arrow_type):
         # The wire's "true" / "false" words, read in Arrow.
         pool = ARROW_POOL

@@ -6,6 +6,7 @@ pandas.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -15,12 +16,14 @@ import pyarrow.compute as pc
 
 from matchkit.model.schema import PARTICIPANT_KINDS, SIDE_CODES, category_dtype
 from matchkit.normalize.arrow import ARROW_POOL, compared, nulls
-from matchkit.normalize.columns import convert, int_or_none, integer_array
+from matchkit.normalize.columns import convert, int_or_none, integer_array, missing_integers
 from matchkit.normalize.problems import Problems
 
 __all__ = [
+    "kinds_by_prefix",
     "participant_kinds",
     "roster_sides_from_participants",
+    "royale_by_game_mode",
     "sides_from_stats",
     "whole_match_game",
 ]
@@ -48,7 +51,7 @@ def sides_from_stats(
         ``(sides, labels)``; labels is None when no side was text.
     """
     if array is None:
-        return pd.array([None] * rows, dtype="Int64"), None
+        return missing_integers(rows), None
     if not (pa.types.is_string(array.type) or pa.types.is_large_string(array.type)):
         return convert(array, "Int64", label=label, problems=problems), None
     sides: list[int | None] = []
@@ -151,3 +154,41 @@ def whole_match_game(
         royale.to_numpy(zero_copy_only=False), np.zeros(rows, dtype=bool)
     )
     return game, is_royale, leftover
+
+
+def kinds_by_prefix(
+    kinds: dict[str, Any], player_ids: pa.Array, prefixes: Mapping[str, str], *, rows: int
+) -> dict[str, Any]:
+    """``kind`` and ``is_registered`` with the kind each player id's prefix says (a profile's
+    ``kinds_by_prefix``: PUBG's ``account.`` registered, ``ai.`` a bot) where it says one; the
+    other rows keep ``kinds`` (:func:`participant_kinds`)."""
+    if not prefixes:
+        return kinds
+    codes = np.asarray(kinds["kind"].codes).copy()
+    text = _text(player_ids, rows)
+    for prefix, kind in prefixes.items():
+        found = pc.starts_with(text, pattern=prefix, memory_pool=ARROW_POOL)
+        mask = pc.fill_null(found, False).to_numpy(zero_copy_only=False)
+        codes[mask] = PARTICIPANT_KINDS.index(kind)
+    registered = codes == PARTICIPANT_KINDS.index("registered")
+    return {
+        "kind": pd.Categorical.from_codes(codes, dtype=category_dtype(PARTICIPANT_KINDS)),
+        "is_registered": pd.arrays.BooleanArray(registered, np.zeros(rows, dtype=bool)),
+    }
+
+
+def royale_by_game_mode(
+    is_royale: pd.arrays.BooleanArray,
+    game_modes: pa.Array | None,
+    modes: frozenset[str],
+    *,
+    rows: int,
+) -> pd.arrays.BooleanArray:
+    """``is_royale`` also true where the game mode is one of a profile's battle royales."""
+    if not modes or game_modes is None:
+        return is_royale
+    found = pc.is_in(_text(game_modes, rows), value_set=pa.array(sorted(modes), pa.string()))
+    royale = np.asarray(is_royale.to_numpy(dtype=bool, na_value=False)) | pc.fill_null(
+        found, False
+    ).to_numpy(zero_copy_only=False)
+    return pd.arrays.BooleanArray(royale, np.zeros(rows, dtype=bool))

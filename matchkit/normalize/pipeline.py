@@ -29,14 +29,17 @@ from matchkit.model.frames import MatchFrames
 from matchkit.normalize.build import build_frames
 from matchkit.normalize.general import GeneralReader
 from matchkit.normalize.typed_reader import TypedReader
-from matchkit.normalize.typed_shapes import ShapeDecoder
+from matchkit.normalize.typed_shapes import ShapeDecoder, profile_extras
 from matchkit.normalize.walker import Walker
 from matchkit.rules.jsonapi import RawDocument, iter_inputs
+from matchkit.rules.profiles import PROFILES, Profile
 
 __all__ = ["to_frames"]
 
 
-def to_frames(documents: RawDocument | Iterable[RawDocument]) -> MatchFrames:
+def to_frames(
+    documents: RawDocument | Iterable[RawDocument], *, profile: str | Profile | None = None
+) -> MatchFrames:
     """Normalize JSON:API match documents into tables.
 
     Args:
@@ -46,6 +49,13 @@ def to_frames(documents: RawDocument | Iterable[RawDocument]) -> MatchFrames:
             match (an empty page, a status document) adds nothing. Raw pages of the known
             global shape take a fast path (:mod:`matchkit.normalize.typed_shapes`): pass
             response bodies as they are rather than parsing them first.
+        profile: the service the documents come from (``"gamelocker"``, ``"pubg"`` or a
+            :class:`matchkit.rules.profiles.Profile`), whose column map is read: PUBG's player
+            ids from ``stats.playerId``, kinds by the id's prefix, ``DBNOs`` as ``dbnos``,
+            ``matchType`` as ``match_type``, game ``"pubg"``. ``None`` (the default): the
+            profile whose ``titleId`` the documents carry, else Gamelocker. PUBG's players,
+            samples and seasons fill ``player_matches``, ``samples``, ``sample_matches`` and
+            ``seasons``.
 
     Returns:
         The tables, with ``problems`` listing what could not be resolved (references to
@@ -56,20 +66,37 @@ def to_frames(documents: RawDocument | Iterable[RawDocument]) -> MatchFrames:
     Raises:
         DocumentError: a document is not JSON, not a JSON:API document, is an error document
             (top-level ``errors``), or holds a resource without a type or id or with a wrong
-            shape (attributes, stats or relationships that are not objects).
+            shape (attributes, stats or relationships that are not objects); or the documents
+            are of two services, or not of the profile given.
+        InvalidArgumentError: ``profile`` names no profile.
 
     Example:
         >>> frames = to_frames(page_bytes for page_bytes in pages)  # doctest: +SKIP
         >>> frames.participant_view().groupby("side")["won"].mean()  # doctest: +SKIP
     """
-    walker = Walker(TypedReader(shape_decoder()), GeneralReader())
+    walker = Walker([TypedReader(decoder) for decoder in shape_decoders()], GeneralReader())
     for index, document in enumerate(iter_inputs(documents)):
         walker.add(document, index)
     walker.flush()
-    return build_frames(walker)
+    return build_frames(walker, profile)
 
 
 @cache
 def shape_decoder() -> ShapeDecoder:
-    """The typed reader's decoder (its Structs are declared once per process)."""
+    """The typed reader's decoder of the global (Gamelocker) shape (its Structs are declared
+    once per process)."""
     return ShapeDecoder()
+
+
+@cache
+def shape_decoders() -> tuple[ShapeDecoder, ...]:
+    """The typed readers' decoders: the global shape's, then one for each profile with a column
+    map of its own (its mapped members declared: PUBG's matches take the fast path too)."""
+    return (
+        shape_decoder(),
+        *(
+            ShapeDecoder(profile_extras(profile), always=True)
+            for profile in PROFILES.values()
+            if profile.columns.columns
+        ),
+    )

@@ -33,15 +33,16 @@ import msgspec
 import pyarrow as pa
 from msgspec import UNSET, Struct
 
+from matchkit.model.listings import FRAME_TABLES
 from matchkit.model.schema import (
     GLOBAL_SHAPE_EXTRAS,
     LOOSE_MEMBERS,
     RESOURCE_TABLES,
     SUBSECTIONS,
-    TABLES,
     WireType,
 )
 from matchkit.rules.jsonapi import RawDocument
+from matchkit.rules.profiles import Profile
 
 __all__ = [
     "NO_RELATIONSHIP",
@@ -51,6 +52,7 @@ __all__ = [
     "Relationship",
     "ResourceShape",
     "ShapeDecoder",
+    "profile_extras",
 ]
 
 
@@ -165,12 +167,13 @@ class ShapeDecoder:
 
     The declaration covers every resource type of the model
     (:data:`matchkit.model.schema.RESOURCE_TABLES`) with the members of its table plus the known
-    extras (:data:`matchkit.model.schema.GLOBAL_SHAPE_EXTRAS`).
+    extras: the global shape's (:data:`matchkit.model.schema.GLOBAL_SHAPE_EXTRAS`, the
+    default) or a profile's (:func:`profile_extras`).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, extras: Extras = GLOBAL_SHAPE_EXTRAS, *, always: bool = False) -> None:
         self.shapes = {
-            type_: _shape(type_, names, GLOBAL_SHAPE_EXTRAS.get(type_, {}))
+            type_: _shape(type_, names, extras.get(type_, {}), always=always)
             for type_, (_, names) in RESOURCE_TABLES.items()
         }
         self.types = {shape.struct: type_ for type_, shape in self.shapes.items()}
@@ -204,11 +207,42 @@ class ShapeDecoder:
             return None
 
 
+Extras = Mapping[str, Mapping[str, Mapping[str, WireType]]]
+"""Resource type -> section -> member -> wire type: members declared beyond the model's."""
+
+_KIND_WIRE_TYPES: dict[str, WireType] = {"Int64": "integer", "string": "text", "category": "text",
+                                         "datetime": "text"}  # fmt: skip
+
+
+def profile_extras(profile: Profile) -> Extras:
+    """A profile's mapped members (its :class:`~matchkit.rules.columns.ColumnMap`), each with
+    the wire type its kind implies (decimals and booleans read as they come), its player id
+    member as text, and the relationships the global shape declares beyond the model's (a
+    player's ``assets``). The global shape's other extras (Battlerite's stats) are left out:
+    every member declared is a field of each decoded resource."""
+    extras: dict[str, dict[str, dict[str, WireType]]] = {
+        type_: {"relationships": dict(sections["relationships"])}
+        for type_, sections in GLOBAL_SHAPE_EXTRAS.items()
+        if "relationships" in sections
+    }
+    for column in profile.columns.columns:
+        section = extras.setdefault(column.resource, {}).setdefault(column.section, {})
+        section[column.member] = _KIND_WIRE_TYPES.get(column.kind, "any")
+    if profile.columns.player_id_member is not None:
+        stats = extras.setdefault("participant", {}).setdefault("stats", {})
+        stats[profile.columns.player_id_member] = "text"
+    return extras
+
+
 def _shape(
-    type_: str, relationships: tuple[str, ...], extras: Mapping[str, Mapping[str, WireType]]
+    type_: str,
+    relationships: tuple[str, ...],
+    extras: Mapping[str, Mapping[str, WireType]],
+    *,
+    always: bool = False,
 ) -> ResourceShape:
     """The declaration of one resource type: the model's members plus the extras."""
-    table = next(schema for schema in TABLES.values() if schema.resource_type == type_)
+    table = next(schema for schema in FRAME_TABLES.values() if schema.resource_type == type_)
     # section -> member -> wire type
     members: dict[str, dict[str, Any]] = {section: {} for section in ("attributes", *SUBSECTIONS)}
     for column in table.columns:
@@ -225,7 +259,8 @@ def _shape(
                 if name not in members[section]
             }
             members[section].update(added)
-            extra_members.update(added)
+            if not always:  # members of the profile's own columns are there whatever is sent
+                extra_members.update(added)
 
     def leaves(section: str) -> list[tuple[str, Any, Any]]:
         return [

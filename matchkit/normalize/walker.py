@@ -13,6 +13,7 @@ too, so that no decoded resource is held to the end of the walk.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from matchkit.model.schema import RESOURCE_TABLES, TABLES
@@ -33,8 +34,8 @@ instructions, more missed the processor's caches (measured with cachegrind; the 
 ``docs/benchmarks.md``)."""
 
 TYPED_GIVE_UP = 16
-"""Pages the typed reader may decline beyond those it reads before it is no longer tried (each
-try costs a partial parse)."""
+"""Tries the typed readers may decline beyond the pages they read before they are no longer
+tried (each try costs a partial parse; a page of no known shape is declined by each of them)."""
 
 _MATCH = TABLES["matches"].resource_type
 
@@ -51,8 +52,10 @@ class Walker:
             ones (with ``match_ids``, its id).
     """
 
-    def __init__(self, typed: TypedReader, general: GeneralReader) -> None:
-        self.typed = typed
+    def __init__(self, typed: TypedReader | Sequence[TypedReader], general: GeneralReader) -> None:
+        # One typed reader per declared shape (the Gamelocker shape first, then each profile's
+        # own: :func:`matchkit.normalize.pipeline.shape_decoders`), tried in turn.
+        self.typed = (typed,) if isinstance(typed, TypedReader) else tuple(typed)
         self.general = general
         self.tables = {type_: ChunkTable(type_) for type_ in RESOURCE_TABLES}
         self.seen: dict[str, set[str]] = {type_: set() for type_ in RESOURCE_TABLES}
@@ -61,19 +64,23 @@ class Walker:
         self.match_documents: list[int] = []
         self.match_ids: list[str] = []
         self._batch = Batch(general)
-        self._declined = 0  # pages the typed reader declined, less those it read
+        self._declined = 0  # tries the typed readers declined, less the pages they read
 
     def add(self, document: Any, index: int) -> None:
         """Walk one document of the input (a dict or raw JSON)."""
         reader: Reader = self.general
         groups = None
         if self._declined < TYPED_GIVE_UP:
-            groups = self.typed.split(document, index)
-            if groups is not None:
-                reader = self.typed
-                self._declined = max(self._declined - 1, 0)
-            elif not isinstance(document, dict):
-                self._declined += 1
+            for typed in self.typed:
+                groups = typed.split(document, index)
+                if groups is not None:
+                    reader = typed
+                    self._declined = max(self._declined - 1, 0)
+                    if typed is not self.typed[0]:  # the pages of a call are mostly of one shape
+                        self.typed = (typed, *(other for other in self.typed if other is not typed))
+                    break
+                if not isinstance(document, dict):
+                    self._declined += 1  # each try costs a partial parse
         if groups is None:
             groups = self.general.split(document, index)
         if reader is not self._batch.reader:

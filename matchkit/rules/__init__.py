@@ -7,6 +7,8 @@
 - :mod:`matchkit.rules.paging`: the next offset and when a window ends; the service's links.
 - :mod:`matchkit.rules.ratelimit`: the one rate-limit grammar and :class:`RateLimit` value.
 - :mod:`matchkit.rules.jsonapi`: JSON:API documents: loading, primary data, error descriptions.
+- :mod:`matchkit.rules.profiles`: the services of the family (Gamelocker, PUBG), each declared
+  once; :mod:`matchkit.rules.columns`: how a profile's documents map to the model's columns.
 
 Nothing here does I/O or imports the rest of matchkit but :mod:`matchkit.errors`. The package
 is internal (its public face is the client's arguments and the service's answers): it exports

@@ -21,8 +21,10 @@ import uvicorn
 
 from matchkit.errors import MatchkitError
 from matchkit.rules.checks import checked_whole_number
+from matchkit.rules.profiles import Profile
 from matchkit.service.app import DataOptions, create_app
 from matchkit.service.auth import resolve_api_keys
+from matchkit.service.doubles import check_options, double_for
 from matchkit.service.protocol import ConnectionLimits, uvicorn_config
 from matchkit.service.ratelimit import DEFAULT_RATE_LIMIT, RateLimit
 from matchkit.service.requestlog import RequestLog
@@ -34,6 +36,7 @@ _START_TIMEOUT_SECONDS = 30.0
 
 def serve(
     *,
+    profile: str | Profile | None = None,
     host: str = "127.0.0.1",
     port: int = 8000,
     api_keys: list[str] | tuple[str, ...] | None = None,
@@ -56,10 +59,23 @@ def serve(
     :class:`matchkit.service.protocol.ConnectionLimits`); ``port=0`` picks a free port.
     ``announce`` receives the other lines (default: standard output).
 
+    ``profile`` chooses the service (:mod:`matchkit.service.doubles`): the Gamelocker one by
+    default, ``"pubg"`` the PUBG double (:func:`matchkit.service.pubg.serve`, which takes the
+    same keys, host and port and its own options).
+
     Raises:
         MatchkitError: the key file cannot be read, the data cannot be loaded, or the address
             is taken.
+        InvalidArgumentError: an unknown profile, or an option its service does not take.
     """
+    double = double_for(profile)
+    if double is not None:
+        given = {"host": host, "port": port, "api_keys": api_keys, "api_key_file": api_key_file,
+                 "limits": limits, "environ": environ, "announce": announce,
+                 "announce_key": announce_key, **options}  # fmt: skip
+        check_options(given, double.serve, double.create_app, profile=profile)
+        double.serve(**given)
+        return
     _check_port(port)
     announce = announce or _print
     announce_key = announce_key or _print_to_stderr
@@ -134,6 +150,8 @@ class RunningService:
         now: the moment it takes as now, or ``None`` when it follows the wall clock.
         requests: the log of the requests it received.
         app: the ASGI app (its ``state.service`` holds the store and settings).
+        telemetry_url: the base URL of a telemetry host of its own (the PUBG double's second
+            listener), or ``None`` (the Gamelocker service serves telemetry itself).
     """
 
     base_url: str
@@ -141,6 +159,7 @@ class RunningService:
     now: datetime | None
     requests: RequestLog = field(repr=False)
     app: Any = field(repr=False)
+    telemetry_url: str | None = None
 
 
 def _base_url(host: str, port: int) -> str:
@@ -148,8 +167,42 @@ def _base_url(host: str, port: int) -> str:
     return f"http://{shown_host}:{port}"
 
 
-@contextlib.contextmanager
 def running(
+    *,
+    profile: str | Profile | None = None,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    rate_limit: str | RateLimit | None = "off",
+    log_level: str = "warning",
+    limits: ConnectionLimits | None = None,
+    **options: Any,
+) -> contextlib.AbstractContextManager[RunningService]:
+    """Serve the reference service of ``profile`` in the background while in the block.
+
+    The Gamelocker service by default (:func:`_running`'s options below); ``profile="pubg"``
+    runs the PUBG double and its telemetry host (:func:`matchkit.service.pubg.running`).
+
+    Raises:
+        InvalidArgumentError: an unknown profile, or an option its service does not take.
+    """
+    double = double_for(profile)
+    given = {
+        "host": host,
+        "port": port,
+        "rate_limit": rate_limit,
+        "log_level": log_level,
+        "limits": limits,
+        **options,
+    }
+    if double is None:
+        return _running(**given)
+    check_options(given, double.running, double.create_app, profile=profile)
+    result: contextlib.AbstractContextManager[RunningService] = double.running(**given)
+    return result
+
+
+@contextlib.contextmanager
+def _running(
     *,
     host: str = "127.0.0.1",
     port: int = 0,

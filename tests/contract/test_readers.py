@@ -1,7 +1,8 @@
 """The readers' contract: every reader gives the same chunks, tables and problems.
 
-Every recorded sample (../shared/samples), the recorded pages together, and slices of the
-sample set (both shards, and the same pages read in both sort orders) go through:
+Every recorded sample (../shared/samples) and recorded PUBG document (../shared/pubg), the
+recorded pages together, and slices of the sample set (both shards, and the same pages read
+in both sort orders) go through:
 
 - each reader on its own: the typed reader (raw pages of the known shape) and the general reader
   (the same pages as dicts) split each page into the same groups and read each group into
@@ -30,9 +31,9 @@ from tests.contract.sample_pages import build_pages, sample_documents
 TYPED_SAMPLES = "battlerite/match"  # recorded files the typed reader reads (the global shape)
 
 
-def recorded(pattern: str) -> Callable[[], list[bytes]]:
+def recorded(pattern: str, folder: str = "samples") -> Callable[[], list[bytes]]:
     def load() -> list[bytes]:
-        paths = sorted(shared_path("samples").glob(pattern))
+        paths = sorted(shared_path(folder).glob(pattern))
         assert paths, pattern
         return [path.read_bytes() for path in paths]
 
@@ -58,6 +59,20 @@ INPUTS: dict[str, Callable[[], list[bytes]]] = {
     **{f"recorded {name}": recorded(name) for name in _recorded_files()},
     "recorded battlerite pages together": recorded("battlerite/match*-response-*.json"),
     "recorded vainglory pages together": recorded("vainglory/*.json"),
+    # PUBG's recorded documents (the telemetry files are not JSON:API documents).
+    **{
+        f"recorded pubg {name}": recorded(name, "pubg")
+        for name in (
+            "match-pubg-python-squad-fpp-baltic.json",
+            "match-pubgkt-squad.json",
+            "match-pubgkt-tdm.json",
+            "players-pubg-python.json",
+            "player-pubg-python.json",
+            "samples-pubg-python.json",
+            "seasons-pubg-python.json",
+        )
+    },
+    "recorded pubg matches together": recorded("match-*.json", "pubg"),
     "sample set global, 400 matches in pages of 5": sample_set("global", 400, 5),
     "sample set global, the same matches newest first": sample_set("global", 400, 5, reverse=True),
     "sample set na, 150 matches in pages of 50": sample_set("na", 150, 50),

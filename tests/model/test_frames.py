@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from matchkit import InvalidArgumentError, MatchFrames, to_frames
+from matchkit.model.listings import FRAME_TABLES, LISTING_TABLES
 from matchkit.model.schema import TABLE_NAMES, TABLES
 from tests.builders.resources import arena, page
 
@@ -30,9 +31,9 @@ def frames() -> MatchFrames:
 def test_empty_has_every_table() -> None:
     empty = MatchFrames.empty()
     assert len(empty) == 0
-    assert list(empty.tables) == list(TABLE_NAMES)
-    for name in TABLE_NAMES:
-        assert list(empty.tables[name].columns) == TABLES[name].column_names
+    assert list(empty.tables) == [*TABLE_NAMES, *LISTING_TABLES]
+    for name, schema in FRAME_TABLES.items():
+        assert list(empty.tables[name].columns) == schema.column_names
 
 
 def test_frozen_len_repr_and_summary(frames: MatchFrames) -> None:

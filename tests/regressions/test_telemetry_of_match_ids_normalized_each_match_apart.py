@@ -29,8 +29,8 @@ def test_telemetry_of_match_ids_normalizes_the_matches_once(
     normalized: list[Any] = []
     build_frames = pipeline.build_frames
 
-    def counted(walker: Any) -> Any:
-        frames = build_frames(walker)
+    def counted(walker: Any, *profile: Any) -> Any:
+        frames = build_frames(walker, *profile)
         normalized.append(frames.matches["match_id"].tolist())
         return frames
 
