@@ -101,6 +101,12 @@ examples:
   matchkit serve --profile pubg --port 0          # the PUBG double and its telemetry host
 """,
     )
+    _serve_address_options(serve)
+    _serve_service_options(serve)
+
+
+def _serve_address_options(serve: argparse.ArgumentParser) -> None:
+    """Which service ``serve`` runs, and where it listens."""
     serve.add_argument(
         "--profile",
         default=None,
@@ -122,6 +128,10 @@ examples:
         help="with --profile pubg: the telemetry host's TCP port (default: --port + 1, or a free "
         "one with --port 0)",
     )
+
+
+def _serve_service_options(serve: argparse.ArgumentParser) -> None:
+    """What ``serve`` serves: the data, the keys, its clock, its limits and its faults."""
     serve.add_argument(
         "--data",
         type=Path,

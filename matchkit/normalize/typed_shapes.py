@@ -234,16 +234,12 @@ def profile_extras(profile: Profile) -> Extras:
     return extras
 
 
-def _shape(
-    type_: str,
-    relationships: tuple[str, ...],
-    extras: Mapping[str, Mapping[str, WireType]],
-    *,
-    always: bool = False,
-) -> ResourceShape:
-    """The declaration of one resource type: the model's members plus the extras."""
+def _members(
+    type_: str, extras: Mapping[str, Mapping[str, WireType]], *, always: bool
+) -> tuple[dict[str, dict[str, Any]], set[str]]:
+    """Section -> member -> wire type of one resource type (the model's columns, then the
+    extras), and the extra members that may be absent from a document (``always``: none)."""
     table = next(schema for schema in FRAME_TABLES.values() if schema.resource_type == type_)
-    # section -> member -> wire type
     members: dict[str, dict[str, Any]] = {section: {} for section in ("attributes", *SUBSECTIONS)}
     for column in table.columns:
         if column.section in members and column.key not in members[column.section]:
@@ -261,6 +257,18 @@ def _shape(
             members[section].update(added)
             if not always:  # members of the profile's own columns are there whatever is sent
                 extra_members.update(added)
+    return members, extra_members
+
+
+def _shape(
+    type_: str,
+    relationships: tuple[str, ...],
+    extras: Mapping[str, Mapping[str, WireType]],
+    *,
+    always: bool = False,
+) -> ResourceShape:
+    """The declaration of one resource type: the model's members plus the extras."""
+    members, extra_members = _members(type_, extras, always=always)
 
     def leaves(section: str) -> list[tuple[str, Any, Any]]:
         return [

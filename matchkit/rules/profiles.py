@@ -16,7 +16,7 @@ Example:
     10
     >>> get_profile("gamelocker").match_list
     True
-    >>> PUBG.check_shard("steam")
+    >>> PUBG.checked_shard("steam")
     'steam'
 """
 
@@ -67,7 +67,7 @@ class SamplesRule:
     max_age: timedelta
     refresh: timedelta
 
-    def check_start(
+    def checked_start(
         self, start: str | datetime, *, now: datetime, parameter: str = "start"
     ) -> datetime:
         """``start`` as a UTC datetime, when the rule allows it at ``now``.
@@ -151,7 +151,7 @@ class Profile:
     title_ids: tuple[str, ...]
     columns: ColumnMap = field(repr=False)
 
-    def check_shard(self, shard: object, *, parameter: str = "shard") -> str:
+    def checked_shard(self, shard: object, *, parameter: str = "shard") -> str:
         """``shard`` when this profile serves it.
 
         Raises:
@@ -167,7 +167,7 @@ class Profile:
             parameter=parameter,
         )
 
-    def check_batch(self, values: tuple[str, ...], *, parameter: str) -> tuple[str, ...]:
+    def checked_batch(self, values: tuple[str, ...], *, parameter: str) -> tuple[str, ...]:
         """``values`` when one player request takes that many.
 
         Raises:

@@ -18,7 +18,7 @@ from typing import Any
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.profiles import Profile, get_profile
 
-__all__ = ["DOUBLES", "check_options", "create_app", "double_for"]
+__all__ = ["DOUBLES", "create_app", "double_for", "require_known_options"]
 
 DOUBLES: Mapping[str, str] = MappingProxyType({"pubg": "matchkit.service.pubg"})
 """Profile name -> the package of its double (``create_app``, ``serve``, ``running``)."""
@@ -34,7 +34,7 @@ def double_for(profile: str | Profile | None) -> ModuleType | None:
     return None if path is None else importlib.import_module(path)
 
 
-def check_options(
+def require_known_options(
     options: Mapping[str, Any], *functions: Any, profile: str | Profile | None
 ) -> None:
     """Refuse options the profile's service does not take, naming them, before it starts.
@@ -71,5 +71,5 @@ def create_app(*, profile: str | Profile | None = None, **options: Any) -> Any:
         from matchkit.service.app import create_app as gamelocker_app
 
         return gamelocker_app(**options)
-    check_options(options, double.create_app, profile=profile)
+    require_known_options(options, double.create_app, profile=profile)
     return double.create_app(**options)

@@ -24,7 +24,7 @@ from matchkit.rules.checks import checked_whole_number
 from matchkit.rules.profiles import Profile
 from matchkit.service.app import DataOptions, create_app
 from matchkit.service.auth import resolve_api_keys
-from matchkit.service.doubles import check_options, double_for
+from matchkit.service.doubles import double_for, require_known_options
 from matchkit.service.protocol import ConnectionLimits, uvicorn_config
 from matchkit.service.ratelimit import DEFAULT_RATE_LIMIT, RateLimit
 from matchkit.service.requestlog import RequestLog
@@ -73,7 +73,7 @@ def serve(
         given = {"host": host, "port": port, "api_keys": api_keys, "api_key_file": api_key_file,
                  "limits": limits, "environ": environ, "announce": announce,
                  "announce_key": announce_key, **options}  # fmt: skip
-        check_options(given, double.serve, double.create_app, profile=profile)
+        require_known_options(given, double.serve, double.create_app, profile=profile)
         double.serve(**given)
         return
     _check_port(port)
@@ -196,7 +196,7 @@ def running(
     }
     if double is None:
         return _running(**given)
-    check_options(given, double.running, double.create_app, profile=profile)
+    require_known_options(given, double.running, double.create_app, profile=profile)
     result: contextlib.AbstractContextManager[RunningService] = double.running(**given)
     return result
 

@@ -22,7 +22,7 @@ from matchkit.lazy import lazy_getattr
 from matchkit.telemetry.build import build_tables
 from matchkit.telemetry.frames import TelemetryFrames
 from matchkit.telemetry.parse import TelemetrySource, iter_sources
-from matchkit.telemetry.shape import first_source, telemetry_shape
+from matchkit.telemetry.shape import PUBG_EVENTS, first_source, telemetry_shape
 
 if TYPE_CHECKING:
     from matchkit.telemetry.pubg import PubgTelemetryFrames, to_pubg_telemetry_frames
@@ -68,7 +68,7 @@ def to_telemetry_frames(
             duplicate cursors, events of another match); the message names the match.
         InvalidArgumentError: the input is none of the above, or a match is given twice.
     """
-    if telemetry_shape(first_source(telemetry)) == "pubg":
+    if telemetry_shape(first_source(telemetry)) == PUBG_EVENTS:
         from matchkit.telemetry.pubg import to_pubg_telemetry_frames
 
         return to_pubg_telemetry_frames(telemetry, match_ids=match_ids)

@@ -25,7 +25,7 @@ import numpy as np
 
 from matchkit.errors import DocumentError, InvalidArgumentError
 from matchkit.telemetry.schema import MATCH_ID_KEYS, MATCH_START
-from matchkit.telemetry.shape import telemetry_shape
+from matchkit.telemetry.shape import PUBG_EVENTS, telemetry_shape
 from matchkit.telemetry.typed import EventRecord, decode_typed, member
 
 __all__ = [
@@ -180,7 +180,7 @@ def check_events(
             # The typed fast path (:mod:`matchkit.telemetry.typed`), else dicts.
             events = decode_typed(raw) or _DECODER.decode(raw)
     except (msgspec.DecodeError, msgspec.ValidationError) as error:
-        pubg = telemetry_shape(raw) == "pubg"
+        pubg = telemetry_shape(raw) == PUBG_EVENTS
         hint = (
             "; it is PUBG telemetry (events keyed by _T and _D): matchkit.telemetry.pubg reads it"
         )

@@ -16,9 +16,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-__all__ = ["Shape", "first_source", "telemetry_shape"]
+__all__ = ["GAMELOCKER_EVENTS", "PUBG_EVENTS", "Shape", "first_source", "telemetry_shape"]
 
 Shape = Literal["gamelocker", "pubg"]
+"""A telemetry file's format (the values a profile's ``telemetry_format`` takes)."""
+GAMELOCKER_EVENTS: Shape = "gamelocker"
+"""Decision 18's events: ``{cursor, type, dataObject}``."""
+PUBG_EVENTS: Shape = "pubg"
+"""PUBG's events: ``{_T, _D, common, ...}``."""
 
 _PREFIX = 1 << 16
 """Bytes of a file looked at: a PUBG file's first event (LogMatchDefinition) is a few hundred."""
@@ -34,7 +39,7 @@ def telemetry_shape(source: Any) -> Shape | None:
     if isinstance(source, list):
         first = source[0] if source else None
         if isinstance(first, dict):
-            return "pubg" if "_T" in first or "_D" in first else "gamelocker"
+            return PUBG_EVENTS if "_T" in first or "_D" in first else GAMELOCKER_EVENTS
         return None
     prefix = _prefix(source)
     if prefix[:2] == b"\x1f\x8b":
@@ -45,7 +50,7 @@ def telemetry_shape(source: Any) -> Shape | None:
     found = _FIRST_KEY.search(prefix)
     if found is None:
         return None
-    return "pubg" if found.group(1) in _PUBG_KEYS else "gamelocker"
+    return PUBG_EVENTS if found.group(1) in _PUBG_KEYS else GAMELOCKER_EVENTS
 
 
 def first_source(telemetry: Any) -> Any:

@@ -103,26 +103,26 @@ def test_an_unknown_profile_names_the_known_ones() -> None:
 
 def test_a_shard_of_another_profile_is_refused_with_a_hint() -> None:
     with pytest.raises(InvalidArgumentError, match="shard of the gamelocker profile"):
-        PUBG.check_shard("global")
+        PUBG.checked_shard("global")
     with pytest.raises(InvalidArgumentError, match="use one of global, na"):
-        GAMELOCKER.check_shard("steam")
-    assert GAMELOCKER.check_shard("na") == "na"
+        GAMELOCKER.checked_shard("steam")
+    assert GAMELOCKER.checked_shard("na") == "na"
 
 
 def test_more_names_than_a_batch_are_refused() -> None:
-    assert PUBG.check_batch(tuple("abcdefghij"), parameter="names") == tuple("abcdefghij")
+    assert PUBG.checked_batch(tuple("abcdefghij"), parameter="names") == tuple("abcdefghij")
     with pytest.raises(InvalidArgumentError, match="at most 10"):
-        PUBG.check_batch(tuple("abcdefghijk"), parameter="names")
+        PUBG.checked_batch(tuple("abcdefghijk"), parameter="names")
 
 
 def test_the_samples_rule_names_what_is_wrong() -> None:
     rule = PUBG.samples
     assert rule is not None
-    assert rule.check_start("2026-11-19T00:00:00Z", now=NOW) == datetime(2026, 11, 19, tzinfo=UTC)
+    assert rule.checked_start("2026-11-19T00:00:00Z", now=NOW) == datetime(2026, 11, 19, tzinfo=UTC)
     with pytest.raises(InvalidArgumentError, match="at least 24 hours in the past"):
-        rule.check_start(NOW - timedelta(hours=23), now=NOW)
+        rule.checked_start(NOW - timedelta(hours=23), now=NOW)
     with pytest.raises(InvalidArgumentError, match="go back 14 days"):
-        rule.check_start(NOW - timedelta(days=15), now=NOW)
+        rule.checked_start(NOW - timedelta(days=15), now=NOW)
     assert rule.latest(NOW) == datetime(2026, 11, 19, tzinfo=UTC)
 
 

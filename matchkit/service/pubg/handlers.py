@@ -93,7 +93,7 @@ def _players_wanted(request: Request, service: PubgService) -> tuple[str, str, t
     values = tuple(value.strip() for value in text.split(","))
     if not all(values):
         raise InvalidArgumentError(f"{key} holds an empty value; give non-empty values")
-    service.profile.check_batch(values, parameter=key)
+    service.profile.checked_batch(values, parameter=key)
     return key, _PLAYER_FILTERS[key], tuple(dict.fromkeys(values))
 
 
@@ -165,7 +165,7 @@ async def samples(service: PubgService, request: Request, context: Context) -> R
     assert rule is not None  # the profile serves samples: its endpoints name them
     now = service.now()
     if _SAMPLE_START in params:
-        start = rule.check_start(params[_SAMPLE_START], now=now, parameter=_SAMPLE_START)
+        start = rule.checked_start(params[_SAMPLE_START], now=now, parameter=_SAMPLE_START)
     else:
         start = service.sample_set.latest_sample_start(now)
     day = start.replace(hour=0, minute=0, second=0, microsecond=0)
