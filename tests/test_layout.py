@@ -44,15 +44,15 @@ ALLOWED: Mapping[str, frozenset[str]] = {
     # The sample data set's format, which the generator writes and the service reads (the synth
     # branch of issue 29 brings it; until then the format is in synth/).
     "sampledata": frozenset({"errors", "rules"}),
-    # The sample generator.
-    "synth": frozenset({"errors", "rules", "model", "sampledata"}),
+    # The sample generator, and synthetic archives written through the archive's writer.
+    "synth": frozenset({"errors", "rules", "model", "sampledata", "telemetry", "archive"}),
     # The reference service: shares the rules with the client, never imports the client, and
     # never the generator (it reads the data set through its format).
     "service": frozenset({"errors", "lazy", "rules", "sampledata"}),
     # The client: fetches through rules, normalizes, downloads telemetry; starts the embedded
     # reference service on the sample data set when no base URL is given (lazily).
     "client": frozenset(
-        {"errors", "rules", "model", "normalize", "telemetry", "service", "synth", "sampledata"}
+        {"errors", "rules", "model", "normalize", "telemetry", "service", "sampledata"}
     ),
     # Names for ids (the vocabulary of kinds from the model); the catalogue a service serves
     # comes through the client's one request path, the sample set's from its folder.
@@ -61,11 +61,9 @@ ALLOWED: Mapping[str, frozenset[str]] = {
     "analysis": frozenset({"errors", "rules", "model", "names", "telemetry"}),
     "plots": frozenset({"errors", "model", "names", "telemetry", "analysis"}),
     "widgets": frozenset({"errors", "model", "names", "analysis", "plots"}),
-    # Kept past the retention: syncs through a client, synthetic archives from the generator's
-    # parameters, tables of MatchFrames and TelemetryFrames.
-    "archive": frozenset(
-        {"errors", "lazy", "rules", "model", "telemetry", "client", "synth", "sampledata"}
-    ),
+    # Kept past the retention: storage and reading only; syncs through a client, tables of
+    # MatchFrames and TelemetryFrames.
+    "archive": frozenset({"errors", "lazy", "rules", "model", "telemetry", "client"}),
     # Notebooks -> HTML, against the embedded service.
     "report": frozenset({"errors", "rules", "model", "service"}),
     # The command line: the top, over the subsystems it drives.

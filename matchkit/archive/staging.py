@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 
 import orjson
@@ -28,7 +29,7 @@ def _folder(folder: Path, batch: int) -> Path:
     return folder / STAGING / f"batch-{batch}"
 
 
-def stage(folder: Path, batch: int, prepared: dict[str, pa.Table]) -> None:
+def stage(folder: Path, batch: int, prepared: Mapping[str, pa.Table]) -> None:
     """Write the batch's tables to its staging folder, atomically."""
     target = _folder(folder, batch)
     temporary = target.parent / f".{target.name}.{os.getpid()}"

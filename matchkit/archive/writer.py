@@ -208,18 +208,18 @@ def commit_table(
                 commit_properties=commit,
                 writer_properties=properties,
             )
-            return data.num_rows
+            return int(data.num_rows)
         table = DeltaTable(str(path))
         if (table.transaction_version(APP_ID) or 0) >= batch:
             return None
-        data, new = _aligned(data, pa.schema(table.schema().to_arrow()), label, result)
-        if data.num_rows == 0 and not new:
+        if data.num_rows == 0:  # every row's match is archived: nothing to add, or to report
             return 0
+        data, new = _aligned(data, pa.schema(table.schema().to_arrow()), label, result)
         write_deltalake(
             table, data, mode="append", schema_mode="merge" if new else None,
             commit_properties=commit, writer_properties=properties,
         )  # fmt: skip
-        return data.num_rows
+        return int(data.num_rows)
     except ArchiveError:
         raise
     except Exception as error:  # deltalake's own errors, OSError

@@ -13,8 +13,10 @@ import warnings
 from datetime import timedelta
 from pathlib import Path
 
+from matchkit.archive.defaults import DEFAULT_SETTLE
 from matchkit.cli.options import (
     WIDTH,
+    Subcommands,
     add_command,
     add_filter_options,
     check_offline,
@@ -28,7 +30,7 @@ from matchkit.rules.shards import SHARDS
 __all__ = ["add_archive_parser", "run_archive", "synth_archive"]
 
 
-def add_archive_parser(commands) -> None:
+def add_archive_parser(commands: Subcommands) -> None:
     """Declare ``matchkit archive`` and its actions."""
     archive = commands.add_parser(
         "archive",
@@ -88,7 +90,7 @@ examples:
     )
 
 
-def _sync_parser(actions) -> None:
+def _sync_parser(actions: Subcommands) -> None:
     sync = add_command(
         actions,
         "sync",
@@ -115,8 +117,12 @@ examples:
         metavar="URL",
         help="service URL (default: $MATCHKIT_BASE_URL, else the embedded sample service)",
     )
-    sync.add_argument("--shard", default="global", choices=list(SHARDS),
-                      help="region of the service (default: global)")  # fmt: skip
+    sync.add_argument(
+        "--shard",
+        default="global",
+        choices=list(SHARDS),
+        help="region of the service (default: global)",
+    )
     sync.add_argument(
         "--start",
         default=None,
@@ -131,8 +137,9 @@ examples:
         help="ISO 8601 time taken as now (default: the embedded service's now, else the clock)",
     )
     add_filter_options(sync)
-    sync.add_argument("--telemetry", action="store_true",
-                      help="archive each match's telemetry too (default: off)")  # fmt: skip
+    sync.add_argument(
+        "--telemetry", action="store_true", help="archive each match's telemetry too (default: off)"
+    )
     sync.add_argument(
         "--buckets",
         type=int,
@@ -155,8 +162,18 @@ examples:
         metavar="DIR",
         help="folder of the HTTP cache (default: $MATCHKIT_CACHE_DIR, else the user cache)",
     )
-    sync.add_argument("--window-days", type=float, default=7, metavar="N",
-                      help="days per batch (default: 7)")  # fmt: skip
+    sync.add_argument(
+        "--window-days", type=float, default=7, metavar="N", help="days per batch (default: 7)"
+    )
+    sync.add_argument(
+        "--settle",
+        type=float,
+        default=DEFAULT_SETTLE / timedelta(hours=1),
+        metavar="HOURS",
+        help="hours before now in which matches may still be listed late: the archive is "
+        "final only up to now minus HOURS, and the next sync reads them again (default: "
+        f"{DEFAULT_SETTLE / timedelta(hours=1):g})",
+    )
     sync.add_argument(
         "--change-scope",
         action="store_true",
@@ -186,13 +203,17 @@ def run_archive(args: argparse.Namespace) -> int:
     if args.action == "compact":
         print(archive.compact(args.dir, retention_hours=args.retention_hours, wait=args.wait))
         return 0
-    from matchkit.archive.syncing import check_buckets
+    from matchkit.archive.syncing import require_buckets
     from matchkit.client.client import Client
     from matchkit.rules.windows import parse_time
 
     if not args.window_days > 0:
         raise InvalidArgumentError(
             f"--window-days {args.window_days} must be > 0", parameter="window_days"
+        )
+    if not 0 <= args.settle <= 24 * 28:
+        raise InvalidArgumentError(
+            f"--settle {args.settle} must be from 0 to {24 * 28} hours", parameter="settle"
         )
     filters = filters_from_args(args)
     # Every argument is checked before the client starts anything (an embedded service
@@ -201,7 +222,7 @@ def run_archive(args: argparse.Namespace) -> int:
     for parameter in ("start", "now"):
         if getattr(args, parameter) is not None:
             parse_time(getattr(args, parameter), parameter=parameter)
-    check_buckets(Path(args.dir), args.buckets)
+    require_buckets(Path(args.dir), args.buckets)
     options = client_options(args)
     check_offline(args.base_url, options, None, None, **filters)
     progress = not args.no_progress and sys.stderr.isatty()
@@ -215,6 +236,7 @@ def run_archive(args: argparse.Namespace) -> int:
             start=args.start,
             telemetry=args.telemetry,
             window=timedelta(days=args.window_days),
+            settle=timedelta(hours=args.settle),
             allow_scope_change=args.change_scope,
             wait=args.wait,
             progress=not args.no_progress,
@@ -229,7 +251,7 @@ def synth_archive(args: argparse.Namespace) -> int:
     """Run ``matchkit synth --archive DIR --matches N``."""
     import time
 
-    from matchkit.archive.synthetic import write_synthetic_archive
+    from matchkit.synth.archive import write_synthetic_archive
 
     if args.matches is None:
         raise InvalidArgumentError("synth --archive needs --matches N", parameter="matches")

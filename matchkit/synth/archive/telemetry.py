@@ -1,7 +1,8 @@
 """The telemetry of one chunk of synthetic matches (``matchkit synth --archive --telemetry``).
 
-Drawn with numpy from the chunk's own arrays (:func:`matchkit.archive.synthetic_draw.draw_chunk`
-passes them), so that it agrees with its matches as real telemetry does, by the relations that
+Drawn with numpy from the chunk's own arrays (:class:`TelemetryInputs`, which
+:func:`matchkit.synth.archive.draw.draw_chunk` passes), so that it agrees with its matches as
+real telemetry does, by the relations that
 :func:`matchkit.telemetry.consistency.consistency_problems` checks: a ``MatchStart`` in the
 second of ``created_at``; a ``MatchReservedUser`` per participant with its character and
 cosmetics; an Arena match's rounds with their lengths and winners, each player's per-round
@@ -17,15 +18,25 @@ without an id) have no events.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 
-from matchkit.archive.synthetic_draw import ARROW_TYPES, ragged_arange
+from matchkit.sampledata import parameters as p
+from matchkit.synth.archive.arrays import ARROW_TYPES, ragged_arange
 from matchkit.telemetry.schema import PLAYER_STATS, TABLE_NAMES, TABLES
 
-__all__ = ["draw_telemetry", "telemetry_schema"]
+if TYPE_CHECKING:
+    from matchkit.synth.archive.draw import Drawn, Participants
+    from matchkit.synth.archive.model import SyntheticModel
+
+__all__ = ["TelemetryInputs", "draw_telemetry", "telemetry_schema"]
+
+Ints = npt.NDArray[np.int64]
 
 _MICROS = 1_000_000
 _MS = 1_000
@@ -34,31 +45,102 @@ _PHASES = ("queue_events", "match_starts", "reserved_users", "battlerite_picks",
 """The order of a match's events where their times tie (a start and its reservations)."""
 
 
+@dataclass(frozen=True)
+class TelemetryInputs:
+    """The arrays of a chunk the telemetry is drawn from.
+
+    Attributes:
+        n, match_ids, created (µs), duration (s), arena, rounds, round_seconds, outcome,
+            final1, final2, patch, server_type, size: the matches (:class:`Drawn`).
+        game_mode, map_id, region, ranking: the matches' values as telemetry writes them.
+        month: the partition value of the matches of some rows.
+        p_match, p_side, p_user (telemetry id or None), p_human, p_actor, p_cosmetics,
+            p_kills, p_deaths, p_score: the participants.
+        battlerites: per participant, its character's battlerite ids.
+        intro, round_break: an Arena match's intro and the break between rounds (seconds).
+    """
+
+    n: int
+    match_ids: pa.Array
+    created: Ints
+    duration: Ints
+    arena: npt.NDArray[np.bool_]
+    rounds: Ints
+    round_seconds: Ints
+    outcome: npt.NDArray[np.bool_]
+    final1: Ints
+    final2: Ints
+    patch: pa.Array
+    server_type: pa.Array
+    size: Ints
+    game_mode: Ints
+    month: Callable[[Ints], pa.Array]
+    map_id: pa.Array
+    region: pa.Array
+    ranking: pa.Array
+    p_match: Ints
+    p_side: Ints
+    p_user: pa.Array
+    p_human: npt.NDArray[np.bool_]
+    p_actor: Ints
+    p_cosmetics: Mapping[str, Ints]
+    p_kills: Ints
+    p_deaths: Ints
+    p_score: Ints
+    battlerites: Ints
+    intro: int
+    round_break: int
+
+    @classmethod
+    def of(
+        cls,
+        model: SyntheticModel,
+        drawn: Drawn,
+        participants: Participants,
+        tables: Mapping[str, pa.Table],
+    ) -> TelemetryInputs:
+        """The inputs of a chunk drawn by :func:`matchkit.synth.archive.draw.draw_chunk`."""
+        matches, rows = tables["matches"], tables["participants"]
+        return cls(
+            n=drawn.n, match_ids=drawn.match_ids, created=drawn.created,
+            duration=drawn.duration, arena=drawn.arena, rounds=drawn.rounds,
+            round_seconds=drawn.round_seconds, outcome=drawn.outcome, final1=drawn.final1,
+            final2=drawn.final2, patch=drawn.patch, server_type=drawn.server_type,
+            size=drawn.size, game_mode=model.game_mode_numbers[drawn.mode], month=drawn.month,
+            map_id=matches.column("map_id").combine_chunks(),
+            region=matches.column("region").combine_chunks(),
+            ranking=matches.column("ranking_type").combine_chunks(),
+            p_match=participants.match,
+            p_side=np.asarray(rows.column("side")),
+            p_user=rows.column("user_id").combine_chunks(),
+            p_human=participants.kind != 2, p_actor=model.actor_numbers[participants.actor],
+            p_cosmetics=participants.cosmetics, p_kills=participants.kills,
+            p_deaths=participants.deaths, p_score=participants.score,
+            battlerites=model.battlerites[participants.actor],
+            intro=p.ARENA_INTRO_SECONDS, round_break=p.ARENA_ROUND_BREAK_SECONDS,
+        )  # fmt: skip
+
+
 def telemetry_schema(name: str) -> pa.Schema:
     """The stored Arrow schema of a telemetry table (its declared columns, then ``month``)."""
     fields = [pa.field(c.name, ARROW_TYPES[c.kind]) for c in TABLES[name].columns]
     return pa.schema([*fields, pa.field("month", pa.string())])
 
 
-def draw_telemetry(rng: np.random.Generator, c: Any) -> dict[str, pa.Table]:
+def draw_telemetry(rng: np.random.Generator, c: TelemetryInputs) -> dict[str, pa.Table]:
     """The telemetry tables of a chunk, by label (``telemetry/<name>``).
 
     Args:
         rng: the chunk's generator (drawn after its matches).
-        c: the chunk's arrays: ``n``, ``match_ids``, ``created`` (µs), ``duration`` (s),
-            ``arena``, ``rounds``, ``round_seconds``, ``outcome``, ``final1``/``final2``,
-            ``patch``, ``server_type``, ``game_mode``, ``map_id``, ``region``, ``ranking``,
-            ``size``, ``p_match``, ``p_side``, ``p_user`` (telemetry id or None), ``p_human``,
-            ``p_actor``, ``p_cosmetics``, ``p_kills``, ``p_deaths``, ``p_score``,
-            ``battlerites`` (per participant: its character's battlerite ids), ``month``.
+        c: the chunk's arrays.
     """
     named = np.flatnonzero(np.asarray(c.p_user.is_valid()))
     users = c.p_user.take(pa.array(named))
     match = c.p_match[named]
     tables: dict[str, dict[str, Any]] = {}
-    order: dict[str, tuple[np.ndarray, ...]] = {}  # match row, phase, time (ms)
+    order: dict[str, tuple[Ints, ...]] = {}  # match row, phase, time (ms)
 
-    def add(name: str, rows: np.ndarray, phase: str, columns: dict[str, Any]) -> None:
+    def add(name: str, rows: Ints, phase: str, columns: dict[str, Any]) -> None:
         tables[name] = {"match_id": c.match_ids.take(pa.array(rows)), **columns, "_rows": rows}
         order[name] = (rows, np.full(len(rows), _PHASES.index(phase)), np.asarray(columns["time"]))
 
@@ -154,9 +236,8 @@ def draw_telemetry(rng: np.random.Generator, c: Any) -> dict[str, pa.Table]:
 
 
 def _round_stats(
-    rng: np.random.Generator, c: Any, players: np.ndarray, round_end: np.ndarray,
-    q_match: np.ndarray,
-) -> tuple[dict[str, Any], dict[str, Any]]:  # fmt: skip
+    rng: np.random.Generator, c: TelemetryInputs, players: Ints, round_end: Ints, q_match: Ints
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """Per round and player: kills, deaths and score split over the match's rounds (summing
     to the participant's), the other stats drawn; and one DeathEvent per death in its round."""
     rounds = c.rounds[c.p_match[players]]
@@ -202,7 +283,7 @@ def _round_stats(
     return stats, deaths
 
 
-def _cursors(tables: dict[str, dict[str, Any]], order: dict[str, tuple], n: int) -> None:
+def _cursors(tables: dict[str, dict[str, Any]], order: dict[str, tuple[Ints, ...]], n: int) -> None:
     """Each event's cursor: its place in its match's file, in time order (then phase)."""
     names = list(order)
     rows, phase, time = (np.concatenate([order[t][i] for t in names]) for i in range(3))
@@ -215,7 +296,7 @@ def _cursors(tables: dict[str, dict[str, Any]], order: dict[str, tuple], n: int)
         tables[name]["cursor"] = part
 
 
-def _files(tables: dict[str, dict[str, Any]], c: Any) -> dict[str, Any]:
+def _files(tables: dict[str, dict[str, Any]], c: TelemetryInputs) -> dict[str, Any]:
     """Per match: its events, first and last cursor, and first and last event time."""
     rows = np.concatenate([t["_rows"] for name, t in tables.items() if "cursor" in t])
     times = np.concatenate([np.asarray(t["time"]) for t in tables.values() if "cursor" in t])
@@ -235,7 +316,7 @@ def _files(tables: dict[str, dict[str, Any]], c: Any) -> dict[str, Any]:
     }
 
 
-def _table(name: str, columns: dict[str, Any], month: Any) -> pa.Table:
+def _table(name: str, columns: dict[str, Any], month: Callable[[Ints], pa.Array]) -> pa.Table:
     schema = telemetry_schema(name)
     rows = columns.get("_rows", np.zeros(0, np.int64))
     arrays = []
