@@ -34,7 +34,9 @@ from matchkit.errors import (
     MatchkitError,
     NotFoundError,
     RateLimitError,
+    ReportError,
     ServiceError,
+    StorageError,
 )
 from matchkit.lazy import lazy_getattr
 from matchkit.model.frames import MatchFrames
@@ -60,7 +62,9 @@ __all__ = [
     "MatchkitError",
     "NotFoundError",
     "RateLimitError",
+    "ReportError",
     "ServiceError",
+    "StorageError",
     "TelemetryFrames",
     "create_app",
     "running",

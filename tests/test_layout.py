@@ -43,12 +43,12 @@ ALLOWED: Mapping[str, frozenset[str]] = {
     "telemetry": frozenset({"errors", "rules", "model", "normalize"}),
     # The sample data set's format, which the generator writes and the service reads (the synth
     # branch of issue 29 brings it; until then the format is in synth/).
-    "sampledata": frozenset({"errors", "rules"}),
+    "sampledata": frozenset({"errors", "rules", "model"}),
     # The sample generator, and synthetic archives written through the archive's writer.
     "synth": frozenset({"errors", "rules", "model", "sampledata", "telemetry", "archive"}),
     # The reference service: shares the rules with the client, never imports the client, and
     # never the generator (it reads the data set through its format).
-    "service": frozenset({"errors", "lazy", "rules", "sampledata"}),
+    "service": frozenset({"errors", "lazy", "rules", "model", "sampledata"}),
     # The client: fetches through rules, normalizes, downloads telemetry; starts the embedded
     # reference service on the sample data set when no base URL is given (lazily).
     "client": frozenset(

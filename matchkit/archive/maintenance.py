@@ -261,12 +261,19 @@ def compact(
             write_manifest(folder, manifest)
         for label in labels:
             table = open_table(folder / label)
-            unused = table.vacuum(
-                retention_hours=int(retention_hours),
-                dry_run=True,
-                full=True,  # also files no commit ever named (left by a killed sync)
-                enforce_retention_duration=retention_hours >= 168,
-            )
+            try:
+                unused = table.vacuum(
+                    retention_hours=int(retention_hours),
+                    dry_run=True,
+                    full=True,  # also files no commit ever named (left by a killed sync)
+                    enforce_retention_duration=retention_hours >= 168,
+                )
+            except (DeltaError, OSError) as error:
+                raise ArchiveError(
+                    f"could not list the unused files of {folder / label}: {error}; the "
+                    "compacted tables are recorded, run the compaction again",
+                    path=folder / label,
+                ) from None
             result.removed[label] = _remove_data_files(folder / label, unused)
     return result
 

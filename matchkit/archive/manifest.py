@@ -19,9 +19,7 @@ sync or compaction.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -43,6 +41,7 @@ from matchkit.archive.fields import (
 )
 from matchkit.archive.state import Gap, PendingBatch, Scope, ScopePeriod
 from matchkit.errors import ArchiveError
+from matchkit.model.atomic import atomic_write
 
 __all__ = [
     "FORMAT",
@@ -305,16 +304,5 @@ def write_manifest(folder: Path, manifest: ArchiveManifest) -> None:
     Raises:
         ArchiveError: the file system refused the write.
     """
-    path = folder / MANIFEST
-    temporary = folder / f".{MANIFEST}.{os.getpid()}.tmp"
     data = orjson.dumps(manifest.to_json(), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
-    try:
-        with open(temporary, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except OSError as error:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
-        raise ArchiveError(f"cannot write {path}: {error.strerror or error}", path=path) from None
+    atomic_write(folder / MANIFEST, data, error=ArchiveError)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from matchkit.errors import MatchkitError
+from matchkit.errors import ReportError, StorageError
 from matchkit.report._execute import QUIET_LOG, execute_all
 from matchkit.report.folder import ReportFolder
 
@@ -132,7 +132,7 @@ def build_report(
     )
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
-        raise MatchkitError(f"notebooks not found: {', '.join(missing)}")
+        raise StorageError(f"notebooks not found: {', '.join(missing)}", path=missing[0])
     require_assets(assets)  # before any notebook runs
     env = dict(os.environ)
     if base_url is not None:
@@ -244,13 +244,13 @@ class _ApiReference:
         return cls(target, process, output)
 
     def finish(self) -> None:
-        """Wait for pdoc; raise MatchkitError with what it printed if it failed."""
+        """Wait for pdoc; raise ReportError with what it printed if it failed."""
         self.process.wait()
         self.output.seek(0)
         printed = self.output.read().decode(errors="replace")
         self.output.close()
         if self.process.returncode != 0 or not (self.target / "matchkit.html").exists():
-            raise MatchkitError(
+            raise ReportError(
                 f"the API reference (pdoc) failed with exit {self.process.returncode}: "
                 f"{printed.strip()[-800:]}"
             )
