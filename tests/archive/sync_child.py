@@ -3,7 +3,9 @@
 It imports everything once, says ``ready``, then reads commands on stdin, one a line:
 
 - ``run JSON``: fork a child that syncs (JSON: folder, base_url, now, start, window_hours,
-  cache_dir, wait; the key in MATCHKIT_API_KEY) and exits 0 (1 on an error); print its pid.
+  cache_dir, wait, and optionally settle_hours and api_key, else the key in MATCHKIT_API_KEY)
+  and exits 0 (1 on an error); print its pid.
+- ``compact JSON``: fork a child that compacts (JSON: folder, retention_hours, wait); its pid.
 - ``wait PID``: wait for that child; print its exit code (``-9`` when killed by SIGKILL).
 
 Forking a process that has imported everything starts a sync at once, so that 20 syncs killed
@@ -24,17 +26,22 @@ from matchkit.client.client import Client
 
 def _sync(spec: dict) -> None:
     with Client(
-        spec["base_url"], now=spec["now"], cache_dir=spec["cache_dir"], rate_limit="off",
-        progress=False,
+        spec["base_url"], api_key=spec.get("api_key"), now=spec["now"],
+        cache_dir=spec["cache_dir"], rate_limit="off", progress=False,
     ) as client:  # fmt: skip
         archive.sync(
             client,
             spec["folder"],
             start=spec["start"],
             window=timedelta(hours=spec["window_hours"]),
+            settle=timedelta(hours=spec.get("settle_hours", 6)),
             wait=spec["wait"],
             progress=False,
         )
+
+
+def _compact(spec: dict) -> None:
+    archive.compact(spec["folder"], retention_hours=spec["retention_hours"], wait=spec["wait"])
 
 
 def main() -> int:
@@ -46,11 +53,11 @@ def main() -> int:
     print("ready", flush=True)
     for line in sys.stdin:
         command, _, argument = line.strip().partition(" ")
-        if command == "run":
+        if command in ("run", "compact"):
             pid = os.fork()
             if pid == 0:
                 try:
-                    _sync(json.loads(argument))
+                    (_sync if command == "run" else _compact)(json.loads(argument))
                 except BaseException:
                     traceback.print_exc()
                     os._exit(1)
