@@ -16,16 +16,14 @@ from pathlib import Path
 import pytest
 
 import matchkit.archive as archive
-from matchkit.client.client import Client
 from matchkit.rules.windows import parse_time
+from tests.archive.conftest import client_of
 from tests.archive.states import every_version_whole, kill_before_matches, orphans
 
 
 @pytest.fixture
 def client(sample_service, tmp_path: Path):
-    service = sample_service
-    options = {"cache_dir": tmp_path / "cache", "rate_limit": "off", "progress": False}
-    with Client(service.base_url, api_key=service.api_key, now=service.now, **options) as client:
+    with client_of(sample_service, tmp_path / "cache") as client:
         yield client
 
 
