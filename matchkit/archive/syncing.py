@@ -43,6 +43,7 @@ from matchkit.archive.manifest import ArchiveManifest, read_manifest, write_mani
 from matchkit.archive.result import SyncResult
 from matchkit.archive.staging import clear_staging
 from matchkit.archive.state import Gap, PendingBatch, Scope
+from matchkit.archive.versions import require_whole
 from matchkit.archive.writer import BatchResult, prepare_batch
 from matchkit.errors import ArchiveScopeError, InvalidArgumentError
 from matchkit.rules.windows import RETENTION, format_time, parse_time
@@ -270,6 +271,7 @@ class SyncRun:
         else:
             require_no_stray_batch(self.folder, self.manifest)
             clear_staging(self.folder)  # a batch staged by a sync killed before recording it
+        require_whole(self.folder, self.manifest.pinned())  # damage named before any request
         begin = self._begin()
         end = self.request.end
         if begin >= end:

@@ -29,6 +29,7 @@ __all__ = [
     "damaged_log_file",
     "open_table",
     "pinned_tables",
+    "require_whole",
     "table_labels",
     "table_versions",
 ]
@@ -196,5 +197,20 @@ def _first_line(error: BaseException) -> str:
 
 
 def pinned_tables(folder: Path, pinned: Mapping[str, int]) -> dict[str, DeltaTable]:
-    """Each table of ``pinned`` opened at its version."""
+    """Each table of ``pinned`` opened at its version.
+
+    Raises:
+        ArchiveError: a table's log is damaged (naming the file).
+    """
     return {label: open_table(folder / label, version) for label, version in pinned.items()}
+
+
+def require_whole(folder: Path, pinned: Mapping[str, int]) -> None:
+    """Every table of ``pinned`` opens at its version, and every data file of it is there
+    with the size its log gives.
+
+    Raises:
+        ArchiveError: a log or a data file is damaged or missing (naming the file).
+    """
+    for label, table in pinned_tables(folder, pinned).items():
+        checked_files(folder / label, table)
