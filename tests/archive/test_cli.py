@@ -57,3 +57,18 @@ def test_help_has_examples(action: str, capsys) -> None:
     out = capsys.readouterr().out
     assert "examples:" in out
     assert f"matchkit archive {action}" in out
+
+
+def test_settle_sets_where_the_archive_is_final(service_a, tmp_path: Path, capsys, monkeypatch):
+    monkeypatch.setenv("MATCHKIT_API_KEY", service_a.api_key)
+    folder = str(tmp_path / "archive")
+    common = ["--base-url", service_a.base_url, "--now", NOW_A, "--rate-limit", "off",
+              "--cache-dir", str(tmp_path / "cache"), "--start", "2026-10-30"]  # fmt: skip
+    code, _, err = run(capsys, "archive", "sync", folder, "--settle", "-1", *common)
+    assert code == 2
+    assert "--settle -1.0 must be from 0" in err
+    code, out, err = run(capsys, "archive", "sync", folder, "--settle", "2", *common)
+    assert code == 0, err
+    assert "final up to 2026-10-30T22:00:00Z" in out
+    code, out, _ = run(capsys, "archive", "info", folder)
+    assert "final up to: 2026-10-30T22:00:00Z" in out

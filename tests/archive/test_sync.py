@@ -13,7 +13,7 @@ import pytest
 import matchkit.archive as archive
 from matchkit.archive.manifest import read_manifest
 from matchkit.errors import ArchiveScopeError, InvalidArgumentError, NotFoundError
-from matchkit.rules.windows import parse_time
+from matchkit.rules.windows import format_time, parse_time
 from tests.archive.conftest import (
     DAYS_PER_PERIOD,
     MATCHES_PER_PERIOD,
@@ -123,6 +123,10 @@ def test_bad_arguments_fail_before_anything_is_written(service_a, tmp_path: Path
             archive.sync(client, folder, now="2030-01-01")
         with pytest.raises(InvalidArgumentError, match="shard"):
             archive.sync(client, folder, shard="na")
+        with pytest.raises(InvalidArgumentError, match=r"settle=.* zero or more"):
+            archive.sync(client, folder, settle=timedelta(hours=-1))
+        with pytest.raises(InvalidArgumentError, match=r"window=.* positive"):
+            archive.sync(client, folder, window=timedelta(0))
     assert not folder.exists()
 
 
@@ -217,3 +221,32 @@ def test_telemetry_is_archived_with_its_matches(service_a, tmp_path: Path) -> No
     assert len(deaths) == len(expected) > 0
     assert list(deaths["user_id"].astype(str)) == list(expected["user_id"].astype(str))
     assert read_manifest(folder).scope.telemetry is True
+
+
+def test_the_settle_period_is_read_again_and_adds_no_duplicate(service_a, tmp_path: Path) -> None:
+    folder = tmp_path / "archive"
+    day = parse_time(NOW_A) - timedelta(days=2)
+    with client_of(service_a, tmp_path / "cache") as client:
+        first = archive.sync(client, folder, start=day - timedelta(days=2), now=day)
+        before = len(service_a.requests)
+        second = archive.sync(client, folder, now=day + timedelta(days=1))
+        asked = len(service_a.requests) - before
+        frames = client.matches(day - timedelta(days=2), day + timedelta(days=1))
+    settle = timedelta(hours=6)
+    assert first.watermark == day - settle  # final only up to the settle period
+    assert second.start == day - settle  # ... which the next sync reads again
+    assert second.watermark == day + timedelta(days=1) - settle
+    created = frames.matches["created_at"]
+    overlap = ((created >= day - settle) & (created < day)).sum()
+    assert second.reread == overlap > 0  # read again: requests, not rows
+    assert asked > 0
+    assert second.added["matches"] == ((created >= day) & (created < day + timedelta(days=1))).sum()
+    tables = stored_tables(folder)
+    keys = {"matches": ["match_id"], "participants": ["participant_id"],
+            "rosters": ["roster_id"], "players": ["player_id", "match_id"]}  # fmt: skip
+    for label, key in keys.items():
+        assert not tables[label].duplicated(key).any(), label
+    assert set(tables["matches"]["match_id"]) == set(frames.matches["match_id"])
+    info = archive.info(folder)
+    assert info.watermark == second.watermark
+    assert f"final up to: {format_time(second.watermark)}" in str(info)
