@@ -129,9 +129,11 @@ class ArchiveManifest:
         """The archive continued with ``scope`` from ``start`` (its watermark); the scope before
         ends where its syncs had fetched to."""
         current = self.scopes[-1]
+        if self.watermark is None:  # nothing was synced with the scope before: it is replaced
+            return dataclasses.replace(self, scopes=(*self.scopes[:-1], ScopePeriod(scope)))
         ended = dataclasses.replace(current, end=self.synced_to or self.watermark)
-        return dataclasses.replace(self, scopes=(*self.scopes[:-1], ended,
-                                                 ScopePeriod(scope, start=start)))  # fmt: skip
+        scopes = (*self.scopes[:-1], ended, ScopePeriod(scope, start=start))
+        return dataclasses.replace(self, scopes=scopes)
 
     def with_start(self, start: datetime) -> ArchiveManifest:
         """The current scope's range begins at ``start`` (the first batch of an archive)."""
@@ -146,9 +148,11 @@ class ArchiveManifest:
         """A gap recorded, and the watermark moved past it (to where the service's retention
         begins)."""
         return dataclasses.replace(
-            self, gaps=(*self.gaps, gap), watermark=gap.end,
+            self,
+            gaps=(*self.gaps, gap),
+            watermark=gap.end,
             synced_to=max(gap.end, self.synced_to or gap.end),
-        )  # fmt: skip
+        )
 
     def with_pending(self, pending: PendingBatch) -> ArchiveManifest:
         return dataclasses.replace(self, pending=pending)

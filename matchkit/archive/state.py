@@ -118,8 +118,11 @@ class ScopePeriod:
     end: datetime | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"scope": self.scope.to_json(), "start": time_json(self.start),
-                "end": time_json(self.end)}  # fmt: skip
+        return {
+            "scope": self.scope.to_json(),
+            "start": time_json(self.start),
+            "end": time_json(self.end),
+        }
 
     @classmethod
     def from_json(cls, data: object) -> ScopePeriod:
@@ -176,9 +179,13 @@ class PendingBatch:
     problems: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"batch": self.batch, "start": format_time(self.start),
-                "end": format_time(self.end), "watermark": format_time(self.watermark),
-                "problems": list(self.problems)}  # fmt: skip
+        return {
+            "batch": self.batch,
+            "start": format_time(self.start),
+            "end": format_time(self.end),
+            "watermark": format_time(self.watermark),
+            "problems": list(self.problems),
+        }
 
     @classmethod
     def from_json(cls, data: object) -> PendingBatch:

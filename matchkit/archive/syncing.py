@@ -148,8 +148,20 @@ def sync(
         ServiceError and its kin: the service failed (the batches before stay committed).
     """
     folder = Path(path)
-    request = _request(client, folder, start, now, shard, telemetry, window, settle,
-                       allow_scope_change, progress, buckets, filters)  # fmt: skip
+    request = _request(
+        client,
+        folder,
+        start=start,
+        now=now,
+        shard=shard,
+        telemetry=telemetry,
+        window=window,
+        settle=settle,
+        allow_scope_change=allow_scope_change,
+        progress=progress,
+        buckets=buckets,
+        filters=filters,
+    )
     if folder.exists() and not folder.is_dir():
         raise InvalidArgumentError(f"{folder} is a file, not an archive folder", parameter="path")
     folder.mkdir(parents=True, exist_ok=True)
@@ -161,6 +173,7 @@ def sync(
 def _request(
     client: Client,
     folder: Path,
+    *,
     start: str | datetime | None,
     now: str | datetime | None,
     shard: str | None,
@@ -264,7 +277,7 @@ class SyncRun:
     def run(self) -> SyncResult:
         """Sync to the request's end; what it added."""
         pending = self.manifest.pending
-        if pending is not None:
+        if pending is not None:  # fetched under the scope it was recorded in: completed first
             self.result.resumed = pending.batch
             self.manifest, done = complete_pending(self.folder, self.manifest)
             self._count(pending, done, fetched=None)
@@ -272,6 +285,10 @@ class SyncRun:
             require_no_stray_batch(self.folder, self.manifest)
             clear_staging(self.folder)  # a batch staged by a sync killed before recording it
         require_whole(self.folder, self.manifest.pinned())  # damage named before any request
+        if self.manifest.scope != self.request.scope:  # allowed: checked when it was opened
+            self.manifest = self.manifest.with_scope(
+                self.request.scope, start=self.manifest.watermark
+            )
         begin = self._begin()
         end = self.request.end
         if begin >= end:
@@ -290,24 +307,23 @@ class SyncRun:
         return self.result
 
     def _opened(self) -> ArchiveManifest:
-        """The archive's manifest (a new one for a new archive), in the request's scope."""
+        """The archive's manifest (a new one for a new archive), whose scope the request may
+        continue (its own, or another with ``allow_scope_change``)."""
         request = self.request
         source = "embedded sample service" if self.client.embedded else self.client.base_url
         manifest = read_manifest(self.folder)
         if manifest is None:
             return ArchiveManifest.new(request.scope, source=source, buckets=request.buckets or 1)
-        if manifest.scope != request.scope:
-            if not request.allow_scope_change:
-                raise ArchiveScopeError(
-                    f"{self.folder} holds the scope {manifest.scope}; this sync asks for "
-                    f"{request.scope}. Sync with the archive's scope, or pass "
-                    "allow_scope_change=True (--change-scope) to continue with the new one from "
-                    "the watermark",
-                    path=self.folder / "archive.json",
-                    stored=manifest.scope,
-                    asked=request.scope,
-                )
-            manifest = manifest.with_scope(request.scope, start=manifest.watermark)
+        if manifest.scope != request.scope and not request.allow_scope_change:
+            raise ArchiveScopeError(
+                f"{self.folder} holds the scope {manifest.scope}; this sync asks for "
+                f"{request.scope}. Sync with the archive's scope, or pass "
+                "allow_scope_change=True (--change-scope) to continue with the new one from "
+                "the watermark",
+                path=self.folder / "archive.json",
+                stored=manifest.scope,
+                asked=request.scope,
+            )
         return manifest.with_source(source)
 
     def _begin(self) -> datetime:

@@ -16,9 +16,15 @@ REPO = Path(__file__).resolve().parents[2]
 class ForkServer:
     """tests/archive/sync_child.py running: starts syncs at once, each in a process of its own."""
 
-    def __init__(self, service) -> None:
-        env = {**os.environ, "MATCHKIT_API_KEY": service.api_key, "PYTHONPATH": str(REPO)}
+    def __init__(self, service: Any = None) -> None:
+        """``service``: the service every sync fetches from by default (else each ``start``
+        names its own with ``base_url`` and ``api_key``)."""
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        if service is not None:
+            env["MATCHKIT_API_KEY"] = service.api_key
         self.service = service
+        self.cpu_seconds = 0.0
+        """The CPU seconds of the processes waited for so far."""
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tests.archive.sync_child"],
             stdin=subprocess.PIPE,
@@ -48,7 +54,8 @@ class ForkServer:
     ) -> int:
         """Start a sync of ``folder`` (``options``: ``settle_hours``, and ``base_url`` with its
         ``api_key`` for another service than the server's); its pid."""
-        spec = {"folder": str(folder), "base_url": self.service.base_url, "now": now,
+        base_url = self.service.base_url if self.service is not None else None
+        spec = {"folder": str(folder), "base_url": base_url, "now": now,
                 "start": start, "window_hours": window_hours, "cache_dir": str(cache),
                 "wait": wait, **options}  # fmt: skip
         return int(self._ask("run " + json.dumps(spec)))
@@ -59,8 +66,11 @@ class ForkServer:
         return int(self._ask("compact " + json.dumps(spec)))
 
     def wait(self, pid: int) -> int:
-        """The exit code of sync ``pid`` once it has ended (-9: killed)."""
-        return int(self._ask(f"wait {pid}"))
+        """The exit code of process ``pid`` once it has ended (-9: killed); its CPU time is
+        added to :attr:`cpu_seconds`."""
+        code, cpu = self._ask(f"wait {pid}").split()
+        self.cpu_seconds += float(cpu)
+        return int(code)
 
     def close(self) -> None:
         self.process.stdin.close()

@@ -3,10 +3,12 @@
 It imports everything once, says ``ready``, then reads commands on stdin, one a line:
 
 - ``run JSON``: fork a child that syncs (JSON: folder, base_url, now, start, window_hours,
-  cache_dir, wait, and optionally settle_hours and api_key, else the key in MATCHKIT_API_KEY)
+  cache_dir, wait, and optionally settle_hours, filters, and api_key, else the key in
+  MATCHKIT_API_KEY)
   and exits 0 (1 on an error); print its pid.
 - ``compact JSON``: fork a child that compacts (JSON: folder, retention_hours, wait); its pid.
-- ``wait PID``: wait for that child; print its exit code (``-9`` when killed by SIGKILL).
+- ``wait PID``: wait for that child; print its exit code (``-9`` when killed by SIGKILL) and
+  the CPU seconds it used.
 
 Forking a process that has imported everything starts a sync at once, so that 20 syncs killed
 at random points cost 20 syncs, not 20 interpreter start-ups.
@@ -37,6 +39,7 @@ def _sync(spec: dict) -> None:
             settle=timedelta(hours=spec.get("settle_hours", 6)),
             wait=spec["wait"],
             progress=False,
+            **spec.get("filters", {}),
         )
 
 
@@ -64,8 +67,9 @@ def main() -> int:
                 os._exit(0)
             print(pid, flush=True)
         elif command == "wait":
-            _, status = os.waitpid(int(argument), 0)
-            print(os.waitstatus_to_exitcode(status), flush=True)
+            _, status, usage = os.wait4(int(argument), 0)
+            cpu = usage.ru_utime + usage.ru_stime
+            print(os.waitstatus_to_exitcode(status), f"{cpu:.3f}", flush=True)
     return 0
 
 

@@ -102,23 +102,37 @@ class TelemetryInputs:
         """The inputs of a chunk drawn by :func:`matchkit.synth.archive.draw.draw_chunk`."""
         matches, rows = tables["matches"], tables["participants"]
         return cls(
-            n=drawn.n, match_ids=drawn.match_ids, created=drawn.created,
-            duration=drawn.duration, arena=drawn.arena, rounds=drawn.rounds,
-            round_seconds=drawn.round_seconds, outcome=drawn.outcome, final1=drawn.final1,
-            final2=drawn.final2, patch=drawn.patch, server_type=drawn.server_type,
-            size=drawn.size, game_mode=model.game_mode_numbers[drawn.mode], month=drawn.month,
+            n=drawn.n,
+            match_ids=drawn.match_ids,
+            created=drawn.created,
+            duration=drawn.duration,
+            arena=drawn.arena,
+            rounds=drawn.rounds,
+            round_seconds=drawn.round_seconds,
+            outcome=drawn.outcome,
+            final1=drawn.final1,
+            final2=drawn.final2,
+            patch=drawn.patch,
+            server_type=drawn.server_type,
+            size=drawn.size,
+            game_mode=model.game_mode_numbers[drawn.mode],
+            month=drawn.month,
             map_id=matches.column("map_id").combine_chunks(),
             region=matches.column("region").combine_chunks(),
             ranking=matches.column("ranking_type").combine_chunks(),
             p_match=participants.match,
             p_side=np.asarray(rows.column("side")),
             p_user=rows.column("user_id").combine_chunks(),
-            p_human=participants.kind != 2, p_actor=model.actor_numbers[participants.actor],
-            p_cosmetics=participants.cosmetics, p_kills=participants.kills,
-            p_deaths=participants.deaths, p_score=participants.score,
+            p_human=participants.kind != 2,
+            p_actor=model.actor_numbers[participants.actor],
+            p_cosmetics=participants.cosmetics,
+            p_kills=participants.kills,
+            p_deaths=participants.deaths,
+            p_score=participants.score,
             battlerites=model.battlerites[participants.actor],
-            intro=p.ARENA_INTRO_SECONDS, round_break=p.ARENA_ROUND_BREAK_SECONDS,
-        )  # fmt: skip
+            intro=p.ARENA_INTRO_SECONDS,
+            round_break=p.ARENA_ROUND_BREAK_SECONDS,
+        )
 
 
 def telemetry_schema(name: str) -> pa.Schema:
