@@ -14,7 +14,8 @@ For each size (``MATCHKIT_BENCH_ARCHIVE_SIZES``, default ``1000000,10000000`` ma
 - a daily sync: a day's matches (a 365th of the archive) committed through the archive's writer
   as a sync commits a batch (insert-only by match id: the match ids of its months read from
   ``matches``, the rest appended; ``matchkit.synth.archive.append_synthetic``), and the
-  files it added and rewrote (target: seconds, no rewrite).
+  files it added and rewrote (target: seconds, no rewrite). What a real daily sync's settle
+  period (the overlap it reads again) costs in requests is ``bench_archive_sync``'s figure.
 
 The machine is shared: the figures are noisy; the best of 3 is printed.
 """
