@@ -55,8 +55,11 @@ examples:
         actions,
         "info",
         help="what an archive holds",
-        description="Print an archive's tables with their rows, files, versions and size, the "
-        "range of its match times, its watermark, its scope and the gaps it has.",
+        description="Print an archive's tables as its last completed batch left them (what "
+        "matchkit.archive.open reads) with their rows, files, versions and size, the range of "
+        "its match times, up to where it is final, its scope history (every scope with the "
+        "match times it was synced for), a batch an interrupted sync left pending, and its "
+        "gaps.",
         epilog="examples:\n  matchkit archive info archive\n",
     )
     info.add_argument("dir", type=Path, metavar="DIR", help="the archive folder")
@@ -64,9 +67,10 @@ examples:
         actions,
         "compact",
         help="compact the tables and remove the files no version uses",
-        description="Rewrite each table's small files into larger ones (a new version with "
-        "the same rows), then remove the data files that no version of the last "
-        "--retention-hours uses. Only files of the archive's Delta tables are removed.",
+        description="Complete a batch an interrupted sync left pending (from its staged "
+        "tables), rewrite each table's small files into larger ones (a new version with the "
+        "same rows), then remove the data files that no version of the last --retention-hours "
+        "uses. Only files of the archive's Delta tables are removed.",
         epilog="""\
 examples:
   matchkit archive compact archive                # keep what versions of the last week use
@@ -96,11 +100,13 @@ def _sync_parser(actions: Subcommands) -> None:
         "sync",
         help="append what the service has and the archive lacks",
         description="Fetch, through the HTTP cache and the rate limit, the matches from the "
-        "archive's watermark (first run: --start, else the oldest day the service keeps) to "
-        "now, one window at a time, and append them to the archive in DIR. Run it daily (e.g. "
-        "from cron): a re-run adds nothing, and a sync killed at any point is completed by the "
-        "next. The scope (shard, filters, --telemetry) is kept with the archive; another is "
-        "refused unless --change-scope. The API key is read from MATCHKIT_API_KEY.",
+        "archive's watermark (first run: --start, else where the service's retention begins) "
+        "to now, one window at a time, and append them to the archive in DIR. The archive is "
+        "final up to now minus the settle period (--settle), which the next sync reads again: "
+        "matches listed late are archived, none twice. Run it daily (e.g. from cron): a re-run "
+        "adds nothing, and a sync killed at any point is completed by the next. The scope "
+        "(shard, filters, --telemetry) is kept with the archive; another is refused unless "
+        "--change-scope. The API key is read from MATCHKIT_API_KEY.",
         epilog="""\
 examples:
   matchkit archive sync archive                           # the embedded sample service
@@ -127,8 +133,8 @@ examples:
         "--start",
         default=None,
         metavar="TIME",
-        help="where a new archive starts, e.g. 2026-08-01 (default: the oldest day the "
-        "service keeps; ignored once the archive has a watermark)",
+        help="where a new archive starts, e.g. 2026-08-01 (default: where the service's "
+        "retention begins; ignored once the archive has a watermark)",
     )
     sync.add_argument(
         "--now",
