@@ -27,6 +27,7 @@ __all__ = [
     "DataFile",
     "checked_files",
     "damaged_log_file",
+    "is_table",
     "open_table",
     "pinned_tables",
     "require_whole",
@@ -51,13 +52,23 @@ def table_labels(folder: Path) -> list[str]:
     """The tables present, as labels: ``matches``, ... then ``telemetry/<name>``."""
     from matchkit.telemetry.schema import TABLE_NAMES as TELEMETRY_NAMES
 
-    labels = [name for name in TABLE_NAMES if (folder / name / _LOG).is_dir()]
+    labels = [name for name in TABLE_NAMES if is_table(folder / name)]
     labels.extend(
         f"telemetry/{name}"
         for name in TELEMETRY_NAMES
-        if (table_path(folder, name, telemetry=True) / _LOG).is_dir()
+        if is_table(table_path(folder, name, telemetry=True))
     )
     return labels
+
+
+def is_table(path: Path) -> bool:
+    """Whether ``path`` holds a Delta table: its log has a commit (or a checkpoint). A log
+    folder without one is a first commit cut short (a killed sync): no table yet, and the
+    files beside it are no table's."""
+    log = path / _LOG
+    if not log.is_dir():
+        return False
+    return bool(_commits(log)) or any(log.glob("*.checkpoint*.parquet"))
 
 
 def table_versions(folder: Path) -> dict[str, int]:

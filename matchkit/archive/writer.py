@@ -31,7 +31,7 @@ import pyarrow as pa
 
 from matchkit.archive.convert import match_months, snapshot_frame, stored_key, to_arrow
 from matchkit.archive.layout import APP_ID, PARTITION
-from matchkit.archive.versions import open_table
+from matchkit.archive.versions import is_table, open_table
 from matchkit.errors import ArchiveError
 from matchkit.model.schema import TABLE_NAMES, TABLES, TableSchema
 
@@ -135,7 +135,7 @@ def _unarchived(folder: Path, prepared: Mapping[str, pa.Table]) -> dict[str, pa.
 
     matches = prepared.get("matches")
     path = folder / "matches"
-    if matches is None or matches.num_rows == 0 or not (path / "_delta_log").is_dir():
+    if matches is None or matches.num_rows == 0 or not is_table(path):
         return dict(prepared)
     months = pc.unique(matches.column(PARTITION).drop_null()).to_pylist()
     dataset = open_table(path).to_pyarrow_dataset()
@@ -200,7 +200,7 @@ def commit_table(
     unique = {key[0]: ColumnProperties(dictionary_enabled=False)} if len(key) == 1 else {}
     properties = WriterProperties(compression="SNAPPY", column_properties=unique)
     try:
-        if not (path / "_delta_log").is_dir():
+        if not is_table(path):  # new, or its first commit was cut short
             path.mkdir(parents=True, exist_ok=True)
             write_deltalake(
                 str(path),
