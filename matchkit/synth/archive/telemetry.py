@@ -141,6 +141,23 @@ def telemetry_schema(name: str) -> pa.Schema:
     return pa.schema([*fields, pa.field("month", pa.string())])
 
 
+class _Events:
+    """The event tables of a chunk as they are drawn, and what orders each match's events
+    (its row, the phase, the time in ms) for their cursors."""
+
+    def __init__(self, c: TelemetryInputs) -> None:
+        self.c = c
+        self.tables: dict[str, dict[str, Any]] = {}
+        self.order: dict[str, tuple[Ints, ...]] = {}
+
+    def add(self, name: str, rows: Ints, phase: str, columns: dict[str, Any]) -> None:
+        """Table ``name``: an event per row (a match index), in ``phase``."""
+        match_id = self.c.match_ids.take(pa.array(rows))
+        self.tables[name] = {"match_id": match_id, **columns, "_rows": rows}
+        phases = np.full(len(rows), _PHASES.index(phase))
+        self.order[name] = (rows, phases, np.asarray(columns["time"]))
+
+
 def draw_telemetry(rng: np.random.Generator, c: TelemetryInputs) -> dict[str, pa.Table]:
     """The telemetry tables of a chunk, by label (``telemetry/<name>``).
 
@@ -148,22 +165,34 @@ def draw_telemetry(rng: np.random.Generator, c: TelemetryInputs) -> dict[str, pa
         rng: the chunk's generator (drawn after its matches).
         c: the chunk's arrays.
     """
-    named = np.flatnonzero(np.asarray(c.p_user.is_valid()))
-    users = c.p_user.take(pa.array(named))
-    match = c.p_match[named]
-    tables: dict[str, dict[str, Any]] = {}
-    order: dict[str, tuple[Ints, ...]] = {}  # match row, phase, time (ms)
-
-    def add(name: str, rows: Ints, phase: str, columns: dict[str, Any]) -> None:
-        tables[name] = {"match_id": c.match_ids.take(pa.array(rows)), **columns, "_rows": rows}
-        order[name] = (rows, np.full(len(rows), _PHASES.index(phase)), np.asarray(columns["time"]))
-
+    named = np.flatnonzero(np.asarray(c.p_user.is_valid()))  # the players telemetry names
+    events = _Events(c)
     start_ms = c.created // _MS + rng.integers(0, 1000, c.n)  # MatchStart, within the second
-    # queue: one QueueEvent per human, before the start
-    human = c.p_human[named]
-    queued = named[human]
+    _starts(rng, c, events, named, start_ms)
+    arena_deaths = _arena(rng, c, events, named, start_ms)
+    _deaths(rng, c, events, named, start_ms, arena_deaths)
+    events.add("match_finishes", np.arange(c.n), "end", {
+        "time": start_ms + c.duration * _MS,
+        "team_one_score": np.where(c.arena, c.final1, 0),  # 0 in Royale, as the service's
+        "team_two_score": np.where(c.arena, c.final2, 0),
+        "match_length": c.duration,
+        "region": c.region,
+    })  # fmt: skip
+    _cursors(events.tables, events.order, c.n)
+    events.tables["files"] = _files(events.tables, c)
+    return {
+        f"telemetry/{name}": _table(name, events.tables.get(name, {}), c.month)
+        for name in TABLE_NAMES
+    }
+
+
+def _starts(
+    rng: np.random.Generator, c: TelemetryInputs, events: _Events, named: Ints, start_ms: Ints
+) -> None:
+    """A QueueEvent per human before the start, the MatchStart, a reservation per player."""
+    queued = named[c.p_human[named]]
     waited = rng.gamma(2.0, 30.0, len(queued))
-    add("queue_events", c.p_match[queued], "queue_events", {
+    events.add("queue_events", c.p_match[queued], "queue_events", {
         "time": start_ms[c.p_match[queued]] - (waited * _MS).astype(np.int64) - 5_000,
         "user_id": c.p_user.take(pa.array(queued)),
         "time_in_queue": waited,
@@ -172,8 +201,7 @@ def draw_telemetry(rng: np.random.Generator, c: TelemetryInputs) -> dict[str, pa
         "team_side": c.p_side[queued],
         "match_region": c.region.take(pa.array(c.p_match[queued])),
     })  # fmt: skip
-    every = np.arange(c.n)
-    add("match_starts", every, "match_starts", {
+    events.add("match_starts", np.arange(c.n), "match_starts", {
         "time": start_ms,
         "version": c.patch,
         "server_type": c.server_type,
@@ -182,22 +210,29 @@ def draw_telemetry(rng: np.random.Generator, c: TelemetryInputs) -> dict[str, pa
         "team_size": c.size,
         "region": c.region,
     })  # fmt: skip
-    add("reserved_users", match, "reserved_users", {
+    match = c.p_match[named]
+    events.add("reserved_users", match, "reserved_users", {
         "time": start_ms[match],
-        "user_id": users,
+        "user_id": c.p_user.take(pa.array(named)),
         "server_type": c.server_type.take(pa.array(match)),
         "character": c.p_actor[named],
         "team": c.p_side[named],
         "ranking_type": c.ranking.take(pa.array(match)),
         **{slot: values[named] for slot, values in c.p_cosmetics.items()},
     })  # fmt: skip
-    # Arena: five picks per player in round 0, rounds, per-round stats and deaths
-    in_arena = c.arena[match]
+
+
+def _arena(
+    rng: np.random.Generator, c: TelemetryInputs, events: _Events, named: Ints, start_ms: Ints
+) -> dict[str, Any]:
+    """Arena: five battlerite picks per player in round 0, the rounds, each player's stats per
+    round; the deaths in their rounds (returned, for :func:`_deaths`)."""
+    in_arena = c.arena[c.p_match[named]]
     pickers = np.repeat(named[in_arena], _PICKS)
     slot = np.tile(np.arange(_PICKS), int(in_arena.sum()))
     kits = c.battlerites[pickers]
     choice = np.argsort(rng.random(kits.shape), axis=1)[np.arange(len(pickers)), slot]
-    add("battlerite_picks", c.p_match[pickers], "battlerite_picks", {
+    events.add("battlerite_picks", c.p_match[pickers], "battlerite_picks", {
         "time": start_ms[c.p_match[pickers]] + 1_000,
         "user_id": c.p_user.take(pa.array(pickers)),
         "round": np.zeros(len(pickers), np.int64),
@@ -205,48 +240,46 @@ def draw_telemetry(rng: np.random.Generator, c: TelemetryInputs) -> dict[str, pa
         "server_type": c.server_type.take(pa.array(c.p_match[pickers])),
         "battlerite_type": kits[np.arange(len(pickers)), choice],
     })  # fmt: skip
-    q_match = np.repeat(every, c.rounds)
+    q_match = np.repeat(np.arange(c.n), c.rounds)
     q_ord = ragged_arange(c.rounds)
-    lengths = c.round_seconds[q_match, q_ord]
     ends = np.cumsum(c.round_seconds * (np.arange(5)[None, :] < c.rounds[:, None]), axis=1)
     round_end = (
         start_ms[q_match]
         + (c.intro + ends[q_match, q_ord] + c.round_break * q_ord) * _MS  # intro, rounds, breaks
     )
-    add("rounds", q_match, "round", {
+    events.add("rounds", q_match, "round", {
         "time": round_end,
         "round": q_ord,
-        "round_length": lengths,
+        "round_length": c.round_seconds[q_match, q_ord],
         "winning_team": np.where(c.outcome[q_match, q_ord], 1, 2),
     })  # fmt: skip
     stats, deaths = _round_stats(rng, c, named[in_arena], round_end, q_match)
-    tables["round_player_stats"] = stats
-    # deaths: Arena ones in their rounds, Royale ones during the match
-    royale = named[~in_arena]
+    events.tables["round_player_stats"] = stats
+    return deaths
+
+
+def _deaths(
+    rng: np.random.Generator,
+    c: TelemetryInputs,
+    events: _Events,
+    named: Ints,
+    start_ms: Ints,
+    arena: dict[str, Any],
+) -> None:
+    """A DeathEvent per death: an Arena one in its round (drawn with the round stats), a
+    Royale one during the match (no round)."""
+    royale = named[~c.arena[c.p_match[named]]]
     died = np.repeat(royale, c.p_deaths[royale])
     at = start_ms[c.p_match[died]] + (
         rng.random(len(died)) * c.duration[c.p_match[died]] * _MS
     ).astype(np.int64)
-    death_rows = np.concatenate([deaths["rows"], c.p_match[died]])
-    add("deaths", death_rows, "round", {
-        "time": np.concatenate([deaths["time"], at]),
-        "user_id": pa.concat_arrays([deaths["user_id"], c.p_user.take(pa.array(died))]),
-        "round": pa.array(np.concatenate([deaths["round"], np.zeros(len(died), np.int64)]),
-                          mask=np.concatenate([np.zeros(len(deaths["rows"]), bool),
-                                               np.ones(len(died), bool)])),
+    no_round = np.concatenate([np.zeros(len(arena["rows"]), bool), np.ones(len(died), bool)])
+    rounds = np.concatenate([arena["round"], np.zeros(len(died), np.int64)])
+    events.add("deaths", np.concatenate([arena["rows"], c.p_match[died]]), "round", {
+        "time": np.concatenate([arena["time"], at]),
+        "user_id": pa.concat_arrays([arena["user_id"], c.p_user.take(pa.array(died))]),
+        "round": pa.array(rounds, mask=no_round),
     })  # fmt: skip
-    add("match_finishes", every, "end", {
-        "time": start_ms + c.duration * _MS,
-        "team_one_score": np.where(c.arena, c.final1, 0),  # 0 in Royale, as the service's
-        "team_two_score": np.where(c.arena, c.final2, 0),
-        "match_length": c.duration,
-        "region": c.region,
-    })  # fmt: skip
-    _cursors(tables, order, c.n)
-    tables["files"] = _files(tables, c)
-    return {
-        f"telemetry/{name}": _table(name, tables.get(name, {}), c.month) for name in TABLE_NAMES
-    }
 
 
 def _round_stats(
