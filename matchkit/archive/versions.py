@@ -96,7 +96,7 @@ def open_table(path: Path, version: int | None = None) -> DeltaTable:
             path=empty,
         )
     try:
-        return DeltaTable(str(path), version=version)
+        table = DeltaTable(str(path), version=version)
     except (DeltaError, OSError) as error:
         culprit = damaged_log_file(path)
         raise ArchiveError(
@@ -104,6 +104,24 @@ def open_table(path: Path, version: int | None = None) -> DeltaTable:
             f"({_first_line(error)}); restore it from a backup",
             path=culprit,
         ) from None
+    _require_plain_reads(path, table)
+    return table
+
+
+def _require_plain_reads(path: Path, table: DeltaTable) -> None:
+    """Refuse a table that needs more of a reader than its data files as they are: matchkit
+    reads the files a version lists, so deletion vectors or column mapping (written by another
+    writer) would give other rows or columns than the table holds."""
+    protocol = table.protocol()
+    features = sorted(protocol.reader_features or ())
+    if protocol.min_reader_version > 1 or features:
+        needs = ", ".join(features) or f"reader version {protocol.min_reader_version}"
+        raise ArchiveError(
+            f"{path} needs Delta reader features matchkit does not apply ({needs}): another "
+            "writer changed it, and reading its data files as they are would give other rows; "
+            "keep an archive's tables to matchkit's writes (restore it from a backup)",
+            path=path,
+        )
 
 
 def checked_files(path: Path, table: DeltaTable) -> list[DataFile]:

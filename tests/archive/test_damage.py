@@ -175,3 +175,19 @@ def test_a_damaged_staged_batch_is_named_by_sync_and_compact(service_a, synced, 
     # Readers need no staged batch: they read the completed ones, and name the pending one.
     assert archive.open(folder).pending == batch
     assert archive.info(folder).pending.batch == batch
+
+
+def test_a_table_another_writer_gave_deletion_vectors_is_refused(service_a, synced, tmp_path):
+    from deltalake import DeltaTable
+
+    folder = tmp_path / "archive"
+    shutil.copytree(synced[0], folder)
+    table = DeltaTable(str(folder / TABLE))
+    table.alter.set_table_properties({"delta.enableDeletionVectors": "true"})
+    with pytest.raises(ArchiveError, match="deletionVectors") as caught:
+        archive.compact(folder)
+    assert caught.value.path == folder / TABLE
+    with client_of(service_a, synced[1]) as client, pytest.raises(ArchiveError, match="deletion"):
+        archive.sync(client, folder)
+    # The versions the archive recorded were written by matchkit: they still read.
+    assert len(archive.open(folder).participants) > 0
