@@ -13,8 +13,9 @@ For each size (``MATCHKIT_BENCH_ARCHIVE_SIZES``, default ``1000000,10000000`` ma
   10M);
 - a daily sync: a day's matches (a 365th of the archive) committed through the archive's writer
   as a sync commits a batch (insert-only by match id: the match ids of its months read from
-  ``matches``, the rest appended; ``matchkit.archive.synthetic.append_synthetic``), and the
-  files it added and rewrote (target: seconds, no rewrite).
+  ``matches``, the rest appended; ``matchkit.synth.archive.append_synthetic``), and the
+  files it added and rewrote (target: seconds, no rewrite). What a real daily sync's settle
+  period (the overlap it reads again) costs in requests is ``bench_archive_sync``'s figure.
 
 The machine is shared: the figures are noisy; the best of 3 is printed.
 """
@@ -156,8 +157,8 @@ def daily_sync(folder: Path, matches: int) -> str:
     """A day's matches committed as a sync commits a batch; its time and files added/removed."""
     from deltalake import DeltaTable
 
-    from matchkit.archive.synthetic import append_synthetic
     from matchkit.archive.versions import table_labels
+    from matchkit.synth.archive import append_synthetic
 
     day = max(1, matches // 365)
     labels = table_labels(folder)

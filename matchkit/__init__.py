@@ -37,7 +37,9 @@ from matchkit.errors import (
     MatchkitWarning,
     NotFoundError,
     RateLimitError,
+    ReportError,
     ServiceError,
+    StorageError,
 )
 from matchkit.lazy import lazy_getattr
 from matchkit.model.frames import MatchFrames
@@ -64,7 +66,9 @@ __all__ = [
     "MatchkitWarning",
     "NotFoundError",
     "RateLimitError",
+    "ReportError",
     "ServiceError",
+    "StorageError",
     "TelemetryFrames",
     "create_app",
     "running",

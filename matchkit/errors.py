@@ -25,7 +25,9 @@ __all__ = [
     "MatchkitWarning",
     "NotFoundError",
     "RateLimitError",
+    "ReportError",
     "ServiceError",
+    "StorageError",
 ]
 
 
@@ -130,7 +132,23 @@ class CacheMissError(MatchkitError):
         self.url = url
 
 
-class CacheError(MatchkitError):
+class StorageError(MatchkitError):
+    """A file or folder matchkit wrote, or reads, cannot be used: missing, damaged, of another
+    format, or the file system refused the write. That covers Parquet data sets of MatchFrames
+    and TelemetryFrames, the sample data set, the report folder, the service's store, the HTTP
+    cache (:class:`CacheError`) and an archive (:class:`ArchiveError`). The message names the
+    file and says the way out (write it again, restore it from a backup, ...).
+
+    Attributes:
+        path: the file or folder at fault.
+    """
+
+    def __init__(self, message: str, *, path: object = None) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class CacheError(StorageError):
     """The HTTP cache cannot be used: damaged, of a format matchkit does not load, locked by
     another process past the wait, or not writable. The message says the way out (usually
     ``Client(...).clear_cache()`` or deleting the file).
@@ -140,11 +158,10 @@ class CacheError(MatchkitError):
     """
 
     def __init__(self, message: str, *, path: object) -> None:
-        super().__init__(message)
-        self.path = path
+        super().__init__(message, path=path)
 
 
-class ArchiveError(MatchkitError):
+class ArchiveError(StorageError):
     """An archive (:mod:`matchkit.archive`) cannot be read or written as asked: a data file is
     missing or damaged, its manifest is unreadable or of another format, or a batch cannot be
     written. The message names the file and says the way out.
@@ -152,10 +169,6 @@ class ArchiveError(MatchkitError):
     Attributes:
         path: the file or folder at fault.
     """
-
-    def __init__(self, message: str, *, path: object = None) -> None:
-        super().__init__(message)
-        self.path = path
 
 
 class ArchiveBusyError(ArchiveError):
@@ -175,6 +188,12 @@ class ArchiveScopeError(ArchiveError, ValueError):
         super().__init__(message, path=path)
         self.stored = stored
         self.asked = asked
+
+
+class ReportError(MatchkitError):
+    """The report could not be built: a notebook failed (the message names it and its cell's
+    error), or a tool or pinned web file it needs is missing or failed (the message says how
+    to install it)."""
 
 
 class ClusterError(MatchkitError):

@@ -30,8 +30,6 @@ end, its docstring not counted (a docstring is never a reason to split)."""
 MAX_MODULE_LINES = 800
 """A smoke alarm, not a target: a module this long most likely holds more than one concern."""
 LONG_FUNCTIONS: Mapping[str, str] = {
-    "draw_chunk": "synthetic archive: one chunk's draws, each using the last; moves to synth/",
-    "draw_telemetry": "synthetic archive: one chunk's telemetry, draw by draw; moves to synth/",
     "parameters_record": "the sample set's parameters as one JSON record, field by field",
     "read_match": "sampledata: a match document read back into the renderer's match",
     "_sync_parser": "cli: the options of `archive sync`, one add_argument each",

@@ -20,13 +20,26 @@ from typing import TYPE_CHECKING
 
 from matchkit.lazy import lazy_getattr
 
-__all__ = ["Archive", "ArchiveInfo", "SyncResult", "compact", "info", "open", "sync"]
+__all__ = [
+    "Archive",
+    "ArchiveInfo",
+    "Gap",
+    "Scope",
+    "ScopePeriod",
+    "SyncResult",
+    "compact",
+    "info",
+    "open",
+    "sync",
+]
 
 if TYPE_CHECKING:
     from matchkit.archive.maintenance import ArchiveInfo, compact, info
     from matchkit.archive.reader import Archive
     from matchkit.archive.reader import open_archive as open
-    from matchkit.archive.syncing import SyncResult, sync
+    from matchkit.archive.result import SyncResult
+    from matchkit.archive.state import Gap, Scope, ScopePeriod
+    from matchkit.archive.syncing import sync
 
 
 def _require_archive_packages() -> None:
@@ -42,7 +55,9 @@ def _require_archive_packages() -> None:
 _lazy = lazy_getattr(
     __name__,
     {
-        "matchkit.archive.syncing": ("sync", "SyncResult"),
+        "matchkit.archive.syncing": ("sync",),
+        "matchkit.archive.result": ("SyncResult",),
+        "matchkit.archive.state": ("Gap", "Scope", "ScopePeriod"),
         "matchkit.archive.reader": ("Archive", "open_archive"),
         "matchkit.archive.maintenance": ("info", "compact", "ArchiveInfo"),
     },

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 
@@ -52,11 +53,11 @@ def archive_dtype(kind: str) -> object:
     return pd.StringDtype() if kind == "category" else pandas_dtype(kind)
 
 
-def month_strings(created: pd.Series) -> np.ndarray:
+def month_strings(created: pd.Series) -> npt.NDArray[np.object_]:
     """``YYYY-MM`` of each timestamp (object array; None where missing), vectorized."""
     values = created.to_numpy(dtype="datetime64[us]", na_value=np.datetime64("NaT"))
     months = values.astype("datetime64[M]")
-    out = np.datetime_as_string(months, unit="M").astype(object)
+    out: npt.NDArray[np.object_] = np.datetime_as_string(months, unit="M").astype(object)
     out[np.isnat(months)] = None
     return out
 

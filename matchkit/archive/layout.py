@@ -13,7 +13,7 @@ Layout of an archive folder ``DIR``::
     DIR/_staging/batch-N/         the batch being committed (removed once it is)
     DIR/.lock                     held by the one sync or compaction at work
 
-The manifest is replaced atomically (written beside it, flushed, renamed over it).
+The manifest is :mod:`matchkit.archive.manifest`'s.
 """
 
 from __future__ import annotations
@@ -21,34 +21,26 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import numpy as np
-import orjson
+import numpy.typing as npt
 import pyarrow as pa
 
 from matchkit.errors import ArchiveBusyError, ArchiveError
 
 __all__ = [
     "APP_ID",
-    "FORMAT",
-    "MANIFEST",
     "PARTITION",
     "STAGING",
     "bucket_of",
     "locked",
     "partitions",
-    "read_manifest",
     "table_path",
-    "write_manifest",
 ]
 
-FORMAT = "matchkit-archive/1"
-MANIFEST = "archive.json"
 PARTITION = "month"
 """The partition column of every table: ``YYYY-MM`` of the match's created_at (UTC), followed by
 ``.b`` (the match's bucket) when the archive's months are split in buckets."""
@@ -58,7 +50,7 @@ STAGING = "_staging"
 LOCK = ".lock"
 
 
-def bucket_of(match_ids: pa.Array | pa.ChunkedArray, buckets: int) -> np.ndarray:
+def bucket_of(match_ids: pa.Array | pa.ChunkedArray, buckets: int) -> npt.NDArray[np.int64]:
     """Each match's bucket, ``0 <= b < buckets``: the 32-bit FNV-1a hash of its id's UTF-8
     bytes, modulo ``buckets`` (stable across processes, versions and machines; vectorized)."""
     ids = pa.chunked_array([match_ids]) if isinstance(match_ids, pa.Array) else match_ids
@@ -79,7 +71,9 @@ def bucket_of(match_ids: pa.Array | pa.ChunkedArray, buckets: int) -> np.ndarray
     return (hashed % np.uint64(buckets)).astype(np.int64)
 
 
-def partitions(months: np.ndarray, buckets: np.ndarray | None, count: int) -> np.ndarray:
+def partitions(
+    months: npt.NDArray[np.object_], buckets: npt.NDArray[np.integer] | None, count: int
+) -> npt.NDArray[np.object_]:
     """The partition value of each row: its month (``YYYY-MM``; None stays None), followed by
     ``.b`` (zero-padded to the width of ``count - 1``) when the archive has ``count > 1``
     buckets a month. Sorting the values as text sorts them by month, then bucket."""
@@ -89,7 +83,7 @@ def partitions(months: np.ndarray, buckets: np.ndarray | None, count: int) -> np
     width = len(str(count - 1))
     missing = np.array([value is None for value in values], dtype=bool)
     suffixes = np.char.zfill(np.asarray(buckets).astype(str), width).astype(object)
-    out = np.where(missing, "", values).astype(object) + "." + suffixes
+    out: npt.NDArray[np.object_] = np.where(missing, "", values).astype(object) + "." + suffixes
     out[missing] = None
     return out
 
@@ -97,52 +91,6 @@ def partitions(months: np.ndarray, buckets: np.ndarray | None, count: int) -> np
 def table_path(folder: Path, name: str, *, telemetry: bool = False) -> Path:
     """The folder of one Delta table of the archive."""
     return folder / "telemetry" / name if telemetry else folder / name
-
-
-def read_manifest(folder: Path) -> dict[str, Any] | None:
-    """The manifest of the archive in ``folder``, or ``None`` when there is none yet.
-
-    Raises:
-        ArchiveError: the manifest cannot be read or is of another format.
-    """
-    path = folder / MANIFEST
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as error:
-        raise ArchiveError(f"cannot read {path}: {error.strerror or error}", path=path) from None
-    try:
-        manifest = orjson.loads(raw)
-    except orjson.JSONDecodeError as error:
-        raise ArchiveError(
-            f"{path} is damaged ({error}); restore it from a backup (the Delta tables beside "
-            "it are intact)",
-            path=path,
-        ) from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        found = manifest.get("format") if isinstance(manifest, dict) else None
-        raise ArchiveError(
-            f"{path} is of format {found!r}; this version of matchkit reads {FORMAT}", path=path
-        )
-    return manifest
-
-
-def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
-    """Replace the manifest atomically (a crash leaves the old one or the new one)."""
-    path = folder / MANIFEST
-    temporary = folder / f".{MANIFEST}.{os.getpid()}.tmp"
-    data = orjson.dumps(manifest, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
-    try:
-        with open(temporary, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except OSError as error:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
-        raise ArchiveError(f"cannot write {path}: {error.strerror or error}", path=path) from None
 
 
 @contextlib.contextmanager

@@ -30,17 +30,20 @@ from matchkit.archive.convert import (
     pandas_of_arrow,
     to_pandas,
 )
-from matchkit.archive.layout import PARTITION, read_manifest
-from matchkit.archive.versions import table_labels
+from matchkit.archive.layout import PARTITION
+from matchkit.archive.manifest import ArchiveManifest, read_manifest
+from matchkit.archive.state import Scope, ScopePeriod
+from matchkit.archive.versions import checked_files, pinned_tables
 from matchkit.errors import ArchiveError, InvalidArgumentError
 from matchkit.model.schema import DATETIME_DTYPE, TABLE_NAMES, TABLES, TableSchema
 
 if TYPE_CHECKING:
     import dask.dataframe as dd
+    from deltalake import DeltaTable
 
     from matchkit.model.frames import MatchFrames
 
-__all__ = ["Archive", "TableFiles", "open_archive"]
+__all__ = ["Archive", "TableFiles", "open_archive", "require_manifest"]
 
 
 @dataclass(frozen=True)
@@ -77,25 +80,29 @@ class TableFiles:
         import dask.dataframe as dd
 
         meta = to_pandas(pa.table({}), self.dtypes)
+        frame: dd.DataFrame
         if not self.files and not partitions:
-            return dd.from_pandas(meta, npartitions=1)
+            frame = dd.from_pandas(meta, npartitions=1)
+            return frame
         if None in self.months:
-            return dd.from_map(
+            frame = dd.from_map(
                 _FileReader(self.dtypes), list(self.files), meta=meta, label=f"read-{self.label}"
             )
+            return frame
         groups: dict[str, list[str]] = {}
         for path, month in zip(self.files, self.months, strict=True):
             if month is not None:  # none is: checked above
                 groups.setdefault(month, []).append(path)
         values = sorted(groups) if partitions is None else partitions
         meta.index = pd.Index([], name=PARTITION, dtype=pd.StringDtype())
-        return dd.from_map(
+        frame = dd.from_map(
             _FileReader(self.dtypes),
             [(tuple(groups.get(value, ())), value) for value in values],
             meta=meta,
             divisions=[*values, values[-1]],
             label=f"read-{self.label}",
         )
+        return frame
 
 
 class _FileReader:
@@ -151,9 +158,9 @@ class Archive:
 
     Attributes:
         path: the archive folder.
-        version: the batch the tables are pinned at.
+        version: the batch the tables are pinned at (0: an archive with no batch yet).
         versions: each table's Delta version at that batch.
-        scope: the scope its syncs had (shard, filters, telemetry).
+        manifest: the archive's state (scopes, watermark, gaps, ...) when it was opened.
         matches, rosters, participants, rounds, round_participants, assets, spectators: the
             tables of MatchFrames, lazily.
         players, teams: each one's latest snapshot (decision 17), lazily.
@@ -162,14 +169,26 @@ class Archive:
         telemetry: the tables of TelemetryFrames as attributes, or ``None``.
     """
 
-    def __init__(self, path: Path, manifest: dict[str, Any], tables: dict[str, TableFiles],
-                 version: int) -> None:  # fmt: skip
+    matches: dd.DataFrame
+    rosters: dd.DataFrame
+    participants: dd.DataFrame
+    rounds: dd.DataFrame
+    round_participants: dd.DataFrame
+    players: dd.DataFrame
+    teams: dd.DataFrame
+    assets: dd.DataFrame
+    spectators: dd.DataFrame
+    player_snapshots: dd.DataFrame
+    team_snapshots: dd.DataFrame
+
+    def __init__(
+        self, path: Path, manifest: ArchiveManifest, tables: Mapping[str, TableFiles], version: int
+    ) -> None:
         self.path = path
         self.version = version
-        self._manifest = manifest
-        self.scope = manifest["scope"]
+        self.manifest = manifest
         self.versions = {label: table.version for label, table in tables.items()}
-        self._tables = tables
+        self._tables = dict(tables)
         # Every table on the same partitions (the union of theirs): a match's rows lie in
         # partitions of the same number in each, which the analyses' joins rely on.
         values = sorted(
@@ -194,6 +213,23 @@ class Archive:
         return f"Archive({str(self.path)!r}, version={self.version})"
 
     @property
+    def scope(self) -> Scope:
+        """The scope of its syncs now (shard, filters, telemetry)."""
+        return self.manifest.scope
+
+    @property
+    def scopes(self) -> tuple[ScopePeriod, ...]:
+        """Every scope it was synced with, oldest first, with the range of match times each
+        one covered (the last is :attr:`scope`)."""
+        return self.manifest.scopes
+
+    @property
+    def pending(self) -> int | None:
+        """The batch a sync left pending (not seen here until a sync or compaction completes
+        it), or ``None``."""
+        return None if self.manifest.pending is None else self.manifest.pending.batch
+
+    @property
     def tables(self) -> dict[str, dd.DataFrame]:
         """Every table by name, in model order (as :attr:`MatchFrames.tables`)."""
         return {name: getattr(self, name) for name in TABLE_NAMES}
@@ -201,15 +237,7 @@ class Archive:
     @property
     def problems(self) -> tuple[str, ...]:
         """What the normalizer noted in the batches up to this version (as in MatchFrames)."""
-        notes = self._manifest.get("problems", {})
-        return tuple(
-            dict.fromkeys(
-                note
-                for batch, batch_notes in sorted(notes.items(), key=lambda item: int(item[0]))
-                if int(batch) <= self.version
-                for note in batch_notes
-            )
-        )
+        return self.manifest.notes_up_to(self.version)
 
     def files(self, table: str) -> list[str]:
         """The data files of a table at this version (for DuckDB, Spark, ...): ``"matches"``,
@@ -239,7 +267,10 @@ class Archive:
 def _latest(snapshots: dd.DataFrame, key: str) -> dd.DataFrame:
     """Each id's snapshot of its latest match, without the snapshot's match columns."""
     meta = snapshots._meta.drop(columns=list(SNAPSHOT_COLUMNS)).reset_index(drop=True)
-    return snapshots.shuffle(on=key).map_partitions(latest_snapshots, key, meta=meta)
+    latest: dd.DataFrame = snapshots.shuffle(on=key).map_partitions(
+        latest_snapshots, key, meta=meta
+    )
+    return latest
 
 
 def latest_snapshots(frame: pd.DataFrame, key: str) -> pd.DataFrame:
@@ -252,15 +283,42 @@ def latest_snapshots(frame: pd.DataFrame, key: str) -> pd.DataFrame:
 def open_archive(path: str | os.PathLike[str], *, version: int | None = None) -> Archive:
     """Open the archive in ``path``, as its last completed batch left it, or at batch ``version``.
 
-    A sync at work meanwhile is not seen: its batch counts once it is complete.
+    A sync at work meanwhile, or one that was killed, is not seen: its batch counts once it is
+    complete (:attr:`Archive.pending` names a batch left pending).
 
     Raises:
-        ArchiveError: ``path`` holds no archive, a data file is missing or of another size than
-            its table's log says (the message names it), or ``version`` is unknown.
+        ArchiveError: ``path`` holds no archive, its manifest or a table's Delta log is damaged,
+            a data file is missing or of another size than its table's log says (the message
+            names the file), or ``version`` is unknown.
     """
-    from deltalake import DeltaTable
-
     folder = Path(path)
+    manifest = require_manifest(folder)
+    batch = manifest.batch if version is None else version
+    try:
+        pinned = manifest.pinned(version)
+    except KeyError:
+        known = ", ".join(str(number) for number in sorted(manifest.versions))
+        raise ArchiveError(
+            f"{folder} has no version {version!r}; its versions are the batches "
+            f"{known or '(none yet)'}",
+            path=folder,
+        ) from None
+    tables = {
+        label: _table_files(folder, label, table)
+        for label, table in pinned_tables(folder, pinned).items()
+    }
+    for name in TABLE_NAMES:
+        if name not in tables:
+            tables[name] = TableFiles(name, -1, (), (), _dtypes(name, TABLES[name], pa.schema([])))
+    return Archive(folder, manifest, tables, batch)
+
+
+def require_manifest(folder: Path) -> ArchiveManifest:
+    """The manifest of the archive in ``folder``, which must be there.
+
+    Raises:
+        ArchiveError: ``folder`` holds no archive, or its manifest is damaged.
+    """
     manifest = read_manifest(folder)
     if manifest is None:
         raise ArchiveError(
@@ -268,64 +326,11 @@ def open_archive(path: str | os.PathLike[str], *, version: int | None = None) ->
             "`matchkit archive sync` or matchkit.archive.sync",
             path=folder,
         )
-    # By default the tables as the last completed batch left them: a batch being committed
-    # (rosters already, matches not yet) is never half seen.
-    batch = manifest["batch"]
-    pinned: dict[str, int] | None = manifest.get("versions", {}).get(str(batch))
-    if version is not None:
-        known = manifest.get("versions", {})
-        if str(version) not in known:
-            raise ArchiveError(
-                f"{folder} has no version {version!r}; its versions are the batches "
-                f"{', '.join(known) or '(none yet)'}",
-                path=folder,
-            )
-        pinned, batch = known[str(version)], int(version)
-    tables = {}
-    labels = list(pinned) if pinned is not None else table_labels(folder)
-    for label in labels:
-        try:
-            table = DeltaTable(str(folder / label), version=pinned[label] if pinned else None)
-        except Exception as error:
-            raise ArchiveError(
-                f"cannot open {folder / label}: {error}", path=folder / label
-            ) from error
-        tables[label] = _table_files(folder, label, table)
-    for name in TABLE_NAMES:
-        if name not in tables:
-            tables[name] = TableFiles(name, -1, (), (), _dtypes(name, TABLES[name], pa.schema([])))
-    return Archive(folder, manifest, tables, batch)
+    return manifest
 
 
-def _table_files(folder: Path, label: str, table: Any) -> TableFiles:
-    actions = pa.table(table.get_add_actions(flatten=True))
-    paths = actions.column("path").to_pylist()
-    sizes = actions.column("size_bytes").to_pylist()
-    column = f"partition.{PARTITION}"
-    months = (
-        actions.column(column).to_pylist()
-        if column in actions.column_names
-        else [None] * len(paths)
-    )
-    root = folder / label
-    files = []
-    for relative, size in zip(paths, sizes, strict=True):
-        file = root / relative
-        try:
-            actual = file.stat().st_size
-        except FileNotFoundError:
-            raise ArchiveError(
-                f"{file} is missing, and version {table.version()} of {root} lists it; restore "
-                "it from a backup (or open an earlier version with version=)",
-                path=file,
-            ) from None
-        if actual != size:
-            raise ArchiveError(
-                f"{file} is damaged: {actual} bytes, the table's log says {size}; restore it "
-                "from a backup",
-                path=file,
-            )
-        files.append(str(file))
+def _table_files(folder: Path, label: str, table: DeltaTable) -> TableFiles:
+    files = checked_files(folder / label, table)
     schema = pa.schema(table.schema().to_arrow())
     if label.startswith("telemetry/"):
         from matchkit.telemetry.schema import TABLES as TELEMETRY_TABLES
@@ -333,8 +338,13 @@ def _table_files(folder: Path, label: str, table: Any) -> TableFiles:
         declared = TELEMETRY_TABLES[label[10:]]
     else:
         declared = TABLES[label]
-    return TableFiles(label, table.version(), tuple(files), tuple(months),
-                      _dtypes(label, declared, schema))  # fmt: skip
+    return TableFiles(
+        label,
+        table.version(),
+        tuple(str(file.path) for file in files),
+        tuple(file.partition for file in files),
+        _dtypes(label, declared, schema),
+    )
 
 
 def _dtypes(label: str, declared: TableSchema, schema: pa.Schema) -> dict[str, object]:

@@ -1,15 +1,18 @@
 """The staged copy of a batch: its stored tables, written before any table is committed.
 
 A sync writes a batch's tables (as :func:`matchkit.archive.writer.prepare_batch` gives them)
-to ``DIR/_staging/batch-N/``, one Parquet file per table, atomically (a hidden folder renamed
-into place), and only then records the batch as pending. A sync that finds a pending batch
-commits exactly these tables: the rows of a batch never depend on when it is completed.
+to ``DIR/_staging/batch-N/``, one Parquet file per table, each written atomically and flushed to
+the disk, then ``order.json`` (the tables in commit order) last: a staged batch is complete when
+its ``order.json`` is there. Only then does the sync record the batch as pending. A sync that
+finds a pending batch commits exactly these tables: the rows of a batch never depend on when it
+is completed.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
+from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 
 import orjson
@@ -18,6 +21,7 @@ import pyarrow.parquet as pq
 
 from matchkit.archive.layout import STAGING
 from matchkit.errors import ArchiveError
+from matchkit.model.atomic import atomic_write
 
 __all__ = ["clear_staging", "read_staged", "stage"]
 
@@ -28,23 +32,26 @@ def _folder(folder: Path, batch: int) -> Path:
     return folder / STAGING / f"batch-{batch}"
 
 
-def stage(folder: Path, batch: int, prepared: dict[str, pa.Table]) -> None:
-    """Write the batch's tables to its staging folder, atomically."""
+def stage(folder: Path, batch: int, prepared: Mapping[str, pa.Table]) -> None:
+    """Write the batch's tables to its staging folder, ``order.json`` last.
+
+    Raises:
+        ArchiveError: the file system refused a write.
+    """
     target = _folder(folder, batch)
-    temporary = target.parent / f".{target.name}.{os.getpid()}"
-    shutil.rmtree(temporary, ignore_errors=True)
-    temporary.mkdir(parents=True)
+    shutil.rmtree(target, ignore_errors=True)
+    try:
+        target.mkdir(parents=True)
+    except OSError as error:
+        raise ArchiveError(
+            f"cannot create {target}: {error.strerror or error}", path=target
+        ) from None
     names = []
     for index, (label, table) in enumerate(prepared.items()):
         name = f"{index:02d}.parquet"
-        pq.write_table(table, temporary / name)
+        atomic_write(target / name, partial(pq.write_table, table), error=ArchiveError)
         names.append([label, name])
-    with open(temporary / _ORDER, "wb") as handle:
-        handle.write(orjson.dumps(names))
-        handle.flush()
-        os.fsync(handle.fileno())
-    shutil.rmtree(target, ignore_errors=True)
-    os.rename(temporary, target)
+    atomic_write(target / _ORDER, orjson.dumps(names), error=ArchiveError)
 
 
 def read_staged(folder: Path, batch: int) -> dict[str, pa.Table]:
@@ -57,7 +64,7 @@ def read_staged(folder: Path, batch: int) -> dict[str, pa.Table]:
     try:
         names = orjson.loads((source / _ORDER).read_bytes())
         return {label: pq.read_table(source / name) for label, name in names}
-    except (OSError, orjson.JSONDecodeError, pa.ArrowException) as error:
+    except (OSError, orjson.JSONDecodeError, pa.ArrowException, TypeError, ValueError) as error:
         raise ArchiveError(
             f"batch {batch} was left pending by an interrupted sync, and its staged tables in "
             f"{source} cannot be read ({error}); restore the archive from a backup",

@@ -1,118 +1,101 @@
 """Sync: append to an archive what the service has and the archive lacks.
 
-A sync runs from the archive's watermark (on the first run: ``start``, else the oldest day the
-service keeps) to now, one window (a batch) at a time, through the client: its cache, rate limit
-and checks. Each batch goes through these steps, so that a sync killed at any point leaves an
-archive the next sync completes with every match exactly once:
+A sync runs from the archive's watermark (on the first run: ``start``, else where the service's
+retention begins) to now, one window (a batch) at a time, through the client: its cache, rate
+limit and checks. Each batch follows the protocol of :mod:`.batches` (staged, recorded as
+pending, committed table by table with ``matches`` last, then recorded as completed), so that a
+sync killed at any point leaves an archive the next sync completes with every match exactly
+once.
 
-1. fetch the window (matches, and telemetry if the scope has it);
-2. stage the batch's tables, as they will be stored, under ``DIR/_staging/batch-N`` (an
-   atomic write, :mod:`.staging`);
-3. record ``pending = N`` (with its window) in ``archive.json``;
-4. commit every table, each in one Delta commit carrying the application transaction
-   ``(matchkit-archive, N)``, insert-only by key, ``matches`` last (:mod:`.writer`);
-5. record the watermark (the window's end), the batch and the tables' versions, clear
-   ``pending``, remove the staging folder.
+**Late matches.** A service lists a match only once it has ended and been ingested, while its
+``created_at`` is its start, so the newest hours are never final. A sync therefore sets the
+watermark only where everything before it is final: ``end - settle`` (``settle``, default
+:data:`DEFAULT_SETTLE`); the next sync reads the settle period again. Matches are insert-only by
+id, so the overlap costs requests, never a duplicate row.
 
-A sync that finds a pending batch commits it from its staging folder first: tables that carry
-its transaction already are skipped, the others get it. A staging folder without a pending
-batch (killed before step 3) is removed and its window fetched again (from the HTTP cache).
+**Gaps.** A sync that reaches the archive after the service has forgotten the days past its
+watermark records a gap, from the watermark to where the service's retention begins (the
+client's now minus 120 days, to the second), and continues from there.
+
 One sync at a time holds the archive's lock; the scope (shard, filters, telemetry) is kept in
-``archive.json`` and another is refused unless ``allow_scope_change=True``.
+``archive.json`` and another is refused unless ``allow_scope_change=True``, which starts a new
+period of the archive's scope history at its watermark.
 """
 
 from __future__ import annotations
 
 import sys
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from matchkit.archive.layout import FORMAT, locked, read_manifest, write_manifest
-from matchkit.archive.staging import clear_staging, read_staged, stage
-from matchkit.archive.versions import table_versions
-from matchkit.archive.writer import BatchResult, commit_batch, prepare_batch
+from matchkit.archive.batches import (
+    commit_new_batch,
+    complete_pending,
+    finish_batch,
+    require_no_stray_batch,
+)
+from matchkit.archive.defaults import DEFAULT_SETTLE, DEFAULT_WINDOW
+from matchkit.archive.layout import locked
+from matchkit.archive.manifest import ArchiveManifest, read_manifest, write_manifest
+from matchkit.archive.result import SyncResult
+from matchkit.archive.staging import clear_staging
+from matchkit.archive.state import Gap, PendingBatch, Scope
+from matchkit.archive.versions import require_whole
+from matchkit.archive.writer import BatchResult, prepare_batch
 from matchkit.errors import ArchiveScopeError, InvalidArgumentError
 from matchkit.rules.windows import RETENTION, format_time, parse_time
 
 if TYPE_CHECKING:
     from matchkit.client.client import Client
 
-__all__ = ["SyncResult", "check_buckets", "sync"]
+__all__ = [
+    "DEFAULT_SETTLE",
+    "DEFAULT_WINDOW",
+    "SyncRequest",
+    "SyncResult",
+    "SyncRun",
+    "require_buckets",
+    "sync",
+]
 
-DEFAULT_WINDOW = timedelta(days=7)
-_FILTERS = ("player_ids", "patch_versions", "server_types", "ranking_type", "player_names",
-            "team_names", "game_modes")  # fmt: skip
+FILTERS = ("player_ids", "patch_versions", "server_types", "ranking_type", "player_names",
+           "team_names", "game_modes")  # fmt: skip
+"""The filters of :meth:`matchkit.Client.matches` a sync takes (its scope)."""
 
 
-@dataclass
-class SyncResult:
-    """What a sync did.
+@dataclass(frozen=True)
+class SyncRequest:
+    """What one sync asks, checked before it takes the archive's lock.
 
     Attributes:
-        path: the archive folder.
-        batches: batches committed (a completed pending batch included).
-        added: rows added per table over all batches.
-        start, end: the range synced (``None`` when there was nothing to sync).
-        new_columns: ``table.column`` of each column added to a table (schema evolution).
-        absent_columns: ``table.column`` of each column the service no longer sent (kept).
-        gaps: ``(start, end)`` ranges the service had already forgotten, never archived.
-        resumed: the batch a killed sync had left pending, completed by this one.
-        problems: what the normalizer noted in the batches (kept in ``archive.json``).
-        notes: what the sync did other than asked (an ignored ``start``).
+        scope: what it fetches.
+        start: where a new archive starts (``None``: where the service's retention begins).
+        end: where the sync ends (the client's now, or an earlier ``now=``).
+        now: the client's now, from which the service's retention is measured.
+        window: the span of one batch.
+        settle: the span before ``end`` that is not final yet.
+        allow_scope_change: continue with ``scope`` though the archive holds another.
+        buckets: how many buckets a new archive splits its months into (``None``: 1).
+        progress: print a line per batch to standard error.
     """
 
-    path: Path
-    batches: int = 0
-    added: dict[str, int] = field(default_factory=dict)
-    start: datetime | None = None
-    end: datetime | None = None
-    new_columns: list[str] = field(default_factory=list)
-    absent_columns: list[str] = field(default_factory=list)
-    gaps: list[tuple[datetime, datetime]] = field(default_factory=list)
-    resumed: int | None = None
-    problems: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    scope: Scope
+    start: datetime | None
+    end: datetime
+    now: datetime
+    window: timedelta = DEFAULT_WINDOW
+    settle: timedelta = DEFAULT_SETTLE
+    allow_scope_change: bool = False
+    buckets: int | None = None
+    progress: bool = False
 
-    def _add(self, batch: BatchResult) -> None:
-        self.batches += 1
-        for name, rows in batch.added.items():
-            self.added[name] = self.added.get(name, 0) + rows
-        self.new_columns.extend(c for c in batch.new_columns if c not in self.new_columns)
-        self.absent_columns.extend(c for c in batch.absent_columns if c not in self.absent_columns)
-        self.problems.extend(batch.problems)
-
-    def __str__(self) -> str:
-        lines = []
-        if self.resumed is not None:
-            lines.append(f"completed batch {self.resumed}, left pending by an interrupted sync")
-        lines.extend(self.notes)
-        if self.start is None or self.end is None:
-            lines.append(f"{self.path}: already up to date, nothing added")
-        else:
-            lines.append(
-                f"{self.path}: added {self.added.get('matches', 0):,} matches from "
-                f"{format_time(self.start)} to {format_time(self.end)} in {self.batches} batches"
-            )
-        lines.extend(f"  {name:<30} +{rows:,} rows" for name, rows in self.added.items() if rows)
-        lines.extend(f"  new column {c} (added to the table)" for c in self.new_columns)
-        lines.extend(
-            f"  column {c} not sent by the service any more (kept; empty in new rows)"
-            for c in self.absent_columns
-        )
-        lines.extend(
-            f"  gap: matches from {format_time(a)} to {format_time(b)} were no longer served "
-            "and are not in the archive"
-            for a, b in self.gaps
-        )
-        if self.problems:
-            lines.append(
-                f"  {len(self.problems)} notes of the normalizer, kept in archive.json "
-                f"(problems), e.g. {self.problems[0]}"
-            )
-        return "\n".join(lines)
+    @property
+    def retention_start(self) -> datetime:
+        """The oldest moment the service still serves."""
+        return self.now - RETENTION
 
 
 def sync(
@@ -124,23 +107,27 @@ def sync(
     shard: str | None = None,
     telemetry: bool = False,
     window: timedelta = DEFAULT_WINDOW,
+    settle: timedelta = DEFAULT_SETTLE,
     allow_scope_change: bool = False,
     wait: float = 0.0,
     progress: bool | None = None,
     buckets: int | None = None,
-    **filters: Any,
+    **filters: object,
 ) -> SyncResult:
     """Append to the archive in ``path`` what the service has and the archive lacks.
 
     Args:
-        client: the client to fetch through (its shard, cache, rate limit and checks).
+        client: the client to fetch through (its shard, cache, rate limit, checks and now).
         path: the archive folder (created on the first sync).
-        start: where a new archive starts (default: the oldest day the service keeps);
+        start: where a new archive starts (default: where the service's retention begins);
             ignored once the archive has a watermark.
         now: where the sync ends (default: the client's now); not later than it.
         shard: the client's shard, when given as a check.
         telemetry: archive each match's telemetry too (part of the scope).
         window: the span of one batch (default 7 days).
+        settle: how long before ``now`` matches may still be listed late (default 6 hours):
+            the watermark stops that far before ``now``, and the next sync reads that span
+            again (which costs requests, never a duplicate).
         allow_scope_change: sync even though the archive holds another scope.
         wait: seconds to wait for another sync of this archive to finish.
         progress: print a line per batch to standard error (default: the client's setting).
@@ -157,16 +144,59 @@ def sync(
         InvalidArgumentError: an argument is invalid (before any request).
         ArchiveScopeError: the archive holds another scope.
         ArchiveBusyError: another sync holds the archive past ``wait`` seconds.
-        ArchiveError: the archive cannot be read or written.
+        ArchiveError: the archive cannot be read or written, or is damaged (naming the file).
         ServiceError and its kin: the service failed (the batches before stay committed).
     """
     folder = Path(path)
+    request = _request(
+        client,
+        folder,
+        start=start,
+        now=now,
+        shard=shard,
+        telemetry=telemetry,
+        window=window,
+        settle=settle,
+        allow_scope_change=allow_scope_change,
+        progress=progress,
+        buckets=buckets,
+        filters=filters,
+    )
+    if folder.exists() and not folder.is_dir():
+        raise InvalidArgumentError(f"{folder} is a file, not an archive folder", parameter="path")
+    folder.mkdir(parents=True, exist_ok=True)
+    with locked(folder, wait=wait):
+        require_buckets(folder, buckets)
+        return SyncRun(client, folder, request).run()
+
+
+def _request(
+    client: Client,
+    folder: Path,
+    *,
+    start: str | datetime | None,
+    now: str | datetime | None,
+    shard: str | None,
+    telemetry: bool,
+    window: timedelta,
+    settle: timedelta,
+    allow_scope_change: bool,
+    progress: bool | None,
+    buckets: int | None,
+    filters: dict[str, object],
+) -> SyncRequest:
+    """The sync's arguments checked, before any request or write."""
     scope = _scope(client, shard, telemetry, filters)
-    check_buckets(folder, buckets)
-    if not isinstance(window, timedelta) or window <= timedelta(0):
-        raise InvalidArgumentError(
-            f"window={window!r} must be a positive timedelta", parameter="window"
-        )
+    require_buckets(folder, buckets)
+    for name, span, least in (("window", window, "positive"), ("settle", settle, "zero or more")):
+        if (
+            not isinstance(span, timedelta)
+            or span < timedelta(0)
+            or (name == "window" and span == timedelta(0))
+        ):
+            raise InvalidArgumentError(
+                f"{name}={span!r} must be a {least} timedelta", parameter=name
+            )
     client_now = client.now()
     end = client_now if now is None else parse_time(now, parameter="now")
     if end > client_now:
@@ -177,22 +207,26 @@ def sync(
     first = None if start is None else parse_time(start, parameter="start")
     with warnings.catch_warnings():  # the arguments checked as the fetch will check them
         warnings.simplefilter("ignore")
-        client.plan(end - timedelta(days=1), end, **scope["filters"])
-    if progress is None:
-        progress = client.progress
-    if folder.exists() and not folder.is_dir():
-        raise InvalidArgumentError(f"{folder} is a file, not an archive folder", parameter="path")
-    folder.mkdir(parents=True, exist_ok=True)
-    with locked(folder, wait=wait):
-        check_buckets(folder, buckets)
-        return _sync_locked(
-            client, folder, scope, first, end, client_now, window, allow_scope_change, progress,
-            buckets or 1,
-        )  # fmt: skip
+        client.plan(end - timedelta(days=1), end, **scope.filter_arguments())
+    return SyncRequest(
+        scope=scope,
+        start=first,
+        end=end,
+        now=client_now,
+        window=window,
+        settle=settle,
+        allow_scope_change=allow_scope_change,
+        buckets=buckets,
+        progress=client.progress if progress is None else progress,
+    )
 
 
-def check_buckets(folder: Path, buckets: int | None) -> None:
-    """``buckets`` is a whole number >= 1, and the archive's own when it has one."""
+def require_buckets(folder: Path, buckets: int | None) -> None:
+    """``buckets`` is a whole number >= 1, and the archive's own when it has one.
+
+    Raises:
+        InvalidArgumentError: it is not.
+    """
     if buckets is None:
         return
     if isinstance(buckets, bool) or not isinstance(buckets, int) or not 1 <= buckets <= 1024:
@@ -200,147 +234,154 @@ def check_buckets(folder: Path, buckets: int | None) -> None:
             f"buckets={buckets!r} must be a whole number from 1 to 1024", parameter="buckets"
         )
     manifest = read_manifest(folder) if folder.is_dir() else None
-    if manifest is not None and manifest.get("buckets", 1) != buckets:
+    if manifest is not None and manifest.buckets != buckets:
         raise InvalidArgumentError(
-            f"{folder} splits each month into {manifest.get('buckets', 1)} bucket(s), fixed when "
-            f"it was created; leave buckets out (--buckets) or give {manifest.get('buckets', 1)}",
+            f"{folder} splits each month into {manifest.buckets} bucket(s), fixed when it was "
+            f"created; leave buckets out (--buckets) or give {manifest.buckets}",
             parameter="buckets",
         )
 
 
-def _scope(client: Client, shard: str | None, telemetry: bool, filters: dict[str, Any]) -> dict:
+def _scope(client: Client, shard: str | None, telemetry: bool, filters: dict[str, object]) -> Scope:
     if shard is not None and shard != client.shard:
         raise InvalidArgumentError(
             f"shard={shard!r} but the client fetches from {client.shard!r}; build the client "
             f"with shard={shard!r}",
             parameter="shard",
         )
-    unknown = sorted(set(filters) - set(_FILTERS))
+    unknown = sorted(set(filters) - set(FILTERS))
     if unknown:
         raise InvalidArgumentError(
-            f"sync takes the filters {', '.join(_FILTERS)}; not {', '.join(unknown)}",
+            f"sync takes the filters {', '.join(FILTERS)}; not {', '.join(unknown)}",
             parameter=unknown[0],
         )
-    kept = {}
-    for name, value in sorted(filters.items()):
-        if value is None:
-            continue
-        kept[name] = value if isinstance(value, str) else sorted(str(v) for v in value)
-    return {"shard": client.shard, "filters": kept, "telemetry": bool(telemetry)}
+    return Scope.of(client.shard, filters, telemetry=telemetry)
 
 
-def _sync_locked(client, folder, scope, first, end, client_now, window, allow_change, progress,
-                 buckets):  # fmt: skip
-    manifest = read_manifest(folder)
-    source = "embedded sample service" if client.embedded else client.base_url
-    if manifest is None:
-        manifest = {"format": FORMAT, "scope": scope, "source": source, "batch": 0,
-                    "watermark": None, "pending": None, "versions": {}, "gaps": [],
-                    "scopes": [], "buckets": buckets}  # fmt: skip
-    elif manifest["scope"] != scope:
-        if not allow_change:
+class SyncRun:
+    """One sync of one archive, under its lock: completes a pending batch, records a gap, then
+    fetches and commits its windows one batch at a time.
+
+    Attributes:
+        manifest: the archive's state as the run has left it so far.
+        result: what it did so far.
+    """
+
+    def __init__(self, client: Client, folder: Path, request: SyncRequest) -> None:
+        self.client = client
+        self.folder = folder
+        self.request = request
+        self.result = SyncResult(folder)
+        self.manifest = self._opened()
+
+    def run(self) -> SyncResult:
+        """Sync to the request's end; what it added."""
+        pending = self.manifest.pending
+        if pending is not None:  # fetched under the scope it was recorded in: completed first
+            self.result.resumed = pending.batch
+            self.manifest, done = complete_pending(self.folder, self.manifest)
+            self._count(pending, done, fetched=None)
+        else:
+            require_no_stray_batch(self.folder, self.manifest)
+            clear_staging(self.folder)  # a batch staged by a sync killed before recording it
+        require_whole(self.folder, self.manifest.pinned())  # damage named before any request
+        if self.manifest.scope != self.request.scope:  # allowed: checked when it was opened
+            self.manifest = self.manifest.with_scope(
+                self.request.scope, start=self.manifest.watermark
+            )
+        begin = self._begin()
+        end = self.request.end
+        if begin >= end:
+            write_manifest(self.folder, self.manifest)
+            self.result.watermark = self.manifest.watermark
+            return self.result
+        self.result.start, self.result.end = begin, end
+        self.result.reread_from = self.manifest.synced_to
+        final = end - self.request.settle
+        moment = begin
+        while moment < end:
+            stop = min(moment + self.request.window, end)
+            self._batch(moment, stop, watermark=max(begin, min(stop, final)))
+            moment = stop
+        self.result.watermark = self.manifest.watermark
+        return self.result
+
+    def _opened(self) -> ArchiveManifest:
+        """The archive's manifest (a new one for a new archive), whose scope the request may
+        continue (its own, or another with ``allow_scope_change``)."""
+        request = self.request
+        source = "embedded sample service" if self.client.embedded else self.client.base_url
+        manifest = read_manifest(self.folder)
+        if manifest is None:
+            return ArchiveManifest.new(request.scope, source=source, buckets=request.buckets or 1)
+        if manifest.scope != request.scope and not request.allow_scope_change:
             raise ArchiveScopeError(
-                f"{folder} holds the scope {_shown(manifest['scope'])}; this sync asks for "
-                f"{_shown(scope)}. Sync with the archive's scope, or pass "
+                f"{self.folder} holds the scope {manifest.scope}; this sync asks for "
+                f"{request.scope}. Sync with the archive's scope, or pass "
                 "allow_scope_change=True (--change-scope) to continue with the new one from "
                 "the watermark",
-                path=folder / "archive.json",
-                stored=manifest["scope"],
-                asked=scope,
+                path=self.folder / "archive.json",
+                stored=manifest.scope,
+                asked=request.scope,
             )
-        manifest["scopes"].append({"scope": manifest["scope"], "until": manifest["watermark"]})
-        manifest["scope"] = scope
-    manifest["source"] = source
-    result = SyncResult(folder)
-    if manifest.get("pending") is not None:
-        result.resumed = manifest["pending"]["batch"]
-        _resume(folder, manifest, result, progress)
-    else:
-        clear_staging(folder)
-    retention_start = _next_midnight(client_now - RETENTION)
-    if manifest["watermark"] is None:
-        begin = max(first, client_now - RETENTION) if first is not None else retention_start
-    else:
-        begin = parse_time(manifest["watermark"])
-        if first is not None and first != begin:
-            result.notes.append(
-                f"start {format_time(first)} ignored: the archive continues from its watermark "
-                f"{manifest['watermark']}"
+        return manifest.with_source(source)
+
+    def _begin(self) -> datetime:
+        """Where this sync starts: the watermark (past a gap the service has forgotten), or for
+        a new archive its start."""
+        request = self.request
+        retention_start = request.retention_start
+        watermark = self.manifest.watermark
+        if watermark is None:
+            begin = (
+                retention_start if request.start is None else max(request.start, retention_start)
             )
-        if begin < client_now - RETENTION:
-            gap = (begin, retention_start)
-            result.gaps.append(gap)
-            manifest["gaps"].append([format_time(gap[0]), format_time(gap[1])])
-            begin = retention_start
-    if begin >= end:
-        write_manifest(folder, manifest)
-        return result
-    result.start, result.end = begin, end
-    moment = begin
-    while moment < end:
-        stop = min(moment + window, end)
-        _batch(client, folder, manifest, scope, moment, stop, result, progress)
-        moment = stop
-    return result
+            self.manifest = self.manifest.with_start(begin)
+            return begin
+        if request.start is not None and request.start != watermark:
+            self.result.notes.append(
+                f"start {format_time(request.start)} ignored: the archive continues from its "
+                f"watermark {format_time(watermark)}"
+            )
+        if watermark < retention_start:
+            gap = Gap(watermark, retention_start)
+            self.result.gaps.append(gap)
+            self.manifest = self.manifest.with_gap(gap)
+            return retention_start
+        return watermark
 
-
-def _batch(client, folder, manifest, scope, begin, stop, result, progress) -> None:
-    batch = manifest["batch"] + 1
-    frames = client.matches(begin, stop, **scope["filters"])
-    telemetry = None
-    if scope["telemetry"] and len(frames):
-        telemetry = client.telemetry(frames)
-    if len(frames) == 0:
-        _finish(folder, manifest, batch, stop, BatchResult(), result, progress, begin)
-        return
-    prepared = prepare_batch(
-        frames.tables,
-        telemetry.tables if telemetry is not None else None,
-        buckets=manifest.get("buckets", 1),  # fixed when the archive was created
-    )
-    stage(folder, batch, prepared)
-    problems = [*frames.problems, *(telemetry.problems if telemetry is not None else ())]
-    manifest["pending"] = {"batch": batch, "start": format_time(begin), "end": format_time(stop),
-                           "problems": problems}  # fmt: skip
-    write_manifest(folder, manifest)
-    done = commit_batch(folder, batch, prepared)
-    done.problems = problems
-    _finish(folder, manifest, batch, stop, done, result, progress, begin)
-
-
-def _resume(folder: Path, manifest: dict, result: SyncResult, progress: bool) -> None:
-    pending = manifest["pending"]
-    done = commit_batch(folder, pending["batch"], read_staged(folder, pending["batch"]))
-    done.problems = list(pending.get("problems", ()))
-    start, stop = parse_time(pending["start"]), parse_time(pending["end"])
-    _finish(folder, manifest, pending["batch"], stop, done, result, progress, start)
-
-
-def _finish(folder, manifest, batch, stop, done, result, progress, begin) -> None:
-    manifest["batch"] = batch
-    manifest["watermark"] = format_time(stop)
-    manifest["pending"] = None
-    manifest["versions"][str(batch)] = table_versions(folder)
-    if done.problems:  # what the normalizer noted, kept with the batch (never dropped)
-        manifest.setdefault("problems", {})[str(batch)] = done.problems
-    write_manifest(folder, manifest)
-    clear_staging(folder)
-    result._add(done)
-    if progress:
-        print(
-            f"batch {batch}: {format_time(begin)} to {format_time(stop)}: "
-            f"+{done.added.get('matches', 0):,} matches",
-            file=sys.stderr,
-            flush=True,
+    def _batch(self, begin: datetime, stop: datetime, *, watermark: datetime) -> None:
+        """Fetch ``[begin, stop)`` and commit it as the next batch."""
+        client, scope = self.client, self.request.scope
+        frames = client.matches(begin, stop, **scope.filter_arguments())
+        telemetry = client.telemetry(frames) if scope.telemetry and len(frames) else None
+        pending = PendingBatch(
+            batch=self.manifest.batch + 1,
+            start=begin,
+            end=stop,
+            watermark=watermark,
+            problems=(*frames.problems, *(telemetry.problems if telemetry is not None else ())),
         )
+        if len(frames) == 0:
+            done = BatchResult()
+            self.manifest = finish_batch(self.folder, self.manifest, pending, done)
+        else:
+            prepared = prepare_batch(
+                frames.tables,
+                telemetry.tables if telemetry is not None else None,
+                buckets=self.manifest.buckets,  # fixed when the archive was created
+            )
+            self.manifest, done = commit_new_batch(self.folder, self.manifest, pending, prepared)
+        self._count(pending, done, fetched=len(frames))
 
-
-def _next_midnight(moment: datetime) -> datetime:
-    midnight = moment.replace(hour=0, minute=0, second=0, microsecond=0)
-    return midnight if midnight == moment else midnight + timedelta(days=1)
-
-
-def _shown(scope: dict) -> str:
-    filters = ", ".join(f"{k}={v}" for k, v in scope["filters"].items()) or "no filters"
-    telemetry = "with telemetry" if scope["telemetry"] else "without telemetry"
-    return f"[shard {scope['shard']}, {filters}, {telemetry}]"
+    def _count(self, pending: PendingBatch, done: BatchResult, *, fetched: int | None) -> None:
+        self.result.add(done)
+        if fetched is not None:
+            self.result.reread += fetched - done.added.get("matches", 0)
+        if self.request.progress:
+            print(
+                f"batch {pending.batch}: {format_time(pending.start)} to "
+                f"{format_time(pending.end)}: +{done.added.get('matches', 0):,} matches",
+                file=sys.stderr,
+                flush=True,
+            )

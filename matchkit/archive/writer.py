@@ -31,6 +31,7 @@ import pyarrow as pa
 
 from matchkit.archive.convert import match_months, snapshot_frame, stored_key, to_arrow
 from matchkit.archive.layout import APP_ID, PARTITION
+from matchkit.archive.versions import is_table, open_table
 from matchkit.errors import ArchiveError
 from matchkit.model.schema import TABLE_NAMES, TABLES, TableSchema
 
@@ -130,22 +131,23 @@ def commit_batch(
 def _unarchived(folder: Path, prepared: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
     """The rows of ``prepared`` whose match the ``matches`` table does not hold yet."""
     import pyarrow.compute as pc
-    from deltalake import DeltaTable
+    from deltalake.exceptions import DeltaError
 
     matches = prepared.get("matches")
     path = folder / "matches"
-    if matches is None or matches.num_rows == 0 or not DeltaTable.is_deltatable(str(path)):
+    if matches is None or matches.num_rows == 0 or not is_table(path):
         return dict(prepared)
     months = pc.unique(matches.column(PARTITION).drop_null()).to_pylist()
+    dataset = open_table(path).to_pyarrow_dataset()
     try:
-        dataset = DeltaTable(str(path)).to_pyarrow_dataset()
         archived = dataset.to_table(
             columns=["match_id"], filter=pc.field(PARTITION).isin(months)
         ).column("match_id")
-    except Exception as error:  # deltalake's own errors, OSError, damaged files
+    except (DeltaError, OSError, pa.ArrowException) as error:  # a damaged data file
         raise ArchiveError(
-            f"could not read the match ids of {path}: {error}; nothing of this batch was committed",
-            path=path,
+            f"could not read the match ids of {path}: {error}; a data file of it is damaged "
+            "(restore it from a backup); nothing of this batch was committed",
+            path=getattr(error, "filename", None) or path,
         ) from error
     if len(archived) == 0:
         return dict(prepared)
@@ -185,11 +187,11 @@ def commit_table(
     from deltalake import (
         ColumnProperties,
         CommitProperties,
-        DeltaTable,
         Transaction,
         WriterProperties,
         write_deltalake,
     )
+    from deltalake.exceptions import DeltaError
 
     result = result if result is not None else BatchResult()
     label = label or path.name
@@ -198,7 +200,7 @@ def commit_table(
     unique = {key[0]: ColumnProperties(dictionary_enabled=False)} if len(key) == 1 else {}
     properties = WriterProperties(compression="SNAPPY", column_properties=unique)
     try:
-        if not DeltaTable.is_deltatable(str(path)):
+        if not is_table(path):  # new, or its first commit was cut short
             path.mkdir(parents=True, exist_ok=True)
             write_deltalake(
                 str(path),
@@ -208,21 +210,23 @@ def commit_table(
                 commit_properties=commit,
                 writer_properties=properties,
             )
-            return data.num_rows
-        table = DeltaTable(str(path))
+            return int(data.num_rows)
+        table = open_table(path)  # a damaged log: an ArchiveError naming its file
         if (table.transaction_version(APP_ID) or 0) >= batch:
             return None
-        data, new = _aligned(data, pa.schema(table.schema().to_arrow()), label, result)
-        if data.num_rows == 0 and not new:
+        if data.num_rows == 0:  # every row's match is archived: nothing to add, or to report
             return 0
+        data, new = _aligned(data, pa.schema(table.schema().to_arrow()), label, result)
         write_deltalake(
-            table, data, mode="append", schema_mode="merge" if new else None,
-            commit_properties=commit, writer_properties=properties,
-        )  # fmt: skip
-        return data.num_rows
-    except ArchiveError:
-        raise
-    except Exception as error:  # deltalake's own errors, OSError
+            table,
+            data,
+            mode="append",
+            schema_mode="merge" if new else None,
+            commit_properties=commit,
+            writer_properties=properties,
+        )
+        return int(data.num_rows)
+    except (DeltaError, OSError, pa.ArrowException) as error:
         raise ArchiveError(
             f"could not write batch {batch} to {path}: {error}; nothing of this table's batch "
             "was committed, run the sync again",

@@ -13,8 +13,10 @@ import warnings
 from datetime import timedelta
 from pathlib import Path
 
+from matchkit.archive.defaults import DEFAULT_SETTLE
 from matchkit.cli.options import (
     WIDTH,
+    Subcommands,
     add_command,
     add_filter_options,
     check_offline,
@@ -28,7 +30,7 @@ from matchkit.rules.shards import SHARDS
 __all__ = ["add_archive_parser", "run_archive", "synth_archive"]
 
 
-def add_archive_parser(commands) -> None:
+def add_archive_parser(commands: Subcommands) -> None:
     """Declare ``matchkit archive`` and its actions."""
     archive = commands.add_parser(
         "archive",
@@ -53,8 +55,11 @@ examples:
         actions,
         "info",
         help="what an archive holds",
-        description="Print an archive's tables with their rows, files, versions and size, the "
-        "range of its match times, its watermark, its scope and the gaps it has.",
+        description="Print an archive's tables as its last completed batch left them (what "
+        "matchkit.archive.open reads) with their rows, files, versions and size, the range of "
+        "its match times, up to where it is final, its scope history (every scope with the "
+        "match times it was synced for), a batch an interrupted sync left pending, and its "
+        "gaps.",
         epilog="examples:\n  matchkit archive info archive\n",
     )
     info.add_argument("dir", type=Path, metavar="DIR", help="the archive folder")
@@ -62,9 +67,10 @@ examples:
         actions,
         "compact",
         help="compact the tables and remove the files no version uses",
-        description="Rewrite each table's small files into larger ones (a new version with "
-        "the same rows), then remove the data files that no version of the last "
-        "--retention-hours uses. Only files of the archive's Delta tables are removed.",
+        description="Complete a batch an interrupted sync left pending (from its staged "
+        "tables), rewrite each table's small files into larger ones (a new version with the "
+        "same rows), then remove the data files that no version of the last --retention-hours "
+        "uses. Only files of the archive's Delta tables are removed.",
         epilog="""\
 examples:
   matchkit archive compact archive                # keep what versions of the last week use
@@ -88,17 +94,19 @@ examples:
     )
 
 
-def _sync_parser(actions) -> None:
+def _sync_parser(actions: Subcommands) -> None:
     sync = add_command(
         actions,
         "sync",
         help="append what the service has and the archive lacks",
         description="Fetch, through the HTTP cache and the rate limit, the matches from the "
-        "archive's watermark (first run: --start, else the oldest day the service keeps) to "
-        "now, one window at a time, and append them to the archive in DIR. Run it daily (e.g. "
-        "from cron): a re-run adds nothing, and a sync killed at any point is completed by the "
-        "next. The scope (shard, filters, --telemetry) is kept with the archive; another is "
-        "refused unless --change-scope. The API key is read from MATCHKIT_API_KEY.",
+        "archive's watermark (first run: --start, else where the service's retention begins) "
+        "to now, one window at a time, and append them to the archive in DIR. The archive is "
+        "final up to now minus the settle period (--settle), which the next sync reads again: "
+        "matches listed late are archived, none twice. Run it daily (e.g. from cron): a re-run "
+        "adds nothing, and a sync killed at any point is completed by the next. The scope "
+        "(shard, filters, --telemetry) is kept with the archive; another is refused unless "
+        "--change-scope. The API key is read from MATCHKIT_API_KEY.",
         epilog="""\
 examples:
   matchkit archive sync archive                           # the embedded sample service
@@ -115,14 +123,18 @@ examples:
         metavar="URL",
         help="service URL (default: $MATCHKIT_BASE_URL, else the embedded sample service)",
     )
-    sync.add_argument("--shard", default="global", choices=list(SHARDS),
-                      help="region of the service (default: global)")  # fmt: skip
+    sync.add_argument(
+        "--shard",
+        default="global",
+        choices=list(SHARDS),
+        help="region of the service (default: global)",
+    )
     sync.add_argument(
         "--start",
         default=None,
         metavar="TIME",
-        help="where a new archive starts, e.g. 2026-08-01 (default: the oldest day the "
-        "service keeps; ignored once the archive has a watermark)",
+        help="where a new archive starts, e.g. 2026-08-01 (default: where the service's "
+        "retention begins; ignored once the archive has a watermark)",
     )
     sync.add_argument(
         "--now",
@@ -131,8 +143,9 @@ examples:
         help="ISO 8601 time taken as now (default: the embedded service's now, else the clock)",
     )
     add_filter_options(sync)
-    sync.add_argument("--telemetry", action="store_true",
-                      help="archive each match's telemetry too (default: off)")  # fmt: skip
+    sync.add_argument(
+        "--telemetry", action="store_true", help="archive each match's telemetry too (default: off)"
+    )
     sync.add_argument(
         "--buckets",
         type=int,
@@ -155,8 +168,18 @@ examples:
         metavar="DIR",
         help="folder of the HTTP cache (default: $MATCHKIT_CACHE_DIR, else the user cache)",
     )
-    sync.add_argument("--window-days", type=float, default=7, metavar="N",
-                      help="days per batch (default: 7)")  # fmt: skip
+    sync.add_argument(
+        "--window-days", type=float, default=7, metavar="N", help="days per batch (default: 7)"
+    )
+    sync.add_argument(
+        "--settle",
+        type=float,
+        default=DEFAULT_SETTLE / timedelta(hours=1),
+        metavar="HOURS",
+        help="hours before now in which matches may still be listed late: the archive is "
+        "final only up to now minus HOURS, and the next sync reads them again (default: "
+        f"{DEFAULT_SETTLE / timedelta(hours=1):g})",
+    )
     sync.add_argument(
         "--change-scope",
         action="store_true",
@@ -186,13 +209,17 @@ def run_archive(args: argparse.Namespace) -> int:
     if args.action == "compact":
         print(archive.compact(args.dir, retention_hours=args.retention_hours, wait=args.wait))
         return 0
-    from matchkit.archive.syncing import check_buckets
+    from matchkit.archive.syncing import require_buckets
     from matchkit.client.client import Client
     from matchkit.rules.windows import parse_time
 
     if not args.window_days > 0:
         raise InvalidArgumentError(
             f"--window-days {args.window_days} must be > 0", parameter="window_days"
+        )
+    if not 0 <= args.settle <= 24 * 28:
+        raise InvalidArgumentError(
+            f"--settle {args.settle} must be from 0 to {24 * 28} hours", parameter="settle"
         )
     filters = filters_from_args(args)
     # Every argument is checked before the client starts anything (an embedded service
@@ -201,7 +228,7 @@ def run_archive(args: argparse.Namespace) -> int:
     for parameter in ("start", "now"):
         if getattr(args, parameter) is not None:
             parse_time(getattr(args, parameter), parameter=parameter)
-    check_buckets(Path(args.dir), args.buckets)
+    require_buckets(Path(args.dir), args.buckets)
     options = client_options(args)
     check_offline(args.base_url, options, None, None, **filters)
     progress = not args.no_progress and sys.stderr.isatty()
@@ -215,6 +242,7 @@ def run_archive(args: argparse.Namespace) -> int:
             start=args.start,
             telemetry=args.telemetry,
             window=timedelta(days=args.window_days),
+            settle=timedelta(hours=args.settle),
             allow_scope_change=args.change_scope,
             wait=args.wait,
             progress=not args.no_progress,
@@ -229,7 +257,7 @@ def synth_archive(args: argparse.Namespace) -> int:
     """Run ``matchkit synth --archive DIR --matches N``."""
     import time
 
-    from matchkit.archive.synthetic import write_synthetic_archive
+    from matchkit.synth.archive import write_synthetic_archive
 
     if args.matches is None:
         raise InvalidArgumentError("synth --archive needs --matches N", parameter="matches")

@@ -95,11 +95,11 @@ def _synth(args: argparse.Namespace) -> int:
 
     options = {key: getattr(args, key) for key in ("seed", "matches", "na_matches", "days")}
     options["as_of"] = args.as_of
-    manifest = write_dataset(args.out, **{k: v for k, v in options.items() if v is not None})
-    counts = ", ".join(f"{info['matches']} {shard}" for shard, info in manifest["shards"].items())
+    written = write_dataset(args.out, **{k: v for k, v in options.items() if v is not None})
+    counts = ", ".join(f"{info['matches']} {shard}" for shard, info in written["shards"].items())
     print(
-        f"wrote {args.out}: {counts} matches (seed {manifest['seed']}, "
-        f"{manifest['days']} days to {manifest['as_of']})"
+        f"wrote {args.out}: {counts} matches (seed {written['seed']}, "
+        f"{written['days']} days to {written['as_of']})"
     )
     return 0
 

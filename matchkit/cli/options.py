@@ -7,7 +7,7 @@ import argparse
 import textwrap
 import warnings
 from datetime import date
-from typing import TYPE_CHECKING, Any, TypedDict, Unpack, cast
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict, Unpack, cast
 
 from matchkit.rules.filters import FILTERS, FilterSpec, MatchFilters
 
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 __all__ = [
     "WIDTH",
     "ClientOptions",
+    "Subcommands",
     "add_command",
     "add_filter_options",
     "check_offline",
@@ -27,6 +28,9 @@ __all__ = [
 
 WIDTH = 96
 """The width descriptions are wrapped to."""
+
+Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""The subcommands of a parser (what ``add_subparsers`` returns)."""
 
 
 def _filter_help(spec: FilterSpec) -> str:
@@ -105,7 +109,9 @@ def check_offline(
             check.plan(start, end, **fetch)
 
 
-def add_command(commands, name: str, *, help: str, description: str, epilog: str):
+def add_command(
+    commands: Subcommands, name: str, *, help: str, description: str, epilog: str
+) -> argparse.ArgumentParser:
     """A parser for ``name`` among ``commands`` (a subparsers action), its description wrapped
     and its epilog (the examples) kept as written."""
     return commands.add_parser(

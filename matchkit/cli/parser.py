@@ -13,7 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from matchkit.cli.archive import add_archive_parser
-from matchkit.cli.options import add_command, add_filter_options
+from matchkit.cli.options import Subcommands, add_command, add_filter_options
 from matchkit.rules.profiles import PROFILES
 from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT
 from matchkit.rules.shards import SHARDS
@@ -85,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _serve_parser(commands) -> None:
+def _serve_parser(commands: Subcommands) -> None:
     serve = add_command(
         commands,
         "serve",
@@ -184,7 +184,7 @@ def _serve_service_options(serve: argparse.ArgumentParser) -> None:
     )
 
 
-def _synth_parser(commands) -> None:
+def _synth_parser(commands: Subcommands) -> None:
     from matchkit.sampledata import parameters  # constants only: light to import
 
     synth = add_command(
@@ -252,7 +252,7 @@ examples:
     )
 
 
-def _fetch_parser(commands) -> None:
+def _fetch_parser(commands: Subcommands) -> None:
     fetch = add_command(
         commands,
         "fetch",
@@ -338,7 +338,12 @@ Times are ISO 8601: a date (midnight UTC) or a date and time, UTC when no offset
 
 
 def _out_options(
-    parser, *, out_help: str, overwrite_help: str, required: bool = False, default=None
+    parser: argparse.ArgumentParser,
+    *,
+    out_help: str,
+    overwrite_help: str,
+    required: bool = False,
+    default: Path | None = None,
 ) -> None:
     """The ``--out DIR`` and ``--overwrite`` options of a command that writes a folder."""
     parser.add_argument(
@@ -347,7 +352,7 @@ def _out_options(
     parser.add_argument("--overwrite", action="store_true", help=overwrite_help)
 
 
-def _report_parser(commands) -> None:
+def _report_parser(commands: Subcommands) -> None:
     report = add_command(
         commands,
         "report",
@@ -389,7 +394,7 @@ replaces a folder holding anything it did not write.
     )
 
 
-def _cache_parser(commands) -> None:
+def _cache_parser(commands: Subcommands) -> None:
     cache = add_command(
         commands,
         "cache",

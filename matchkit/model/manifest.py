@@ -18,7 +18,7 @@ import orjson
 import pandas as pd
 import pyarrow as pa
 
-from matchkit.errors import InvalidArgumentError, MatchkitError
+from matchkit.errors import InvalidArgumentError, MatchkitError, StorageError
 from matchkit.model.replace import written_by_matchkit
 from matchkit.model.schema import category_dtype
 
@@ -120,27 +120,27 @@ def file_digest(path: Path) -> str:
         return hashlib.file_digest(file, "sha256").hexdigest()
 
 
-def check_digest(
-    path: Path, expected: object, *, error: type[MatchkitError] = MatchkitError
-) -> None:
+def check_digest(path: Path, expected: object, *, error: type[StorageError] = StorageError) -> None:
     """Refuse a file whose bytes are not those its manifest recorded (``expected``, the SHA-256
     written with it): a flipped byte inside a Parquet page can read back as other values, with
     no error from the reader.
 
     Raises:
-        MatchkitError: (or ``error``) the file changed since it was written, or the manifest
+        StorageError: (or ``error``) the file changed since it was written, or the manifest
             records no digest of it.
     """
     if not isinstance(expected, str):
         raise error(
             f"the manifest records no SHA-256 of {path}, so it cannot be checked; write the "
-            "data set again"
+            "data set again",
+            path=path,
         )
     if file_digest(path) != expected:
         raise error(
             f"{path} is not the file matchkit wrote: its SHA-256 differs from the manifest's "
             "(damaged or edited since), and it could read back as other values. Write the data "
-            "set again"
+            "set again",
+            path=path,
         )
 
 
@@ -155,27 +155,28 @@ def read_manifest(
         again: what to do when it cannot be read ("write the data set again").
 
     Raises:
-        MatchkitError: no manifest, or one that cannot be read, is of another format or has no
+        StorageError: no manifest, or one that cannot be read, is of another format or has no
             readable tables.
     """
     where = folder / name
     try:
         manifest = orjson.loads(where.read_bytes())
     except FileNotFoundError:
-        raise MatchkitError(f"{folder} {missing}") from None
+        raise StorageError(f"{folder} {missing}", path=where) from None
     except orjson.JSONDecodeError as error:
-        raise MatchkitError(f"{where} is not valid JSON ({error}); {again}") from None
+        raise StorageError(f"{where} is not valid JSON ({error}); {again}", path=where) from None
     except OSError as error:
-        raise MatchkitError(f"cannot read {where}: {error.strerror or error}") from None
+        raise StorageError(f"cannot read {where}: {error.strerror or error}", path=where) from None
     found = manifest.get("format") if isinstance(manifest, dict) else None
     if found != format:
-        raise MatchkitError(
+        raise StorageError(
             f"{where} has format {found!r}; this matchkit reads {format} only: {again} with "
-            "this matchkit"
+            "this matchkit",
+            path=where,
         )
     tables = manifest.get("tables")
     if not isinstance(tables, dict) or not all(isinstance(s, dict) for s in tables.values()):
-        raise MatchkitError(f"{where} has no readable 'tables'; {again}")
+        raise StorageError(f"{where} has no readable 'tables'; {again}", path=where)
     return manifest
 
 
@@ -189,13 +190,13 @@ def read_as_described(
     read: Callable[..., _Read],
     path: Path,
     *args: Any,
-    error: type[MatchkitError],
     again: str,
+    error: type[StorageError] = StorageError,
     **options: Any,
 ) -> _Read:
     """``read(path, *args, **options)``: a table, read as its manifest describes it. matchkit's
-    own errors pass as they are; any other failure is ``error``, naming the file and saying
-    ``again`` ("write the data set again")."""
+    own errors pass as they are; any other failure is a StorageError (or ``error``), naming the
+    file and saying ``again`` ("write the data set again")."""
     try:
         return read(path, *args, **options)
     except MatchkitError:
@@ -203,5 +204,6 @@ def read_as_described(
     except _READ_ERRORS as failure:
         raise error(
             f"{path} cannot be read as the manifest describes it "
-            f"({type(failure).__name__}: {failure}); {again}"
+            f"({type(failure).__name__}: {failure}); {again}",
+            path=path,
         ) from failure

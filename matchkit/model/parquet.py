@@ -47,7 +47,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from matchkit.errors import InvalidArgumentError, MatchkitError
+from matchkit.errors import InvalidArgumentError, StorageError
 from matchkit.model.listings import FRAME_TABLES
 from matchkit.model.manifest import (
     TYPES_MAPPER,
@@ -95,7 +95,7 @@ def write_frames(
         InvalidArgumentError: ``path`` is a non-empty folder and ``overwrite`` is false, or it
             holds something other than a matchkit data set, or it is a file, or it is the
             current folder (or holds it).
-        MatchkitError: the file system refused the write (the message says where and why);
+        StorageError: the file system refused the write (the message says where and why);
             nothing is left half-written.
     """
     target = _checked_target(path, overwrite=overwrite)
@@ -107,7 +107,9 @@ def write_frames(
             parameter="path",
         ) from None
     except OSError as error:
-        raise MatchkitError(f"cannot create {target.parent}: {error.strerror or error}") from None
+        raise StorageError(
+            f"cannot create {target.parent}: {error.strerror or error}", path=target.parent
+        ) from None
     _remove_leftovers(target)
     staging = target.parent / f".{target.name}.writing-{os.getpid()}-{uuid.uuid4().hex}"
     try:
@@ -131,9 +133,10 @@ def write_frames(
     except BaseException as error:
         shutil.rmtree(staging, ignore_errors=True)
         if isinstance(error, OSError):
-            raise MatchkitError(
+            raise StorageError(
                 f"could not write {target}: {error.strerror or error}"
-                f"{f' ({error.filename})' if error.filename else ''}; nothing was changed"
+                f"{f' ({error.filename})' if error.filename else ''}; nothing was changed",
+                path=target,
             ) from error
         raise
     return target
@@ -146,7 +149,7 @@ def read_frames(path: str | os.PathLike[str]) -> MatchFrames:
     partition.
 
     Raises:
-        MatchkitError: the folder has no manifest (not a matchkit data set, or a write that did
+        StorageError: the folder has no manifest (not a matchkit data set, or a write that did
             not finish), a manifest of another format or one that cannot be read, or its files
             do not match the manifest: a file or table folder is missing, a file is extra (a
             stray partition, a copied part file), a row count differs, or a file is damaged.
@@ -170,7 +173,7 @@ def read_frames(path: str | os.PathLike[str]) -> MatchFrames:
             tables[name] = empty_frame(schema)
             continue
         tables[name] = read_as_described(
-            _read_table, folder / name, spec, error=MatchkitError, again="write the data set again"
+            _read_table, folder / name, spec, again="write the data set again"
         )
     return MatchFrames(**tables, problems=tuple(manifest.get("problems", ())))
 
@@ -313,16 +316,18 @@ def _read_table(folder: Path, spec: dict[str, Any]) -> pd.DataFrame:
             check_digest(folder / name, (spec.get("sha256") or {}).get(name))
             table = pq.ParquetFile(folder / name).read(columns=columns)
             if table.num_rows != listed[name]:
-                raise MatchkitError(
+                raise StorageError(
                     f"{folder / name} holds {table.num_rows} rows, the manifest says "
-                    f"{listed[name]}; write the data set again"
+                    f"{listed[name]}; write the data set again",
+                    path=folder / name,
                 )
             tables.append(table)
         frame = pa.concat_tables(tables).to_pandas(types_mapper=TYPES_MAPPER)
     if len(frame) != rows:
-        raise MatchkitError(
+        raise StorageError(
             f"{folder} holds {len(frame)} rows, the manifest says {rows}; a file is missing or "
-            "extra: write the data set again"
+            "extra: write the data set again",
+            path=folder,
         )
     return pd.DataFrame({column: restored(frame[column], dtypes[column]) for column in columns})
 
@@ -330,15 +335,17 @@ def _read_table(folder: Path, spec: dict[str, Any]) -> pd.DataFrame:
 def _check_files(folder: Path, listed: dict[str, int], rows: int) -> None:
     """Refuse a table folder whose files are not exactly those the manifest lists."""
     if sum(listed.values()) != rows:
-        raise MatchkitError(
+        raise StorageError(
             f"the manifest of {folder.parent} is inconsistent: the files of {folder.name} hold "
-            f"{sum(listed.values())} rows, its total says {rows}"
+            f"{sum(listed.values())} rows, its total says {rows}",
+            path=folder.parent / MANIFEST,
         )
     if not folder.is_dir():
         if listed or rows:
-            raise MatchkitError(
+            raise StorageError(
                 f"{folder} is missing; the manifest lists {len(listed)} files with {rows} rows "
-                "in it. Write the data set again (a partial copy would read as fewer rows)"
+                "in it. Write the data set again (a partial copy would read as fewer rows)",
+                path=folder,
             )
         return
     present = set(_data_files(folder))
@@ -351,9 +358,10 @@ def _check_files(folder: Path, listed: dict[str, int], rows: int) -> None:
             parts.append(f"missing {_names(missing)} ({lost} of {rows} rows)")
         if extra:
             parts.append(f"not in the manifest {_names(extra)} (a stray or copied file)")
-        raise MatchkitError(
+        raise StorageError(
             f"{folder} does not match its manifest: {'; '.join(parts)}. Write the data set "
-            "again, or remove what does not belong"
+            "again, or remove what does not belong",
+            path=folder,
         )
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from matchkit.errors import MatchkitError
+from matchkit.errors import ReportError
 from matchkit.rules.checks import checked_whole_number
 
 __all__ = ["CELL_TIMEOUT", "RUN_FIRST", "Executed", "default_jobs", "execute", "execute_all"]
@@ -62,7 +62,7 @@ def execute(notebook: Any, path: Path, env: Mapping[str, str]) -> Any:
     """Run ``notebook`` (read from ``path``) in a fresh kernel in ``path``'s folder.
 
     Raises:
-        MatchkitError: a cell failed (the message names the notebook and the cell's error).
+        ReportError: a cell failed (the message names the notebook and the cell's error).
     """
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
@@ -85,7 +85,7 @@ def execute(notebook: Any, path: Path, env: Mapping[str, str]) -> Any:
             client.execute(env=dict(env))
         except CellExecutionError as error:
             message = _ANSI_ESCAPE.sub("", str(error))
-            raise MatchkitError(f"{path.name} failed: {message}") from None
+            raise ReportError(f"{path.name} failed: {message}") from None
     return notebook
 
 
@@ -113,7 +113,7 @@ def execute_all(
 
     Raises:
         InvalidArgumentError: ``jobs`` is not a whole number >= 1.
-        MatchkitError: a notebook failed (the first in ``paths`` order).
+        ReportError: a notebook failed (the first in ``paths`` order).
     """
     if jobs is None:
         jobs = default_jobs()

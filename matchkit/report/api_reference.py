@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from matchkit.errors import MatchkitError
+from matchkit.errors import ReportError
 
 __all__ = ["API_FOLDER", "ApiReference", "api_modules"]
 
@@ -64,13 +64,13 @@ class ApiReference:
         return cls(target, process, output)
 
     def finish(self) -> None:
-        """Wait for pdoc; raise MatchkitError with what it printed if it failed."""
+        """Wait for pdoc; raise ReportError with what it printed if it failed."""
         self.process.wait()
         self.output.seek(0)
         printed = self.output.read().decode(errors="replace")
         self.output.close()
         if self.process.returncode != 0 or not (self.target / "matchkit.html").exists():
-            raise MatchkitError(
+            raise ReportError(
                 f"the API reference (pdoc) failed with exit {self.process.returncode}: "
                 f"{printed.strip()[-800:]}"
             )

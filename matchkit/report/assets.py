@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from matchkit.errors import MatchkitError
+from matchkit.errors import ReportError, StorageError
 
 __all__ = [
     "PACKAGES",
@@ -161,14 +161,14 @@ def install_assets(folder: str | Path | None = None, *, npm: str = "npm") -> Pat
         The folder.
 
     Raises:
-        MatchkitError: npm is missing or failed, or a tarball does not match its pinned integrity.
+        ReportError: npm is missing or failed, or a tarball does not match its pinned integrity.
     """
     folder = Path(folder) if folder is not None else assets_path()
     wanted = [p for p in PACKAGES if p.spec in missing_assets(folder)]
     if not wanted:
         return folder
     if shutil.which(npm) is None:
-        raise MatchkitError(
+        raise ReportError(
             f"the report's web files ({', '.join(p.spec for p in wanted)}) are not installed in "
             f"{folder} and {npm!r} is not on PATH: install Node.js's npm "
             "(Debian: apt-get install npm), then run `make assets`"
@@ -186,7 +186,7 @@ def copy_assets(out: Path, *, folder: str | os.PathLike[str] | None = None) -> P
     """Copy the installed web files into ``out/_static``.
 
     Raises:
-        MatchkitError: a pinned package is not installed (the message says how to install it).
+        ReportError: a pinned package is not installed (the message says how to install it).
     """
     folder = Path(folder) if folder is not None else assets_path()
     require_assets(folder)
@@ -204,12 +204,12 @@ def require_assets(folder: str | os.PathLike[str] | None = None) -> None:
     """Raise unless every pinned package is installed in ``folder`` (default: :func:`assets_path`).
 
     Raises:
-        MatchkitError: a pinned package is not installed (the message says how to install it).
+        ReportError: a pinned package is not installed (the message says how to install it).
     """
     folder = Path(folder) if folder is not None else assets_path()
     missing = missing_assets(folder)
     if missing:
-        raise MatchkitError(
+        raise ReportError(
             f"the report's web files {', '.join(missing)} are not installed in {folder}: run "
             "`make assets` (or `python -m matchkit.report.assets`), which fetches them from the "
             "npm registry at pinned versions"
@@ -220,14 +220,14 @@ def _npm_pack(npm: str, package: WebPackage, scratch: Path) -> Path:
     command = [npm, "pack", package.spec, "--json", "--pack-destination", str(scratch)]
     result = subprocess.run(command, capture_output=True, text=True, cwd=scratch, check=False)
     if result.returncode != 0:
-        raise MatchkitError(
+        raise ReportError(
             f"`npm pack {package.spec}` failed (exit {result.returncode}): "
             f"{result.stderr.strip()[-600:]}"
         )
     try:
         filename = json.loads(result.stdout)[0]["filename"]
     except (ValueError, LookupError, TypeError):
-        raise MatchkitError(
+        raise ReportError(
             f"`npm pack {package.spec}` printed no tarball name: {result.stdout[-300:]!r}"
         ) from None
     # npm names a scoped package's tarball without the @ and with - for /.
@@ -237,7 +237,7 @@ def _npm_pack(npm: str, package: WebPackage, scratch: Path) -> Path:
 def _require_integrity(package: WebPackage, tarball: Path) -> None:
     digest = base64.b64encode(hashlib.sha512(tarball.read_bytes()).digest()).decode()
     if f"sha512-{digest}" != package.integrity:
-        raise MatchkitError(
+        raise ReportError(
             f"{package.spec}: the tarball npm fetched has integrity sha512-{digest}, not the "
             f"pinned {package.integrity}; refusing to use it (check the npm registry or mirror)"
         )
@@ -258,12 +258,14 @@ def _extract(package: WebPackage, tarball: Path, target: Path) -> None:
     for pattern in package.files:
         if not any(staging.glob(pattern)):
             shutil.rmtree(staging, ignore_errors=True)
-            raise MatchkitError(f"{package.spec} has no file matching {pattern!r}")
+            raise ReportError(f"{package.spec} has no file matching {pattern!r}")
     (staging / _STAMP).write_text(package.stamp + "\n", encoding="utf-8")
     if target.exists():
         if _read_stamp(target) is None:
             shutil.rmtree(staging, ignore_errors=True)
-            raise MatchkitError(f"{target} exists and was not written by matchkit: move it away")
+            raise StorageError(
+                f"{target} exists and was not written by matchkit: move it away", path=target
+            )
         shutil.rmtree(target)  # an older install of this module, stamped
     staging.rename(target)
 

@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from matchkit.errors import InvalidArgumentError
+from matchkit.errors import InvalidArgumentError, StorageError
 from matchkit.model.replace import replace_folder, written_by_matchkit
 
 __all__ = ["MARKER", "ReportFolder"]
@@ -68,6 +68,8 @@ class ReportFolder:
         Raises:
             InvalidArgumentError: the target changed meanwhile into something matchkit may not
                 write over, or a new file would land on a file matchkit did not write.
+            StorageError: the file system refused a write (a replacement cut short reads as no
+                report, and the next run with ``overwrite`` finishes it).
         """
         files = sorted(
             path.relative_to(self.staging).as_posix()
@@ -75,9 +77,19 @@ class ReportFolder:
             if path.is_file()
         )
         marker = {"format": _FORMAT, "entries": [MARKER, *files]}
-        (self.staging / MARKER).write_text(json.dumps(marker, indent=1) + "\n", encoding="utf-8")
         _check(self.target, overwrite=self.overwrite)  # again: it may have changed meanwhile
-        replace_folder(self.staging, self.target, manifest=MARKER, listed=_listed, parameter="out")
+        try:
+            (self.staging / MARKER).write_text(json.dumps(marker, indent=1) + "\n", "utf-8")
+            replace_folder(
+                self.staging, self.target, manifest=MARKER, listed=_listed, parameter="out"
+            )
+        except OSError as error:
+            raise StorageError(
+                f"could not write the report to {self.target}: {error.strerror or error}"
+                f"{f' ({error.filename})' if error.filename else ''}; run it again (with "
+                "--overwrite when a part of it was written)",
+                path=self.target,
+            ) from None
         return self.target
 
     def discard(self) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from matchkit.errors import MatchkitError
+from matchkit.errors import StorageError
 from matchkit.report._execute import QUIET_LOG, execute_all
 from matchkit.report.api_reference import API_FOLDER, ApiReference, api_modules
 from matchkit.report.folder import ReportFolder
@@ -85,8 +85,9 @@ def build_report(
 
     Raises:
         InvalidArgumentError: ``out`` may not receive a report (see :mod:`matchkit.report.folder`).
-        MatchkitError: a notebook is missing, a cell failed (the message names the notebook), the
-            web files are not installed or the API reference failed.
+        StorageError: a notebook is missing.
+        ReportError: a cell failed (the message names the notebook), the web files are not
+            installed or the API reference failed.
     """
     import jinja2
     from nbconvert import HTMLExporter
@@ -100,7 +101,7 @@ def build_report(
     )
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
-        raise MatchkitError(f"notebooks not found: {', '.join(missing)}")
+        raise StorageError(f"notebooks not found: {', '.join(missing)}", path=missing[0])
     require_assets(assets)  # before any notebook runs
     env = dict(os.environ)
     if base_url is not None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
-import tempfile
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -29,7 +28,8 @@ from typing import Any
 
 import orjson
 
-from matchkit.errors import MatchkitError
+from matchkit.errors import InvalidArgumentError, StorageError
+from matchkit.model.atomic import atomic_write
 from matchkit.rules.windows import parse_time
 
 __all__ = [
@@ -92,7 +92,10 @@ class Dataset:
         try:
             return self.path / self.manifest["shards"][shard]["path"]
         except KeyError:
-            raise MatchkitError(f"data set {self.path} has no shard {shard!r}") from None
+            raise InvalidArgumentError(
+                f"data set {self.path} has no shard {shard!r}; it has {', '.join(self.shards)}",
+                parameter="shard",
+            ) from None
 
     def iter_lines(self, shard: str) -> Iterator[bytes]:
         """The raw JSON lines of a shard, one single-match document each.
@@ -101,7 +104,7 @@ class Dataset:
         their count): a shard edited since it was written, even as valid gzip, fails there.
 
         Raises:
-            MatchkitError: the shard file is missing, is not gzip or is damaged (gzip's own
+            StorageError: the shard file is missing, is not gzip or is damaged (gzip's own
                 check), or is not the shard the manifest describes.
         """
         path = self.shard_file(shard)
@@ -117,13 +120,14 @@ class Dataset:
                         count += 1
                         yield line
         except FileNotFoundError:
-            raise MatchkitError(f"{path} is missing: {_RESTORE}") from None
+            raise StorageError(f"{path} is missing: {_RESTORE}", path=path) from None
         except (OSError, EOFError, zlib.error) as error:
-            raise MatchkitError(f"{path} is damaged ({error}): {_RESTORE}") from None
+            raise StorageError(f"{path} is damaged ({error}): {_RESTORE}", path=path) from None
         if digest.hexdigest() != recorded.get("sha256") or count != recorded.get("matches"):
-            raise MatchkitError(
+            raise StorageError(
                 f"{path} is not the shard its manifest describes (its lines' SHA-256 or count "
-                f"differ: {count} lines, the manifest says {recorded.get('matches')}): {_RESTORE}"
+                f"differ: {count} lines, the manifest says {recorded.get('matches')}): {_RESTORE}",
+                path=path,
             )
 
     def iter_documents(self, shard: str) -> Iterator[dict[str, Any]]:
@@ -150,24 +154,31 @@ def open_dataset(path: str | os.PathLike[str] | None = None) -> Dataset:
     """Open a data set folder (default: the committed sample set).
 
     Raises:
-        MatchkitError: the folder has no readable manifest of this format.
+        StorageError: the folder has no readable manifest of this format.
     """
     folder = Path(path) if path is not None else sample_data_path()
     manifest_path = folder / MANIFEST
     try:
         manifest = orjson.loads(manifest_path.read_bytes())
     except (FileNotFoundError, NotADirectoryError):
-        raise MatchkitError(
+        raise StorageError(
             f"{folder} is not a matchkit data set: {MANIFEST} is missing "
-            "(write one with `matchkit synth --out DIR`)"
+            "(write one with `matchkit synth --out DIR`)",
+            path=manifest_path,
         ) from None
     except orjson.JSONDecodeError as error:
-        raise MatchkitError(f"{manifest_path} is not valid JSON: {error}") from None
+        raise StorageError(
+            f"{manifest_path} is not valid JSON: {error}", path=manifest_path
+        ) from None
     except OSError as error:
-        raise MatchkitError(f"cannot read the data set manifest {manifest_path}: {error}") from None
+        raise StorageError(
+            f"cannot read the data set manifest {manifest_path}: {error}", path=manifest_path
+        ) from None
     found = manifest.get("format") if isinstance(manifest, dict) else None
     if found != FORMAT:
-        raise MatchkitError(f"{manifest_path} has format {found!r}, not {FORMAT}")
+        raise StorageError(
+            f"{manifest_path} has format {found!r}, not {FORMAT}", path=manifest_path
+        )
     return Dataset(folder, manifest)
 
 
@@ -200,11 +211,11 @@ def write_shard_file(path: Path, documents: Iterable[dict[str, Any]]) -> dict[st
     """
     digest = hashlib.sha256()
     count = 0
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
+
+    def write(temporary: Path) -> None:
+        nonlocal count
         with (
-            os.fdopen(handle, "wb") as raw,
+            open(temporary, "wb") as raw,
             gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as out,
         ):
             for document in documents:
@@ -212,9 +223,7 @@ def write_shard_file(path: Path, documents: Iterable[dict[str, Any]]) -> dict[st
                 digest.update(line)
                 out.write(line)
                 count += 1
-        os.chmod(temporary, 0o644)  # mkstemp makes owner-only files; a data set is shared
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, write)  # shared, as a data set is
     return {"path": path.name, "matches": count, "sha256": digest.hexdigest()}

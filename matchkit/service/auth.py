@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from matchkit.errors import InvalidArgumentError, MatchkitError
+from matchkit.errors import InvalidArgumentError, StorageError
 
 __all__ = [
     "API_KEY_VARIABLE",
@@ -82,15 +82,19 @@ def read_api_key_file(path: str | Path) -> tuple[str, ...]:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or "not UTF-8 text"
-        raise MatchkitError(
+        raise StorageError(
             f"cannot read the API key file {str(path)!r} ({reason}); give a readable file "
-            "with one key per line"
+            "with one key per line",
+            path=path,
         ) from None
     keys = tuple(
         line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")
     )
     if not keys:
-        raise MatchkitError(f"the API key file {str(path)!r} holds no key; write one per line")
+        raise InvalidArgumentError(
+            f"the API key file {str(path)!r} holds no key; write one per line",
+            parameter="api_key_file",
+        )
     return keys
 
 

@@ -19,7 +19,7 @@ from typing import Any, Unpack
 
 import uvicorn
 
-from matchkit.errors import MatchkitError
+from matchkit.errors import InvalidArgumentError, ServiceError
 from matchkit.rules.checks import checked_whole_number
 from matchkit.rules.profiles import Profile
 from matchkit.service.app import DataOptions, create_app
@@ -133,8 +133,9 @@ def _listen(host: str, port: int) -> socket.socket:
         listener.bind((host, port))
     except OSError as error:
         listener.close()
-        raise MatchkitError(
-            f"cannot listen on {host}:{port} ({error.strerror}); choose another --port"
+        raise InvalidArgumentError(
+            f"cannot listen on {host}:{port} ({error.strerror}); choose another --port",
+            parameter="port",
         ) from None
     listener.listen(1024)
     return listener
@@ -241,7 +242,7 @@ def _running(
         deadline = time.monotonic() + _START_TIMEOUT_SECONDS
         while not server.started:
             if not thread.is_alive() or time.monotonic() > deadline:
-                raise MatchkitError("the embedded matchkit service did not start; see the log")
+                raise ServiceError("the embedded matchkit service did not start; see the log")
             time.sleep(0.005)  # waiting for startup, not for a result
         service = app.state.service
         yield RunningService(

@@ -14,13 +14,11 @@ Example:
 
 from __future__ import annotations
 
-import contextlib
 import gzip
 import hashlib
 import logging
 import os
 import sqlite3
-import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -29,7 +27,8 @@ from typing import Any
 
 import orjson
 
-from matchkit.errors import MatchkitError
+from matchkit.errors import DocumentError, InvalidArgumentError
+from matchkit.model.atomic import atomic_write
 from matchkit.rules.query import SHARDS, MatchQuery
 from matchkit.rules.windows import TimeWindow, format_time, parse_time
 from matchkit.sampledata.dataset import MANIFEST, open_dataset, sample_data_path
@@ -146,11 +145,14 @@ class MatchStore:
             store_dir: where stores are kept (default :func:`default_store_dir`).
 
         Raises:
-            MatchkitError: the source is missing or holds no readable documents.
+            InvalidArgumentError: the source is missing or holds no documents.
+            DocumentError: a document is not JSON or not a match document.
         """
         source_path = Path(source) if source is not None else None
         if source_path is not None and not source_path.is_dir():
-            raise MatchkitError(f"{source_path} is not a folder of match documents")
+            raise InvalidArgumentError(
+                f"{source_path} is not a folder of match documents", parameter="data"
+            )
         fingerprint, as_of, documents = _read_source(source_path)
         folder = Path(store_dir) if store_dir is not None else default_store_dir()
         # One file per source folder and content: <source>-<content>.sqlite.
@@ -280,9 +282,10 @@ def _read_source(source: Path | None):
         if path.is_file() and path.name.endswith(_DOCUMENT_SUFFIXES)
     )
     if not files:
-        raise MatchkitError(
+        raise InvalidArgumentError(
             f"{source} holds neither a {MANIFEST} nor JSON:API documents "
-            f"({', '.join(_DOCUMENT_SUFFIXES)}); point --data at a data set or fetched pages"
+            f"({', '.join(_DOCUMENT_SUFFIXES)}); point --data at a data set or fetched pages",
+            parameter="data",
         )
     digest = hashlib.sha256(f"{_SCHEMA_VERSION}:{source.resolve()}".encode())
     for path in files:
@@ -316,7 +319,7 @@ def _iter_file_documents(path: Path) -> Iterator[dict[str, Any]]:
         else:
             yield orjson.loads(raw)
     except orjson.JSONDecodeError as error:
-        raise MatchkitError(f"{path} is not valid JSON: {error}") from None
+        raise DocumentError(f"{path} is not valid JSON: {error}") from None
 
 
 # -- building -------------------------------------------------------------------------------------
@@ -330,9 +333,8 @@ def _build(
     fingerprint: str,
 ) -> None:
     """Build the store at ``path`` from ``(shard, single-match document)`` pairs, atomically."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(handle)
-    try:
+
+    def build(temporary: Path) -> None:
         connection = sqlite3.connect(temporary)
         try:
             connection.executescript(_SCHEMA)
@@ -352,21 +354,20 @@ def _build(
                 log.warning("skipped %d matches of shards other than %s", skipped, list(SHARDS))
         finally:
             connection.close()
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
+
+    # Owner-only, as the cache folder it lives in; rebuilt from its documents when lost, so
+    # there is no need to wait for the disk.
+    atomic_write(path, build, mode=0o600, fsync=False)
 
 
 def _insert(connection: sqlite3.Connection, shard: str, document: dict[str, Any]) -> None:
     match = document.get("data")
     if isinstance(match, list):
         if len(match) != 1:
-            raise MatchkitError("a stored document must hold exactly one match")
+            raise DocumentError("a stored document must hold exactly one match")
         match = match[0]
     if not isinstance(match, dict) or match.get("type") != "match" or "id" not in match:
-        raise MatchkitError(f"not a match document: data is {type(match).__name__}")
+        raise DocumentError(f"not a match document: data is {type(match).__name__}")
     attributes = match.get("attributes") or {}
     tags = attributes.get("tags")
     if not isinstance(tags, dict):

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from matchkit.model.atomic import atomic_write
 from matchkit.rules.query import SERVER_TYPE_NAMES
 from matchkit.sampledata.catalogue import Catalogue, build_catalogue
 from matchkit.sampledata.dataset import CATALOGUE_FILE
@@ -94,13 +94,5 @@ def write_catalogue(folder: str | os.PathLike[str]) -> dict[str, Any]:
     body = orjson.dumps(catalogue_document(), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
     body += b"\n"
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(body)
-        os.chmod(temporary, 0o644)  # mkstemp makes owner-only files; a data set is shared
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    atomic_write(path, body)  # shared, as a data set is
     return {"path": CATALOGUE_FILE, "sha256": hashlib.sha256(body).hexdigest()}

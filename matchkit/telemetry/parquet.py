@@ -27,7 +27,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from matchkit.errors import DocumentError
+from matchkit.errors import StorageError
 from matchkit.model import manifest as manifests
 from matchkit.model.replace import replace_folder
 from matchkit.telemetry.schema import TABLE_NAMES
@@ -56,6 +56,7 @@ def write_telemetry(
     Raises:
         InvalidArgumentError: ``path`` is a file, or a non-empty folder and ``overwrite`` is
             false, or a folder that does not hold telemetry frames (never replaced).
+        StorageError: the file system refused the write; nothing was changed.
     """
     target = Path(path)
     manifests.check_target_folder(
@@ -64,10 +65,10 @@ def write_telemetry(
         overwrite=overwrite,
         foreign="exists and does not hold TelemetryFrames; refusing to replace it",
     )
-    target.parent.mkdir(parents=True, exist_ok=True)
     staging = target.parent / f".{target.name}.writing-{uuid.uuid4().hex}"
-    staging.mkdir()
     try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging.mkdir()
         tables = {}
         for name, frame in frames.tables.items():
             tables[name] = {
@@ -81,8 +82,14 @@ def write_telemetry(
         manifest = {"format": FORMAT, "tables": tables, "problems": list(frames.problems)}
         (staging / MANIFEST).write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
         replace_folder(staging, target, manifest=MANIFEST, listed=_listed)
-    except BaseException:
+    except BaseException as error:
         shutil.rmtree(staging, ignore_errors=True)
+        if isinstance(error, OSError):
+            raise StorageError(
+                f"could not write {target}: {error.strerror or error}"
+                f"{f' ({error.filename})' if error.filename else ''}; nothing was changed",
+                path=target,
+            ) from error
         raise
     return target
 
@@ -91,10 +98,10 @@ def read_telemetry(path: str | os.PathLike[str]) -> TelemetryFrames:
     """Read what :func:`write_telemetry` wrote, with the dtypes it had.
 
     Raises:
-        MatchkitError: no manifest (not telemetry frames, or an interrupted write), or a
-            manifest that cannot be read or is of another format.
-        DocumentError: a table's file is missing, is not the file written (its SHA-256
-            differs), cannot be read, or its rows differ from the manifest's count.
+        StorageError: no manifest (not telemetry frames, or an interrupted write), a manifest
+            that cannot be read or is of another format, or a table's file is missing, is not
+            the file written (its SHA-256 differs), cannot be read, or its rows differ from the
+            manifest's count.
     """
     from matchkit.telemetry.frames import TelemetryFrames
 
@@ -111,13 +118,15 @@ def read_telemetry(path: str | os.PathLike[str]) -> TelemetryFrames:
     for name in TABLE_NAMES:
         spec = manifest["tables"].get(name)
         if not isinstance(spec, dict):
-            raise DocumentError(f"{folder / MANIFEST} lists no table {name!r}")
+            raise StorageError(
+                f"{folder / MANIFEST} lists no table {name!r}", path=folder / MANIFEST
+            )
         file = folder / f"{name}.parquet"
         if not file.exists():
-            raise DocumentError(f"{file} is missing; the telemetry frames are incomplete")
-        manifests.check_digest(file, spec.get("sha256"), error=DocumentError)
+            raise StorageError(f"{file} is missing; the telemetry frames are incomplete", path=file)
+        manifests.check_digest(file, spec.get("sha256"))
         tables[name] = manifests.read_as_described(
-            _read_table, file, spec, error=DocumentError, again="write the telemetry frames again"
+            _read_table, file, spec, again="write the telemetry frames again"
         )
     return TelemetryFrames(**tables, problems=tuple(manifest.get("problems", ())))
 
@@ -126,9 +135,10 @@ def _read_table(file: Path, spec: dict) -> pd.DataFrame:
     """One table's file, with the dtypes the manifest gives (its rows and columns checked)."""
     frame = pq.read_table(file).to_pandas(types_mapper=manifests.TYPES_MAPPER)
     if len(frame) != spec["rows"] or list(frame.columns) != spec["columns"]:
-        raise DocumentError(
+        raise StorageError(
             f"{file} holds {len(frame)} rows and columns {list(frame.columns)}; the "
-            f"manifest says {spec['rows']} rows of {spec['columns']}"
+            f"manifest says {spec['rows']} rows of {spec['columns']}",
+            path=file,
         )
     return pd.DataFrame(
         {

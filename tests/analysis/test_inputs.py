@@ -11,8 +11,8 @@ import pytest
 import matchkit.archive as archive
 from matchkit.analysis import ArchiveTables, side_win_rates
 from matchkit.analysis.inputs import checked_table_source, is_archive, require_match_frames
-from matchkit.archive.synthetic import write_synthetic_archive
 from matchkit.errors import InvalidArgumentError
+from matchkit.synth.archive import write_synthetic_archive
 from tests.analysis.helpers import frames_of
 from tests.analysis.lazy import lazy_tables
 from tests.builders.matches import arena_match

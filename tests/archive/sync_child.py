@@ -3,8 +3,12 @@
 It imports everything once, says ``ready``, then reads commands on stdin, one a line:
 
 - ``run JSON``: fork a child that syncs (JSON: folder, base_url, now, start, window_hours,
-  cache_dir, wait; the key in MATCHKIT_API_KEY) and exits 0 (1 on an error); print its pid.
-- ``wait PID``: wait for that child; print its exit code (``-9`` when killed by SIGKILL).
+  cache_dir, wait, and optionally settle_hours, filters, and api_key, else the key in
+  MATCHKIT_API_KEY)
+  and exits 0 (1 on an error); print its pid.
+- ``compact JSON``: fork a child that compacts (JSON: folder, retention_hours, wait); its pid.
+- ``wait PID``: wait for that child; print its exit code (``-9`` when killed by SIGKILL) and
+  the CPU seconds it used.
 
 Forking a process that has imported everything starts a sync at once, so that 20 syncs killed
 at random points cost 20 syncs, not 20 interpreter start-ups.
@@ -24,17 +28,23 @@ from matchkit.client.client import Client
 
 def _sync(spec: dict) -> None:
     with Client(
-        spec["base_url"], now=spec["now"], cache_dir=spec["cache_dir"], rate_limit="off",
-        progress=False,
+        spec["base_url"], api_key=spec.get("api_key"), now=spec["now"],
+        cache_dir=spec["cache_dir"], rate_limit="off", progress=False,
     ) as client:  # fmt: skip
         archive.sync(
             client,
             spec["folder"],
             start=spec["start"],
             window=timedelta(hours=spec["window_hours"]),
+            settle=timedelta(hours=spec.get("settle_hours", 6)),
             wait=spec["wait"],
             progress=False,
+            **spec.get("filters", {}),
         )
+
+
+def _compact(spec: dict) -> None:
+    archive.compact(spec["folder"], retention_hours=spec["retention_hours"], wait=spec["wait"])
 
 
 def main() -> int:
@@ -46,19 +56,20 @@ def main() -> int:
     print("ready", flush=True)
     for line in sys.stdin:
         command, _, argument = line.strip().partition(" ")
-        if command == "run":
+        if command in ("run", "compact"):
             pid = os.fork()
             if pid == 0:
                 try:
-                    _sync(json.loads(argument))
+                    (_sync if command == "run" else _compact)(json.loads(argument))
                 except BaseException:
                     traceback.print_exc()
                     os._exit(1)
                 os._exit(0)
             print(pid, flush=True)
         elif command == "wait":
-            _, status = os.waitpid(int(argument), 0)
-            print(os.waitstatus_to_exitcode(status), flush=True)
+            _, status, usage = os.wait4(int(argument), 0)
+            cpu = usage.ru_utime + usage.ru_stime
+            print(os.waitstatus_to_exitcode(status), f"{cpu:.3f}", flush=True)
     return 0
 
 

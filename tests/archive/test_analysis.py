@@ -14,9 +14,10 @@ from dask.dataframe.utils import assert_eq
 import matchkit.archive as archive
 from matchkit.analysis._engine import PARTITION_INDEX, is_lazy
 from matchkit.archive.convert import match_months
-from matchkit.archive.layout import bucket_of, read_manifest
-from matchkit.archive.synthetic import write_synthetic_archive
+from matchkit.archive.layout import bucket_of
+from matchkit.archive.manifest import read_manifest
 from matchkit.model.schema import TABLE_NAMES
+from matchkit.synth.archive import write_synthetic_archive
 from tests.analysis.test_lazy_equal import CALLS, _name
 
 MATCHES = 3_000
@@ -36,7 +37,7 @@ def frames(synthetic: Path):
 
 def test_every_table_shares_the_partitions_of_the_matches(synthetic: Path) -> None:
     opened = archive.open(synthetic)
-    buckets = read_manifest(synthetic)["buckets"]
+    buckets = read_manifest(synthetic).buckets
     assert archive.info(synthetic).buckets == buckets
     assert ("buckets a month" in str(archive.info(synthetic))) == (buckets > 1)
     divisions = opened.matches.divisions
@@ -94,7 +95,7 @@ def test_an_archive_gives_the_table_of_its_matchframes(synthetic: Path, frames, 
 def test_a_day_appended_lands_in_the_archives_buckets(tmp_path: Path) -> None:
     from deltalake import DeltaTable
 
-    from matchkit.archive.synthetic import append_synthetic
+    from matchkit.synth.archive import append_synthetic
 
     folder = tmp_path / "archive"
     write_synthetic_archive(folder, matches=1_000, days=30, buckets=4)

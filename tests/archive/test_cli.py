@@ -29,14 +29,18 @@ def test_sync_info_compact(service_a, tmp_path: Path, capsys, monkeypatch) -> No
     assert service_a.api_key not in out + err
     code, out, _ = run(capsys, "archive", "sync", folder, *common)
     assert code == 0
-    assert "already up to date" in out
+    assert "added 0 matches from 2026-10-30T18:00:00Z" in out  # the settle period, again
+    assert "none added twice" in out
+    assert "not sent by the service" not in out
     code, _, err = run(capsys, "archive", "sync", folder, "--server-types", "QUICK2V2", *common)
     assert code == 2
     assert "--change-scope" in err
     code, out, _ = run(capsys, "archive", "info", folder)
     assert code == 0
     assert "scope: shard global; filters: none; telemetry: no" in out
-    assert "watermark: 2026-10-31T00:00:00Z; batch 2" in out
+    assert "final up to: 2026-10-30T18:00:00Z (the next sync starts there)" in out
+    assert "synced to 2026-10-31T00:00:00Z" in out
+    assert "batch 3\n" in out  # the second sync was a batch too (it added nothing)
     code, out, _ = run(capsys, "archive", "compact", folder)
     assert code == 0
     assert "2 files compacted into 1" in out
@@ -53,3 +57,18 @@ def test_help_has_examples(action: str, capsys) -> None:
     out = capsys.readouterr().out
     assert "examples:" in out
     assert f"matchkit archive {action}" in out
+
+
+def test_settle_sets_where_the_archive_is_final(service_a, tmp_path: Path, capsys, monkeypatch):
+    monkeypatch.setenv("MATCHKIT_API_KEY", service_a.api_key)
+    folder = str(tmp_path / "archive")
+    common = ["--base-url", service_a.base_url, "--now", NOW_A, "--rate-limit", "off",
+              "--cache-dir", str(tmp_path / "cache"), "--start", "2026-10-30"]  # fmt: skip
+    code, _, err = run(capsys, "archive", "sync", folder, "--settle", "-1", *common)
+    assert code == 2
+    assert "--settle -1.0 must be from 0" in err
+    code, out, err = run(capsys, "archive", "sync", folder, "--settle", "2", *common)
+    assert code == 0, err
+    assert "final up to 2026-10-30T22:00:00Z" in out
+    code, out, _ = run(capsys, "archive", "info", folder)
+    assert "final up to: 2026-10-30T22:00:00Z" in out

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import matchkit.archive as archive
-from matchkit.archive.layout import read_manifest
+from matchkit.archive.manifest import read_manifest
 from matchkit.errors import ArchiveError
 from matchkit.model.schema import TABLES
 from matchkit.rules.windows import parse_time
@@ -52,9 +52,9 @@ def test_tables_have_the_columns_of_matchframes_with_text_as_text(synced) -> Non
     assert len(opened.matches) == len(frames)
     # The archive keeps the match tables (TABLES), not MatchFrames' listing tables.
     assert list(opened.tables) == [name for name in frames.tables if name in TABLES]
-    notes = read_manifest(folder).get("problems", {})  # the normalizer's, batch by batch
+    notes = read_manifest(folder).problems  # the normalizer's, batch by batch
     assert set(opened.problems) == {note for batch in notes.values() for note in batch}
-    assert set(archive.open(folder, version=1).problems) == set(notes.get("1", []))
+    assert set(archive.open(folder, version=1).problems) == set(notes.get(1, ()))
     # decision 17: one row per player, the snapshot of its latest match
     players = opened.players.compute()
     assert players["player_id"].is_unique
@@ -155,7 +155,7 @@ def test_info_and_not_an_archive(synced, tmp_path: Path) -> None:
     folder, frames = synced
     info = archive.info(folder)
     assert info.batch == 3
-    assert info.tables["matches"]["rows"] == len(frames)
+    assert info.tables["matches"].rows == len(frames)
     assert info.first_match == frames.matches["created_at"].min()
     assert "matches" in str(info)
     with pytest.raises(ArchiveError, match="not an archive"):
@@ -198,7 +198,7 @@ def test_a_batch_being_committed_is_not_seen_half(service_a, synced, tmp_path: P
         earlier = client.matches(START - timedelta(days=1), START)
     prepared = prepare_batch(earlier.tables)
     del prepared["matches"]  # a sync killed (or still at work) before its last commit
-    batch = read_manifest(folder)["batch"] + 1
+    batch = read_manifest(folder).batch + 1
     commit_batch(folder, batch, prepared)
     assert len(DeltaTable(str(folder / "rosters")).to_pandas()) > rosters  # in the table...
     assert len(archive.open(folder).rosters) == rosters  # ... not in the archive yet

@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 
 import matchkit.archive as archive
-from matchkit.archive.synthetic import write_synthetic_archive
 from matchkit.cli import main
 from matchkit.errors import InvalidArgumentError
 from matchkit.sampledata import parameters as p
+from matchkit.synth.archive import write_synthetic_archive
 from matchkit.telemetry.consistency import consistency_problems
 from matchkit.telemetry.frames import TelemetryFrames, coerce_table
 from matchkit.telemetry.schema import TABLE_NAMES as TELEMETRY_TABLES
@@ -70,7 +70,7 @@ def test_its_telemetry_agrees_with_its_matches(tmp_path: Path) -> None:
     counts = write_synthetic_archive(folder, matches=3_000, chunk=1_000, days=30, telemetry=True)
     opened = archive.open(folder)
     frames = opened.to_frames()
-    assert opened.scope["telemetry"] is True
+    assert opened.scope.telemetry is True
     tables = {
         name: coerce_table(getattr(opened.telemetry, name).compute().reset_index(drop=True), name)
         for name in TELEMETRY_TABLES
@@ -106,13 +106,13 @@ def test_the_command_line(tmp_path: Path, capsys) -> None:
     folder = tmp_path / "archive"
     assert main(["synth", "--archive", str(folder), "--matches", "500"]) == 0
     assert "wrote" in capsys.readouterr().out
-    assert archive.info(folder).tables["matches"]["rows"] == 500
+    assert archive.info(folder).tables["matches"].rows == 500
     assert main(["synth", "--archive", str(folder), "--matches", "500"]) == 2  # not empty
     assert "not empty" in capsys.readouterr().err
     with_telemetry = tmp_path / "with-telemetry"
     assert main(["synth", "--archive", str(with_telemetry), "--matches", "300", "--telemetry"]) == 0
     assert "telemetry/deaths" in capsys.readouterr().out
-    assert archive.info(with_telemetry).tables["telemetry/files"]["rows"] == 300
+    assert archive.info(with_telemetry).tables["telemetry/files"].rows == 300
     assert main(["synth", "--archive", str(folder), "--matches", "500"]) == 2
     assert "not empty" in capsys.readouterr().err
     with pytest.raises(InvalidArgumentError, match="matches"):

@@ -16,7 +16,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from matchkit import DocumentError, MatchFrames, MatchkitError, to_frames
+from matchkit import MatchFrames, MatchkitError, StorageError, to_frames
 from matchkit.model.parquet import MANIFEST
 from matchkit.telemetry import TelemetryFrames, to_telemetry_frames
 from matchkit.telemetry.parquet import MANIFEST as TELEMETRY_MANIFEST
@@ -93,13 +93,13 @@ def test_telemetry_frames_refuse_a_flipped_byte_too(tmp_path: Path) -> None:
     out = tmp_path / "telemetry"
     frames.to_parquet(out)
     path = out / "round_player_stats.parquet"
-    assert_every_flip_refused(path, lambda: TelemetryFrames.read_parquet(out), DocumentError)
+    assert_every_flip_refused(path, lambda: TelemetryFrames.read_parquet(out), StorageError)
     back = TelemetryFrames.read_parquet(out)
     assert back.round_player_stats.equals(frames.round_player_stats)
     manifest = orjson.loads((out / TELEMETRY_MANIFEST).read_bytes())
     del manifest["tables"]["deaths"]["sha256"]
     (out / TELEMETRY_MANIFEST).write_bytes(orjson.dumps(manifest))
-    with pytest.raises(DocumentError, match=r"records no SHA-256 of .*deaths\.parquet"):
+    with pytest.raises(StorageError, match=r"records no SHA-256 of .*deaths\.parquet"):
         TelemetryFrames.read_parquet(out)
     manifest["format"] = "matchkit-telemetry/1"
     (out / TELEMETRY_MANIFEST).write_bytes(orjson.dumps(manifest))

@@ -9,14 +9,14 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from matchkit.archive.synthetic import _Model, _patches
-from matchkit.archive.synthetic_draw import draw_chunk
+from matchkit.synth.archive.chunk import draw_chunk
+from matchkit.synth.archive.model import SyntheticModel, patch_starts
 
 
 def test_no_player_twice_in_a_match() -> None:
-    model = _Model(3_000)
+    model = SyntheticModel(3_000)
     low, high = datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 1, 11, tzinfo=UTC)
-    tables = draw_chunk(model, np.random.default_rng(1), 5_000, low, high, _patches(low, high))
+    tables = draw_chunk(model, np.random.default_rng(1), 5_000, low, high, patch_starts(low, high))
     participants = tables["participants"].to_pandas()
     named = participants.dropna(subset=["player_id"])
     assert len(named) > 10_000

@@ -14,7 +14,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from matchkit import DocumentError, MatchkitError
+from matchkit import MatchkitError, StorageError
 from matchkit.telemetry import TelemetryFrames, to_telemetry_frames
 from matchkit.telemetry.parquet import MANIFEST
 from tests.telemetry.test_parse import MATCH, small_file
@@ -41,16 +41,16 @@ def test_a_broken_manifest_is_a_matchkit_error(written: Path, content: bytes, me
         TelemetryFrames.read_parquet(written)
 
 
-def test_a_damaged_file_is_a_document_error_naming_it(written: Path) -> None:
+def test_a_damaged_file_is_a_storage_error_naming_it(written: Path) -> None:
     path = written / "deaths.parquet"
     path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])
-    with pytest.raises(DocumentError, match=r"deaths\.parquet is not the file matchkit wrote"):
+    with pytest.raises(StorageError, match=r"deaths\.parquet is not the file matchkit wrote"):
         TelemetryFrames.read_parquet(written)
 
 
-def test_a_manifest_without_a_dtype_is_a_document_error(written: Path) -> None:
+def test_a_manifest_without_a_dtype_is_a_storage_error(written: Path) -> None:
     manifest = orjson.loads((written / MANIFEST).read_bytes())
     del manifest["tables"]["deaths"]["dtypes"]["cursor"]
     (written / MANIFEST).write_bytes(orjson.dumps(manifest))
-    with pytest.raises(DocumentError, match=r"deaths\.parquet cannot be read .*KeyError"):
+    with pytest.raises(StorageError, match=r"deaths\.parquet cannot be read .*KeyError"):
         TelemetryFrames.read_parquet(written)

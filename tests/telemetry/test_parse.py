@@ -10,7 +10,7 @@ import orjson
 import pandas as pd
 import pytest
 
-from matchkit.errors import DocumentError, InvalidArgumentError, MatchkitError
+from matchkit.errors import DocumentError, InvalidArgumentError, MatchkitError, StorageError
 from matchkit.telemetry import TelemetryFrames, to_telemetry_frames
 from matchkit.telemetry.schema import DEATH, MATCH_START, ROUND_FINISHED
 
@@ -191,7 +191,7 @@ def test_parquet_refuses_partial_data(tmp_path: Path) -> None:
         frames.to_parquet(target)
     frames.to_parquet(target, overwrite=True)
     (target / "deaths.parquet").unlink()
-    with pytest.raises(DocumentError, match=r"deaths\.parquet is missing"):
+    with pytest.raises(StorageError, match=r"deaths\.parquet is missing"):
         TelemetryFrames.read_parquet(target)
     other = tmp_path / "mine"
     other.mkdir()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from matchkit.errors import MatchkitError
+from matchkit.errors import InvalidArgumentError
 from matchkit.sampledata import parameters as p
 from matchkit.sampledata.catalogue import build_catalogue
 from matchkit.sampledata.sampling import Draw, WeightedTable, harmonic_weights
@@ -120,8 +120,9 @@ def featured_battlerite() -> tuple[str, int]:
     for kit in kit_catalogue().values():
         if kit.name == t.FEATURED_CHARACTER:
             return kit.actor, kit.battlerites[t.FEATURED_BATTLERITE_RANK - 1]
-    raise MatchkitError(
-        f"the catalogue has no character named {t.FEATURED_CHARACTER!r}; fix FEATURED_CHARACTER"
+    raise InvalidArgumentError(
+        f"the catalogue has no character named {t.FEATURED_CHARACTER!r}; fix FEATURED_CHARACTER",
+        parameter="FEATURED_CHARACTER",
     )
 
 

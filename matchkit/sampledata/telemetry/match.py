@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from matchkit.errors import MatchkitError
+from matchkit.errors import DocumentError
 from matchkit.rules.events import STAT_KEYS
 from matchkit.rules.windows import parse_time
 from matchkit.sampledata.sampling import Draw
@@ -188,13 +188,13 @@ def read_match(document: Mapping[str, Any]) -> MatchView:
     """Read a single-match JSON:API document (``data`` an object or a one-element list).
 
     Raises:
-        MatchkitError: the document holds no match, or a resource it links is missing.
+        DocumentError: the document holds no match, or a resource it links is missing.
     """
     match = document.get("data")
     if isinstance(match, list):
         match = match[0] if len(match) == 1 else None
     if not isinstance(match, dict) or match.get("type") != "match":
-        raise MatchkitError("telemetry needs a single-match document; this one holds no match")
+        raise DocumentError("telemetry needs a single-match document; this one holds no match")
     match_id = str(match["id"])
     attributes = match.get("attributes") or {}
     stats = _dict(attributes.get("stats"))
@@ -207,7 +207,7 @@ def read_match(document: Mapping[str, Any]) -> MatchView:
 
     def resource(key: tuple[Any, Any]) -> Mapping[str, Any]:
         if key not in by_key:
-            raise MatchkitError(f"match {match_id} links {key[0]} {key[1]!r}, not included")
+            raise DocumentError(f"match {match_id} links {key[0]} {key[1]!r}, not included")
         return by_key[key]
 
     rosters = []

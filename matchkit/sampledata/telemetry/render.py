@@ -309,7 +309,7 @@ def telemetry_events(document: Mapping[str, Any]) -> list[dict[str, Any]]:
     Raises:
         InvalidArgumentError: the match is not of the ``global`` shard (``na`` matches had no
             telemetry).
-        MatchkitError: the document holds no match or links resources it does not include.
+        DocumentError: the document holds no match or links resources it does not include.
     """
     view = read_match(document)
     if view.shard != SHARD:

@@ -1,7 +1,8 @@
 """The telemetry of one chunk of synthetic matches (``matchkit synth --archive --telemetry``).
 
-Drawn with numpy from the chunk's own arrays (:func:`matchkit.archive.synthetic_draw.draw_chunk`
-passes them), so that it agrees with its matches as real telemetry does, by the relations that
+Drawn with numpy from the chunk's own arrays (:class:`TelemetryInputs`, which
+:func:`matchkit.synth.archive.draw.draw_chunk` passes), so that it agrees with its matches as
+real telemetry does, by the relations that
 :func:`matchkit.telemetry.consistency.consistency_problems` checks: a ``MatchStart`` in the
 second of ``created_at``; a ``MatchReservedUser`` per participant with its character and
 cosmetics; an Arena match's rounds with their lengths and winners, each player's per-round
@@ -17,15 +18,25 @@ without an id) have no events.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 
-from matchkit.archive.synthetic_draw import ARROW_TYPES, ragged_arange
+from matchkit.sampledata import parameters as p
+from matchkit.synth.archive.arrays import ARROW_TYPES, ragged_arange
 from matchkit.telemetry.schema import PLAYER_STATS, TABLE_NAMES, TABLES
 
-__all__ = ["draw_telemetry", "telemetry_schema"]
+if TYPE_CHECKING:
+    from matchkit.synth.archive.draw import Drawn, Participants
+    from matchkit.synth.archive.model import SyntheticModel
+
+__all__ = ["TelemetryInputs", "draw_telemetry", "telemetry_schema"]
+
+Ints = npt.NDArray[np.int64]
 
 _MICROS = 1_000_000
 _MS = 1_000
@@ -34,40 +45,154 @@ _PHASES = ("queue_events", "match_starts", "reserved_users", "battlerite_picks",
 """The order of a match's events where their times tie (a start and its reservations)."""
 
 
+@dataclass(frozen=True)
+class TelemetryInputs:
+    """The arrays of a chunk the telemetry is drawn from.
+
+    Attributes:
+        n, match_ids, created (µs), duration (s), arena, rounds, round_seconds, outcome,
+            final1, final2, patch, server_type, size: the matches (:class:`Drawn`).
+        game_mode, map_id, region, ranking: the matches' values as telemetry writes them.
+        month: the partition value of the matches of some rows.
+        p_match, p_side, p_user (telemetry id or None), p_human, p_actor, p_cosmetics,
+            p_kills, p_deaths, p_score: the participants.
+        battlerites: per participant, its character's battlerite ids.
+        intro, round_break: an Arena match's intro and the break between rounds (seconds).
+    """
+
+    n: int
+    match_ids: pa.Array
+    created: Ints
+    duration: Ints
+    arena: npt.NDArray[np.bool_]
+    rounds: Ints
+    round_seconds: Ints
+    outcome: npt.NDArray[np.bool_]
+    final1: Ints
+    final2: Ints
+    patch: pa.Array
+    server_type: pa.Array
+    size: Ints
+    game_mode: Ints
+    month: Callable[[Ints], pa.Array]
+    map_id: pa.Array
+    region: pa.Array
+    ranking: pa.Array
+    p_match: Ints
+    p_side: Ints
+    p_user: pa.Array
+    p_human: npt.NDArray[np.bool_]
+    p_actor: Ints
+    p_cosmetics: Mapping[str, Ints]
+    p_kills: Ints
+    p_deaths: Ints
+    p_score: Ints
+    battlerites: Ints
+    intro: int
+    round_break: int
+
+    @classmethod
+    def of(
+        cls,
+        model: SyntheticModel,
+        drawn: Drawn,
+        participants: Participants,
+        tables: Mapping[str, pa.Table],
+    ) -> TelemetryInputs:
+        """The inputs of a chunk drawn by :func:`matchkit.synth.archive.draw.draw_chunk`."""
+        matches, rows = tables["matches"], tables["participants"]
+        return cls(
+            n=drawn.n,
+            match_ids=drawn.match_ids,
+            created=drawn.created,
+            duration=drawn.duration,
+            arena=drawn.arena,
+            rounds=drawn.rounds,
+            round_seconds=drawn.round_seconds,
+            outcome=drawn.outcome,
+            final1=drawn.final1,
+            final2=drawn.final2,
+            patch=drawn.patch,
+            server_type=drawn.server_type,
+            size=drawn.size,
+            game_mode=model.game_mode_numbers[drawn.mode],
+            month=drawn.month,
+            map_id=matches.column("map_id").combine_chunks(),
+            region=matches.column("region").combine_chunks(),
+            ranking=matches.column("ranking_type").combine_chunks(),
+            p_match=participants.match,
+            p_side=np.asarray(rows.column("side")),
+            p_user=rows.column("user_id").combine_chunks(),
+            p_human=participants.kind != 2,
+            p_actor=model.actor_numbers[participants.actor],
+            p_cosmetics=participants.cosmetics,
+            p_kills=participants.kills,
+            p_deaths=participants.deaths,
+            p_score=participants.score,
+            battlerites=model.battlerites[participants.actor],
+            intro=p.ARENA_INTRO_SECONDS,
+            round_break=p.ARENA_ROUND_BREAK_SECONDS,
+        )
+
+
 def telemetry_schema(name: str) -> pa.Schema:
     """The stored Arrow schema of a telemetry table (its declared columns, then ``month``)."""
     fields = [pa.field(c.name, ARROW_TYPES[c.kind]) for c in TABLES[name].columns]
     return pa.schema([*fields, pa.field("month", pa.string())])
 
 
-def draw_telemetry(rng: np.random.Generator, c: Any) -> dict[str, pa.Table]:
+class _Events:
+    """The event tables of a chunk as they are drawn, and what orders each match's events
+    (its row, the phase, the time in ms) for their cursors."""
+
+    def __init__(self, c: TelemetryInputs) -> None:
+        self.c = c
+        self.tables: dict[str, dict[str, Any]] = {}
+        self.order: dict[str, tuple[Ints, ...]] = {}
+
+    def add(self, name: str, rows: Ints, phase: str, columns: dict[str, Any]) -> None:
+        """Table ``name``: an event per row (a match index), in ``phase``."""
+        match_id = self.c.match_ids.take(pa.array(rows))
+        self.tables[name] = {"match_id": match_id, **columns, "_rows": rows}
+        phases = np.full(len(rows), _PHASES.index(phase))
+        self.order[name] = (rows, phases, np.asarray(columns["time"]))
+
+
+def draw_telemetry(rng: np.random.Generator, c: TelemetryInputs) -> dict[str, pa.Table]:
     """The telemetry tables of a chunk, by label (``telemetry/<name>``).
 
     Args:
         rng: the chunk's generator (drawn after its matches).
-        c: the chunk's arrays: ``n``, ``match_ids``, ``created`` (µs), ``duration`` (s),
-            ``arena``, ``rounds``, ``round_seconds``, ``outcome``, ``final1``/``final2``,
-            ``patch``, ``server_type``, ``game_mode``, ``map_id``, ``region``, ``ranking``,
-            ``size``, ``p_match``, ``p_side``, ``p_user`` (telemetry id or None), ``p_human``,
-            ``p_actor``, ``p_cosmetics``, ``p_kills``, ``p_deaths``, ``p_score``,
-            ``battlerites`` (per participant: its character's battlerite ids), ``month``.
+        c: the chunk's arrays.
     """
-    named = np.flatnonzero(np.asarray(c.p_user.is_valid()))
-    users = c.p_user.take(pa.array(named))
-    match = c.p_match[named]
-    tables: dict[str, dict[str, Any]] = {}
-    order: dict[str, tuple[np.ndarray, ...]] = {}  # match row, phase, time (ms)
-
-    def add(name: str, rows: np.ndarray, phase: str, columns: dict[str, Any]) -> None:
-        tables[name] = {"match_id": c.match_ids.take(pa.array(rows)), **columns, "_rows": rows}
-        order[name] = (rows, np.full(len(rows), _PHASES.index(phase)), np.asarray(columns["time"]))
-
+    named = np.flatnonzero(np.asarray(c.p_user.is_valid()))  # the players telemetry names
+    events = _Events(c)
     start_ms = c.created // _MS + rng.integers(0, 1000, c.n)  # MatchStart, within the second
-    # queue: one QueueEvent per human, before the start
-    human = c.p_human[named]
-    queued = named[human]
+    _starts(rng, c, events, named, start_ms)
+    arena_deaths = _arena(rng, c, events, named, start_ms)
+    _deaths(rng, c, events, named, start_ms, arena_deaths)
+    events.add("match_finishes", np.arange(c.n), "end", {
+        "time": start_ms + c.duration * _MS,
+        "team_one_score": np.where(c.arena, c.final1, 0),  # 0 in Royale, as the service's
+        "team_two_score": np.where(c.arena, c.final2, 0),
+        "match_length": c.duration,
+        "region": c.region,
+    })  # fmt: skip
+    _cursors(events.tables, events.order, c.n)
+    events.tables["files"] = _files(events.tables, c)
+    return {
+        f"telemetry/{name}": _table(name, events.tables.get(name, {}), c.month)
+        for name in TABLE_NAMES
+    }
+
+
+def _starts(
+    rng: np.random.Generator, c: TelemetryInputs, events: _Events, named: Ints, start_ms: Ints
+) -> None:
+    """A QueueEvent per human before the start, the MatchStart, a reservation per player."""
+    queued = named[c.p_human[named]]
     waited = rng.gamma(2.0, 30.0, len(queued))
-    add("queue_events", c.p_match[queued], "queue_events", {
+    events.add("queue_events", c.p_match[queued], "queue_events", {
         "time": start_ms[c.p_match[queued]] - (waited * _MS).astype(np.int64) - 5_000,
         "user_id": c.p_user.take(pa.array(queued)),
         "time_in_queue": waited,
@@ -76,8 +201,7 @@ def draw_telemetry(rng: np.random.Generator, c: Any) -> dict[str, pa.Table]:
         "team_side": c.p_side[queued],
         "match_region": c.region.take(pa.array(c.p_match[queued])),
     })  # fmt: skip
-    every = np.arange(c.n)
-    add("match_starts", every, "match_starts", {
+    events.add("match_starts", np.arange(c.n), "match_starts", {
         "time": start_ms,
         "version": c.patch,
         "server_type": c.server_type,
@@ -86,22 +210,29 @@ def draw_telemetry(rng: np.random.Generator, c: Any) -> dict[str, pa.Table]:
         "team_size": c.size,
         "region": c.region,
     })  # fmt: skip
-    add("reserved_users", match, "reserved_users", {
+    match = c.p_match[named]
+    events.add("reserved_users", match, "reserved_users", {
         "time": start_ms[match],
-        "user_id": users,
+        "user_id": c.p_user.take(pa.array(named)),
         "server_type": c.server_type.take(pa.array(match)),
         "character": c.p_actor[named],
         "team": c.p_side[named],
         "ranking_type": c.ranking.take(pa.array(match)),
         **{slot: values[named] for slot, values in c.p_cosmetics.items()},
     })  # fmt: skip
-    # Arena: five picks per player in round 0, rounds, per-round stats and deaths
-    in_arena = c.arena[match]
+
+
+def _arena(
+    rng: np.random.Generator, c: TelemetryInputs, events: _Events, named: Ints, start_ms: Ints
+) -> dict[str, Any]:
+    """Arena: five battlerite picks per player in round 0, the rounds, each player's stats per
+    round; the deaths in their rounds (returned, for :func:`_deaths`)."""
+    in_arena = c.arena[c.p_match[named]]
     pickers = np.repeat(named[in_arena], _PICKS)
     slot = np.tile(np.arange(_PICKS), int(in_arena.sum()))
     kits = c.battlerites[pickers]
     choice = np.argsort(rng.random(kits.shape), axis=1)[np.arange(len(pickers)), slot]
-    add("battlerite_picks", c.p_match[pickers], "battlerite_picks", {
+    events.add("battlerite_picks", c.p_match[pickers], "battlerite_picks", {
         "time": start_ms[c.p_match[pickers]] + 1_000,
         "user_id": c.p_user.take(pa.array(pickers)),
         "round": np.zeros(len(pickers), np.int64),
@@ -109,54 +240,51 @@ def draw_telemetry(rng: np.random.Generator, c: Any) -> dict[str, pa.Table]:
         "server_type": c.server_type.take(pa.array(c.p_match[pickers])),
         "battlerite_type": kits[np.arange(len(pickers)), choice],
     })  # fmt: skip
-    q_match = np.repeat(every, c.rounds)
+    q_match = np.repeat(np.arange(c.n), c.rounds)
     q_ord = ragged_arange(c.rounds)
-    lengths = c.round_seconds[q_match, q_ord]
     ends = np.cumsum(c.round_seconds * (np.arange(5)[None, :] < c.rounds[:, None]), axis=1)
     round_end = (
         start_ms[q_match]
         + (c.intro + ends[q_match, q_ord] + c.round_break * q_ord) * _MS  # intro, rounds, breaks
     )
-    add("rounds", q_match, "round", {
+    events.add("rounds", q_match, "round", {
         "time": round_end,
         "round": q_ord,
-        "round_length": lengths,
+        "round_length": c.round_seconds[q_match, q_ord],
         "winning_team": np.where(c.outcome[q_match, q_ord], 1, 2),
     })  # fmt: skip
     stats, deaths = _round_stats(rng, c, named[in_arena], round_end, q_match)
-    tables["round_player_stats"] = stats
-    # deaths: Arena ones in their rounds, Royale ones during the match
-    royale = named[~in_arena]
+    events.tables["round_player_stats"] = stats
+    return deaths
+
+
+def _deaths(
+    rng: np.random.Generator,
+    c: TelemetryInputs,
+    events: _Events,
+    named: Ints,
+    start_ms: Ints,
+    arena: dict[str, Any],
+) -> None:
+    """A DeathEvent per death: an Arena one in its round (drawn with the round stats), a
+    Royale one during the match (no round)."""
+    royale = named[~c.arena[c.p_match[named]]]
     died = np.repeat(royale, c.p_deaths[royale])
     at = start_ms[c.p_match[died]] + (
         rng.random(len(died)) * c.duration[c.p_match[died]] * _MS
     ).astype(np.int64)
-    death_rows = np.concatenate([deaths["rows"], c.p_match[died]])
-    add("deaths", death_rows, "round", {
-        "time": np.concatenate([deaths["time"], at]),
-        "user_id": pa.concat_arrays([deaths["user_id"], c.p_user.take(pa.array(died))]),
-        "round": pa.array(np.concatenate([deaths["round"], np.zeros(len(died), np.int64)]),
-                          mask=np.concatenate([np.zeros(len(deaths["rows"]), bool),
-                                               np.ones(len(died), bool)])),
+    no_round = np.concatenate([np.zeros(len(arena["rows"]), bool), np.ones(len(died), bool)])
+    rounds = np.concatenate([arena["round"], np.zeros(len(died), np.int64)])
+    events.add("deaths", np.concatenate([arena["rows"], c.p_match[died]]), "round", {
+        "time": np.concatenate([arena["time"], at]),
+        "user_id": pa.concat_arrays([arena["user_id"], c.p_user.take(pa.array(died))]),
+        "round": pa.array(rounds, mask=no_round),
     })  # fmt: skip
-    add("match_finishes", every, "end", {
-        "time": start_ms + c.duration * _MS,
-        "team_one_score": np.where(c.arena, c.final1, 0),  # 0 in Royale, as the service's
-        "team_two_score": np.where(c.arena, c.final2, 0),
-        "match_length": c.duration,
-        "region": c.region,
-    })  # fmt: skip
-    _cursors(tables, order, c.n)
-    tables["files"] = _files(tables, c)
-    return {
-        f"telemetry/{name}": _table(name, tables.get(name, {}), c.month) for name in TABLE_NAMES
-    }
 
 
 def _round_stats(
-    rng: np.random.Generator, c: Any, players: np.ndarray, round_end: np.ndarray,
-    q_match: np.ndarray,
-) -> tuple[dict[str, Any], dict[str, Any]]:  # fmt: skip
+    rng: np.random.Generator, c: TelemetryInputs, players: Ints, round_end: Ints, q_match: Ints
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """Per round and player: kills, deaths and score split over the match's rounds (summing
     to the participant's), the other stats drawn; and one DeathEvent per death in its round."""
     rounds = c.rounds[c.p_match[players]]
@@ -202,7 +330,7 @@ def _round_stats(
     return stats, deaths
 
 
-def _cursors(tables: dict[str, dict[str, Any]], order: dict[str, tuple], n: int) -> None:
+def _cursors(tables: dict[str, dict[str, Any]], order: dict[str, tuple[Ints, ...]], n: int) -> None:
     """Each event's cursor: its place in its match's file, in time order (then phase)."""
     names = list(order)
     rows, phase, time = (np.concatenate([order[t][i] for t in names]) for i in range(3))
@@ -215,7 +343,7 @@ def _cursors(tables: dict[str, dict[str, Any]], order: dict[str, tuple], n: int)
         tables[name]["cursor"] = part
 
 
-def _files(tables: dict[str, dict[str, Any]], c: Any) -> dict[str, Any]:
+def _files(tables: dict[str, dict[str, Any]], c: TelemetryInputs) -> dict[str, Any]:
     """Per match: its events, first and last cursor, and first and last event time."""
     rows = np.concatenate([t["_rows"] for name, t in tables.items() if "cursor" in t])
     times = np.concatenate([np.asarray(t["time"]) for t in tables.values() if "cursor" in t])
@@ -235,7 +363,7 @@ def _files(tables: dict[str, dict[str, Any]], c: Any) -> dict[str, Any]:
     }
 
 
-def _table(name: str, columns: dict[str, Any], month: Any) -> pa.Table:
+def _table(name: str, columns: dict[str, Any], month: Callable[[Ints], pa.Array]) -> pa.Table:
     schema = telemetry_schema(name)
     rows = columns.get("_rows", np.zeros(0, np.int64))
     arrays = []

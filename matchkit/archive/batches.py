@@ -1,0 +1,102 @@
+"""One batch, from staged tables to a completed batch: the protocol that makes a sync killed at
+any point leave an archive the next sync (or compaction) completes.
+
+1. stage the batch's tables, as they will be stored, under ``DIR/_staging/batch-N``
+   (:mod:`.staging`);
+2. record ``pending = N`` (with its window and the watermark it sets) in ``archive.json``;
+3. commit every table, each in one Delta commit carrying the application transaction
+   ``(matchkit-archive, N)``, insert-only by match id, ``matches`` last (:mod:`.writer`);
+4. record the batch, its tables' versions and the watermark; clear ``pending``; remove the
+   staging folder.
+
+A pending batch is completed from its staging folder (:func:`complete_pending`): tables that
+carry its transaction already are skipped, the others get it. Readers pin the versions of the
+last completed batch, so a pending batch is never half seen. Nothing else may have committed to
+a table past the last completed batch (:func:`require_no_stray_batch`): a write cut short
+outside this protocol is refused rather than folded into the next batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import pyarrow as pa
+
+from matchkit.archive.layout import APP_ID
+from matchkit.archive.manifest import ArchiveManifest, write_manifest
+from matchkit.archive.staging import clear_staging, read_staged, stage
+from matchkit.archive.state import PendingBatch
+from matchkit.archive.versions import open_table, table_labels, table_versions
+from matchkit.archive.writer import BatchResult, commit_batch
+from matchkit.errors import ArchiveError
+
+__all__ = ["commit_new_batch", "complete_pending", "finish_batch", "require_no_stray_batch"]
+
+
+def commit_new_batch(
+    folder: Path,
+    manifest: ArchiveManifest,
+    pending: PendingBatch,
+    prepared: Mapping[str, pa.Table],
+) -> tuple[ArchiveManifest, BatchResult]:
+    """Stage, record, commit and finish batch ``pending`` of ``prepared`` tables (steps 1-4).
+
+    Returns:
+        The manifest after it, and what it added.
+    """
+    stage(folder, pending.batch, prepared)
+    manifest = manifest.with_pending(pending)
+    write_manifest(folder, manifest)
+    done = commit_batch(folder, pending.batch, prepared)
+    return finish_batch(folder, manifest, pending, done), done
+
+
+def complete_pending(
+    folder: Path, manifest: ArchiveManifest
+) -> tuple[ArchiveManifest, BatchResult]:
+    """Commit the pending batch from its staged tables, and finish it.
+
+    Raises:
+        ArchiveError: its staged tables cannot be read, or a table cannot be written.
+    """
+    pending = manifest.pending
+    if pending is None:
+        raise ValueError("no batch is pending")
+    require_no_stray_batch(folder, manifest)
+    done = commit_batch(folder, pending.batch, read_staged(folder, pending.batch))
+    return finish_batch(folder, manifest, pending, done), done
+
+
+def finish_batch(
+    folder: Path, manifest: ArchiveManifest, pending: PendingBatch, done: BatchResult
+) -> ArchiveManifest:
+    """Record batch ``pending`` as completed (its tables' versions, its watermark, its notes)
+    and remove its staging folder; the manifest after it."""
+    done.problems = list(pending.problems)
+    manifest = manifest.with_batch_done(pending, table_versions(folder))
+    write_manifest(folder, manifest)
+    clear_staging(folder)
+    return manifest
+
+
+def require_no_stray_batch(folder: Path, manifest: ArchiveManifest) -> None:
+    """Every table holds the completed batches, and at most the pending one: nothing that a
+    later commit would fold into the archive unseen.
+
+    Raises:
+        ArchiveError: a table carries a batch the manifest neither completed nor has pending (a
+            write cut short outside a sync, such as ``matchkit synth --archive`` killed).
+    """
+    allowed = manifest.batch if manifest.pending is None else manifest.pending.batch
+    for label in table_labels(folder):
+        path = folder / label
+        found = open_table(path).transaction_version(APP_ID) or 0
+        if found > allowed:
+            raise ArchiveError(
+                f"{path} holds batch {found}, which {folder / 'archive.json'} does not record "
+                f"(its last batch is {manifest.batch}): a write to the archive was cut short "
+                "outside a sync. The archive reads as its last batch left it, but it cannot "
+                "take more: write it again (or restore it from a backup)",
+                path=path,
+            )
