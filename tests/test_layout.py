@@ -53,10 +53,11 @@ ALLOWED: Mapping[str, frozenset[str]] = {
     # reference service on the sample data set when no base URL is given (lazily).
     "client": frozenset(
         {"errors", "rules", "model", "normalize", "telemetry", "service", "synth", "sampledata"}
+        | {"names"}
     ),
-    # Names for ids (the vocabulary of kinds from the model); the catalogue a service serves
-    # comes through the client's one request path, the sample set's from its folder.
-    "names": frozenset({"errors", "model", "client", "sampledata"}),
+    # Names for ids (the vocabulary of kinds from the model), read from a mapping, a file or a
+    # catalogue (the sample set's from its folder); never HTTP: the client fetches a service's.
+    "names": frozenset({"errors", "model", "sampledata"}),
     # Tables of findings: MatchFrames, TelemetryFrames and DataFrames only; no HTTP.
     "analysis": frozenset({"errors", "rules", "model", "names", "telemetry"}),
     "plots": frozenset({"errors", "model", "names", "telemetry", "analysis"}),

@@ -8,7 +8,7 @@ beside each estimate and its interval; what was left out, and why, is in
 ``result.attrs["excluded"]``.
 Characters and battlerites are the wire's integer ids; ``character_name`` and
 ``battlerite_name`` come from ``names=`` (:class:`matchkit.names.Names`, e.g.
-``fetch_names(client.base_url)``, or a mapping of actor id -> name; default: the sample set's
+``client.names()``, or a mapping of actor id -> name; default: the sample set's
 catalogue), and an id without a name is shown as the id.
 
 Example:

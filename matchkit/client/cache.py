@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterable, MutableMapping
+from collections.abc import Iterable, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -28,19 +28,12 @@ from typing import Any, TypeAlias, cast
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 import platformdirs
-from requests import PreparedRequest, Session
-from requests_cache import (
-    DO_NOT_CACHE,
-    NEVER_EXPIRE,
-    CachedResponse,
-    CachedSession,
-    CacheMixin,
-)
+from requests import PreparedRequest
+from requests_cache import DO_NOT_CACHE, NEVER_EXPIRE, CachedResponse, CachedSession
 from requests_cache.cache_keys import get_matched_headers, normalize_headers
 from requests_cache.policy.settings import DEFAULT_IGNORED_PARAMS
 
 from matchkit.client.cachefile import LOCK_TIMEOUT, CacheFile, prepare_folder, writable
-from matchkit.client.throttle import RateLimit, ThrottleMixin
 from matchkit.errors import CacheError, InvalidArgumentError
 from matchkit.rules.windows import RETENTION, parse_time
 
@@ -108,12 +101,8 @@ def resolve_cache_dir(cache_dir: str | os.PathLike[str] | None) -> Path:
     return default_cache_dir()
 
 
-class _ThrottledCachedSession(CacheMixin, ThrottleMixin, Session):
-    """Cache first, then the limiter: a cache hit never takes a token."""
-
-
-CachingSession: TypeAlias = "CachedSession | _ThrottledCachedSession"
-"""A session :func:`create_session` makes: cached, and throttled when given a rate limit."""
+CachingSession: TypeAlias = CachedSession
+"""The client's one session (:func:`create_session`): cached, with matchkit's cache file."""
 
 
 @dataclass(frozen=True)
@@ -210,20 +199,18 @@ def create_session(
     *,
     keys: CacheKeys | None = None,
     offline: bool = False,
-    rate_limit: RateLimit | None = None,
-    clock: Callable[[], float] | None = None,
-    sleep: Callable[[float], None] | None = None,
     lock_timeout: float = LOCK_TIMEOUT,
 ) -> CachingSession:
-    """A cached (and, with ``rate_limit``, throttled) session on ``cache_dir/http_cache.sqlite``.
+    """The client's session, cached on ``cache_dir/http_cache.sqlite``.
+
+    The client's rate limit is not the session's: the request path applies it, to the requests
+    that reach the service (:class:`matchkit.client.throttle.Throttle`).
 
     Args:
         cache_dir: the folder of the SQLite file (created, owner-only, if missing).
         keys: how requests are keyed (default: by their own address).
         offline: answer only from the cache, stale entries included (a miss is a 504 response);
             a cache that cannot be written is then opened read-only.
-        rate_limit: client-side rate, or ``None`` for none.
-        clock, sleep: the limiter's monotonic clock and sleep function (injected in tests).
         lock_timeout: seconds to wait for another process's write lock on the file.
 
     Raises:
@@ -256,14 +243,7 @@ def create_session(
         "stale_if_error": offline,
     }
     options["key_fn"] = keys.for_request
-    if rate_limit is None:
-        return CachedSession(**options)
-    limiter_options: dict[str, Any] = {"per_minute": rate_limit.per_minute, "per_host": True}
-    if clock is not None:
-        limiter_options["time_function"] = clock
-    if sleep is not None:
-        limiter_options["sleep"] = sleep
-    return _ThrottledCachedSession(**options, **limiter_options)
+    return CachedSession(**options)
 
 
 @dataclass(frozen=True)

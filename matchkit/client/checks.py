@@ -2,7 +2,7 @@
 
 :func:`page_disagreements` is pure: it reads a decoded list page (its ``data``, and its
 ``included`` when a filter needs them) and the :class:`matchkit.rules.query.MatchQuery` of the
-request, and says what disagrees. :func:`list_page_check` turns it into the transport's check
+request, and says what disagrees. :func:`list_page_check` turns it into the request's parse
 hook, which raises :class:`matchkit.client.responses.BadAnswerError`: a page that fails is retried
 like a 5xx, never cached, and finally a :class:`matchkit.errors.ServiceError` that says what
 disagreed (a service or proxy that ignores a filter, or serves matches outside the window).
@@ -46,7 +46,7 @@ from matchkit.rules.jsonapi import primary_resources
 from matchkit.rules.windows import format_time, parse_time
 
 if TYPE_CHECKING:
-    from matchkit.client.transport import Fetched
+    from matchkit.client.request import Fetched
     from matchkit.rules.query import MatchQuery
 
 __all__ = ["created_at", "list_page_check", "page_disagreements"]
@@ -55,15 +55,16 @@ _SHOWN = 3
 """How many disagreements a message names (then how many more)."""
 
 
-def list_page_check(query: MatchQuery) -> Callable[[Fetched], None]:
-    """The transport's check of a list page asked with ``query`` (window, filters, paging).
+def list_page_check(query: MatchQuery) -> Callable[[Fetched], Fetched]:
+    """The parse hook of a list page asked with ``query`` (window, filters, paging): the page
+    as it came, once nothing in it disagrees with the request.
 
     The returned function raises :class:`BadAnswerError` naming what disagreed.
     """
 
-    def check(fetched: Fetched) -> None:
+    def check(fetched: Fetched) -> Fetched:
         if fetched.head is None:  # a 404 read as an empty list: nothing to check
-            return
+            return fetched
         document = fetched.head
         if query.player_ids:  # the participants are in ``included``, which the head skips
             document = fetched.document or {}
@@ -73,6 +74,7 @@ def list_page_check(query: MatchQuery) -> Callable[[Fetched], None]:
             raise BadAnswerError(
                 "a page that disagrees with its request: " + "; ".join(found[:_SHOWN]) + more
             )
+        return fetched
 
     return check
 

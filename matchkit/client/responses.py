@@ -13,6 +13,7 @@ what to do with what they find.
   used (described by :func:`matchkit.rules.jsonapi.describe_errors`).
 - :func:`read_rate_limit_wait`: how long a 429 asks to wait, ``Retry-After`` first, else
   ``X-RateLimit-Reset`` read by plausibility (decision 14).
+- :func:`empty_list`: whether a list request's 404 means "no matches" (decision 11).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ __all__ = [
     "RequestKind",
     "Wait",
     "check_body",
+    "empty_list",
     "error_objects",
     "match_id_check",
     "rate_limit_wait",
@@ -39,7 +41,10 @@ __all__ = [
     "read_rate_limit_wait",
 ]
 
-RequestKind = Literal["list", "match", "status", "players"]
+RequestKind = Literal["list", "match", "status", "players", "catalogue", "telemetry"]
+"""What a request asks for: the service's match lists, single matches, players, status and
+catalogue of names, and the asset host's telemetry files
+(:data:`matchkit.client.transport.KINDS` holds each one's rules)."""
 _TAG = re.compile(r"<[^>]*>")
 _SPACE = re.compile(r"\s+")
 _NEAR_NOW = 86_400.0
@@ -110,8 +115,9 @@ def check_body(kind: RequestKind, body: bytes) -> dict[str, Any]:
     return head
 
 
-def match_id_check(match_id: str) -> Callable[[Any], None]:
-    """The check hook of ``GET .../matches/<match_id>``: the match answered is the one asked for.
+def match_id_check(match_id: str) -> Callable[[Any], bytes]:
+    """The parse hook of ``GET .../matches/<match_id>``: the document's body, once the match it
+    holds is the one asked for.
 
     A proxy or service that answers match A's URL with match B's document would otherwise give
     B for A, once for each id asked (and cache it forever). Runs on the head that
@@ -121,7 +127,7 @@ def match_id_check(match_id: str) -> Callable[[Any], None]:
         BadAnswerError: the document's match has another id.
     """
 
-    def check(fetched: Any) -> None:
+    def parse(fetched: Any) -> bytes:
         data = (fetched.head or {}).get("data")
         resource = data[0] if isinstance(data, list) and data else data
         found = resource.get("id") if isinstance(resource, dict) else None
@@ -129,8 +135,10 @@ def match_id_check(match_id: str) -> Callable[[Any], None]:
             raise BadAnswerError(
                 f"a document of match {found!r} where match {match_id!r} was asked"
             )
+        body: bytes = fetched.require_body()
+        return body
 
-    return check
+    return parse
 
 
 def _check_resource(resource: object, expected: str) -> None:
@@ -244,3 +252,45 @@ def rate_limit_wait(headers: Mapping[str, str], *, wall_clock: float) -> float |
     """The seconds of :func:`read_rate_limit_wait`, or ``None`` when the answer does not say."""
     wait = read_rate_limit_wait(headers, wall_clock=wall_clock)
     return None if wait is None else wait.seconds
+
+
+def empty_list(
+    response: requests.Response, params: Mapping[str, str] | None, *, redirected: bool
+) -> bool:
+    """Whether a list request's final error answer means "no matches" (decision 11).
+
+    The real Vainglory service answered an empty list with 404, and the service is confirmed
+    (``GET /status``) before any list request reaches it. But a 404 can mean "empty" only as
+    that service sent it: its own JSON:API error document, at the first page of a window
+    (``page[offset]`` 0: a window's later pages exist because an earlier one said so), and not
+    at the end of a redirect (another host's "not found"). Any other 404 on a list (a gateway's
+    HTML page, one in the middle of a window, one after a redirect) cannot be trusted: it is
+    retried like a 5xx, then a ServiceError. Any other status is an error of its own.
+
+    Raises:
+        BadAnswerError: a 404 that cannot mean "empty".
+    """
+    if response.status_code != 404:
+        return False
+    offset = (params or {}).get("page[offset]", "0")
+    if redirected:
+        raise BadAnswerError("a 404 at the end of a redirect, where a list page was asked")
+    if str(offset).strip() not in ("", "0"):
+        raise BadAnswerError(
+            f"a 404 at page[offset]={offset}, in the middle of a window whose earlier pages "
+            "said more matches follow"
+        )
+    if not _is_error_document(response.content):
+        raise BadAnswerError("a 404 that is not the service's JSON:API error document")
+    return True
+
+
+def _is_error_document(body: bytes) -> bool:
+    try:
+        document = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return False
+    if not isinstance(document, dict):
+        return False
+    errors = document.get("errors")
+    return isinstance(errors, list) and bool(errors) and all(isinstance(e, dict) for e in errors)

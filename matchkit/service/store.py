@@ -15,7 +15,6 @@ Example:
 from __future__ import annotations
 
 import contextlib
-import gzip
 import hashlib
 import logging
 import os
@@ -32,7 +31,8 @@ import orjson
 from matchkit.errors import MatchkitError
 from matchkit.rules.query import SHARDS, MatchQuery
 from matchkit.rules.windows import TimeWindow, format_time, parse_time
-from matchkit.sampledata.dataset import MANIFEST, open_dataset, sample_data_path
+from matchkit.sampledata.dataset import sample_data_path
+from matchkit.service.sources import read_source
 
 __all__ = ["BASE_URL_MARKER", "MATCH_OWN_TYPES", "MatchStore", "StoredMatch", "default_store_dir"]
 
@@ -41,7 +41,6 @@ log = logging.getLogger(__name__)
 # Stands for the service's base URL inside stored match links; replaced per response.
 BASE_URL_MARKER = "@@matchkit-base-url@@"
 _SCHEMA_VERSION = "matchkit-store/4"
-_DOCUMENT_SUFFIXES = (".json", ".json.gz", ".jsonl", ".jsonl.gz")
 _MICROSECOND = timedelta(microseconds=1)
 # Resources that exist only inside one match (interface.md): never deduplicated across matches.
 MATCH_OWN_TYPES = frozenset({"roster", "participant", "round", "asset"})
@@ -151,7 +150,7 @@ class MatchStore:
         source_path = Path(source) if source is not None else None
         if source_path is not None and not source_path.is_dir():
             raise MatchkitError(f"{source_path} is not a folder of match documents")
-        fingerprint, as_of, documents = _read_source(source_path)
+        fingerprint, as_of, documents = read_source(source_path, schema=_SCHEMA_VERSION)
         folder = Path(store_dir) if store_dir is not None else default_store_dir()
         # One file per source folder and content: <source>-<content>.sqlite.
         resolved = source_path.resolve() if source_path else sample_data_path().resolve()
@@ -255,68 +254,6 @@ def _from_micros(value: int) -> datetime:
 
 
 _EPOCH = parse_time("1970-01-01T00:00:00Z")
-
-
-# -- reading sources ----------------------------------------------------------------------------
-
-
-def _read_source(source: Path | None):
-    """(fingerprint, as_of or None, a function yielding (shard, document)) of a source folder."""
-    if source is None or (source / MANIFEST).exists():
-        dataset = open_dataset(source)
-
-        def dataset_documents() -> Iterator[tuple[str, dict[str, Any]]]:
-            for shard in dataset.shards:
-                for document in dataset.iter_documents(shard):
-                    yield shard, document
-
-        fingerprint = hashlib.sha256(
-            f"{_SCHEMA_VERSION}:{dataset.path.resolve()}:{dataset.fingerprint()}".encode()
-        ).hexdigest()
-        return fingerprint, dataset.as_of, dataset_documents
-    files = sorted(
-        path
-        for path in source.rglob("*")
-        if path.is_file() and path.name.endswith(_DOCUMENT_SUFFIXES)
-    )
-    if not files:
-        raise MatchkitError(
-            f"{source} holds neither a {MANIFEST} nor JSON:API documents "
-            f"({', '.join(_DOCUMENT_SUFFIXES)}); point --data at a data set or fetched pages"
-        )
-    digest = hashlib.sha256(f"{_SCHEMA_VERSION}:{source.resolve()}".encode())
-    for path in files:
-        stat = path.stat()
-        digest.update(f"{path.relative_to(source)}:{stat.st_size}:{stat.st_mtime_ns}".encode())
-
-    def folder_documents() -> Iterator[tuple[str, dict[str, Any]]]:
-        from matchkit.rules.jsonapi import split_by_match
-
-        for path in files:
-            for document in _iter_file_documents(path):
-                for single in split_by_match(document):
-                    match = single.get("data")
-                    if isinstance(match, list):
-                        match = match[0] if match else None
-                    shard = (match or {}).get("attributes", {}).get("shardId")
-                    yield shard, single
-
-    return digest.hexdigest(), None, folder_documents
-
-
-def _iter_file_documents(path: Path) -> Iterator[dict[str, Any]]:
-    opener = gzip.open if path.name.endswith(".gz") else open
-    with opener(path, "rb") as handle:
-        raw = handle.read()
-    try:
-        if ".jsonl" in path.name:
-            for line in raw.splitlines():
-                if line.strip():
-                    yield orjson.loads(line)
-        else:
-            yield orjson.loads(raw)
-    except orjson.JSONDecodeError as error:
-        raise MatchkitError(f"{path} is not valid JSON: {error}") from None
 
 
 # -- building -------------------------------------------------------------------------------------

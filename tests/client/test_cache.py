@@ -27,7 +27,7 @@ from matchkit.client.cache import (
     page_expiry,
     resolve_cache_dir,
 )
-from matchkit.client.cachefile import SERIALIZER
+from matchkit.client.cacheentry import SERIALIZER
 from matchkit.errors import CacheError, InvalidArgumentError
 from tests.client.conftest import API_KEY
 
