@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterable, Iterator
-from datetime import UTC, date, datetime, timedelta
+import time
+from collections.abc import Callable, Iterable, Iterator
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Unpack
 
@@ -87,11 +88,15 @@ class Client:
             (the connection and the whole body, not each read).
         max_body_bytes: the largest answer taken (on the wire and decoded); default 256 MiB.
             A larger one is a :class:`matchkit.errors.ServiceError` (e.g. a compression bomb).
+        clock: this machine's clock, seconds since the epoch (injected by tests): compared with
+            the service's, which a :class:`matchkit.client.warnings.ClockSkewWarning` names when
+            they differ by more than a minute.
 
     Attributes:
         settings: every setting above but the key, resolved, in one frozen
             :class:`ClientSettings`.
         transport: the one way out: every request of the client goes through it.
+        clock: the client's now (:mod:`matchkit.client.clock`).
 
     Raises:
         InvalidArgumentError: an argument is invalid (before any request is made).
@@ -110,6 +115,7 @@ class Client:
         progress: bool = True,
         timeout: float = 30,
         max_body_bytes: int | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         settings = ClientSettings.resolve(
             base_url,
@@ -125,13 +131,14 @@ class Client:
         key = checked_api_key(api_key or os.environ.get("MATCHKIT_API_KEY") or None)
         self._resources = contextlib.ExitStack()
         try:
-            connection = connect(settings, api_key=key, resources=self._resources)
+            connection = connect(settings, api_key=key, resources=self._resources, wall_clock=clock)
         except BaseException:
             self._resources.close()  # stop an embedded service started on the way
             raise
         self.settings = connection.settings
         self.transport = connection.transport
         self.service = connection.service  # the embedded service, or None
+        self.clock = connection.clock
         self._session = connection.session
         self._planner = ListPlanner(self.settings, self.transport, self.now)
 
@@ -199,11 +206,14 @@ class Client:
         self.transport.retry = policy
 
     def now(self) -> datetime:
-        """The present moment the time rules use: pinned, or the clock to the second."""
-        if self.settings.now is not None:
-            return self.settings.now
-        # Whole seconds, so that repeated calls send the same window bounds (cache keys).
-        return datetime.now(UTC).replace(microsecond=0)
+        """The present moment the time rules use, to the second: pinned (``now=``), else the
+        service's clock as its answers tell it (asking ``GET /status`` when none has yet
+        arrived; offline, this machine's clock).
+
+        Raises:
+            ServiceError: no service answers at the base URL (when it must be asked).
+        """
+        return self.clock.now()
 
     # -- calls -------------------------------------------------------------------------------
 

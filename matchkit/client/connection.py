@@ -10,10 +10,13 @@ no second session on the cache file, and nothing is copied from the client to an
 from __future__ import annotations
 
 import contextlib
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from matchkit.client.cache import CacheKeys, CachingSession, create_session
+from matchkit.client.clock import Clock, PinnedClock, ServiceClock
 from matchkit.client.embedded import start_embedded
 from matchkit.client.request import RequestPath
 from matchkit.client.retrying import Scrubber
@@ -34,19 +37,28 @@ class Connection:
         settings: the client's settings, with the embedded service's address and now filled in.
         session: the one cached session.
         transport: the one transport (over the one request path).
+        clock: the client's now: pinned, or the service's clock as its answers tell it.
         service: the embedded service (a :class:`matchkit.service.RunningService`), or ``None``.
     """
 
     settings: ClientSettings
     session: CachingSession
     transport: Transport
+    clock: Clock
     service: Any
 
 
 def connect(
-    settings: ClientSettings, *, api_key: str | None, resources: contextlib.ExitStack
+    settings: ClientSettings,
+    *,
+    api_key: str | None,
+    resources: contextlib.ExitStack,
+    wall_clock: Callable[[], float] = time.time,
 ) -> Connection:
     """Open what ``settings`` ask for; each is closed when ``resources`` close.
+
+    ``wall_clock`` is this machine's clock (seconds since the epoch), compared with the
+    service's.
 
     Raises:
         InvalidArgumentError: the cache folder cannot hold the cache.
@@ -75,11 +87,17 @@ def connect(
         # Loopback: no proxy from the environment applies (and looking one up per request
         # costs more than a cache hit).
         session.trust_env = False
+    clock: Clock
+    if settings.now is not None:
+        clock = PinnedClock(settings.now)
+    else:
+        clock = ServiceClock(wall_clock=wall_clock)
     path = RequestPath(
         session,
         limits=settings.limits,
         scrub=Scrubber(api_key),
         throttle=None if settings.rate_limit is None else Throttle(settings.rate_limit),
+        clock=clock,
         logger=transport_logger,  # what users (and the report's log) know requests by
     )
     transport = Transport(
@@ -90,4 +108,6 @@ def connect(
         offline=settings.offline,
         keys=keys,
     )
-    return Connection(settings, session, transport, service)
+    if isinstance(clock, ServiceClock) and not settings.offline:
+        clock.ask = transport.confirm_service  # GET /status, when now is wanted before any answer
+    return Connection(settings, session, transport, clock, service)

@@ -20,7 +20,9 @@ asset host's) all go through it. The path holds, once each:
   is retried like a 5xx, never stored, and when the tries are spent becomes a typed error.
 
 Who answers decides a few rules (:class:`Peer`): what messages call it, whether the client's
-rate limit applies, and what a rate-limit error advises.
+rate limit applies, whether its ``Date`` is the service's clock (each answer from the service
+tells the client's :class:`matchkit.client.clock.ServiceClock` its time, as it arrives, never
+from the cache), and what a rate-limit error advises.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from typing import Any, TypeVar
 import orjson
 import requests
 
+from matchkit.client.clock import Clock
 from matchkit.client.responses import BadAnswerError
 from matchkit.client.retrying import Retrying, RetryPolicy, Scrubber, status_error
 from matchkit.client.sending import (
@@ -69,18 +72,23 @@ class Peer:
     Attributes:
         name: what messages call it (``"service"``, ``"host"``).
         throttled: whether the client's own rate limit applies to it.
+        tells_time: whether its answers' ``Date`` is the service's clock.
         advice: what a :class:`matchkit.errors.RateLimitError` tells the user to do.
     """
 
     name: str
     throttled: bool
+    tells_time: bool
     advice: str
 
 
-SERVICE = Peer("service", throttled=True, advice="lower rate_limit= or wait and retry")
-"""The match-data service: the client's rate limit applies."""
-ASSET_HOST = Peer("host", throttled=False, advice="wait and retry")
-"""The host of telemetry files (a CDN on the real service): no rate limit, never the key."""
+SERVICE = Peer(
+    "service", throttled=True, tells_time=True, advice="lower rate_limit= or wait and retry"
+)
+"""The match-data service: the client's rate limit applies; its ``Date`` is the time."""
+ASSET_HOST = Peer("host", throttled=False, tells_time=False, advice="wait and retry")
+"""The host of telemetry files (a CDN on the real service): no rate limit, never the key, and
+its clock is not the service's."""
 
 
 @dataclass(frozen=True)
@@ -144,6 +152,7 @@ class RequestPath:
         retry: the retry policy (replaceable; read at each request).
         scrub: blanks the API key out of messages and error objects.
         throttle: the client's own rate limit, or ``None`` when it is off.
+        clock: told the ``Date`` of each answer from a peer that tells the time.
         logger: where requests (DEBUG) and 429 waits (INFO) are logged.
 
     Attributes:
@@ -159,8 +168,10 @@ class RequestPath:
         retry: RetryPolicy | None = None,
         scrub: Scrubber | None = None,
         throttle: Throttle | None = None,
+        clock: Clock | None = None,
         logger: logging.Logger | None = None,
     ) -> None:
+        self.clock = clock
         self.logger = logger or _LOGGER
         self.scrub = scrub or Scrubber()
         self.sender = Sender(session, limits=limits, scrub=self.scrub, logger=self.logger)
@@ -246,9 +257,12 @@ class RequestPath:
         def send() -> requests.Response:
             if peer.throttled and self.throttle is not None:
                 self.throttle.wait_for(url)
-            return self.sender.send(
+            response = self.sender.send(
                 url, params, dict(headers), shown=shown, what=what, host=peer.name
             )
+            if peer.tells_time and self.clock is not None and not was_redirected(response):
+                self.clock.observe(response.headers.get("Date"))
+            return response
 
         def judge(response: requests.Response) -> T:
             answered = response.url or shown

@@ -7,6 +7,10 @@
   than the retention period, an end later than now); the warning says what was asked and what
   is fetched. Nothing is said when the range is fetched as asked, or when a bound was left out
   (its default is not a clamp).
+- :class:`ProvisionalRangeWarning`: the range reaches into the newest hours, which the service
+  may still fill (it lists a match only once it has ended and been ingested: decision 20).
+- :class:`ClockSkewWarning`: this machine's clock and the service's differ by more than a
+  minute (matchkit takes now from the service's: :mod:`matchkit.client.clock`).
 
 Example:
     >>> from matchkit.rules.query import MatchQuery
@@ -26,7 +30,14 @@ from datetime import datetime, timedelta
 from matchkit.rules.query import MatchQuery
 from matchkit.rules.windows import RETENTION, TimeWindow, format_time
 
-__all__ = ["PlayerNotFoundWarning", "RangeClampedWarning", "UnlistedValueWarning", "clamp_notice"]
+__all__ = [
+    "ClockSkewWarning",
+    "PlayerNotFoundWarning",
+    "ProvisionalRangeWarning",
+    "RangeClampedWarning",
+    "UnlistedValueWarning",
+    "clamp_notice",
+]
 
 
 class UnlistedValueWarning(UserWarning):
@@ -40,6 +51,17 @@ class PlayerNotFoundWarning(UserWarning):
 class RangeClampedWarning(UserWarning):
     """The range fetched is not the range asked: the time rules clamped a bound the caller gave
     (to the retention period, or to now)."""
+
+
+class ProvisionalRangeWarning(UserWarning):
+    """The range reaches into the newest hours, which are not final yet: the service lists a
+    match only once it has ended and been ingested, so matches of those hours may still
+    appear (decision 20). Fetch them again later for the final record."""
+
+
+class ClockSkewWarning(UserWarning):
+    """This machine's clock and the service's differ by more than a minute; matchkit takes now
+    from the service's clock."""
 
 
 def clamp_notice(

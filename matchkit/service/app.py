@@ -17,6 +17,7 @@ from starlette.routing import Route
 from matchkit.service import handlers
 from matchkit.service.auth import ApiKeys, generate_api_key
 from matchkit.service.catalogue import CATALOGUE_PATH, catalogue_endpoint
+from matchkit.service.clock import DateMiddleware
 from matchkit.service.endpoint import AsgiEndpoint, endpoint, not_found
 from matchkit.service.faultlayer import FaultMiddleware
 from matchkit.service.faults import FaultInjector, Faults
@@ -58,7 +59,8 @@ def create_app(
         api_keys: the keys accepted (default: one generated key, see
             ``app.state.service.api_keys.first``).
         now: an ISO time or datetime taken as now, ``"wall"`` for the clock (default: the data
-            set's as_of, so the sample is always fresh).
+            set's as_of, so the sample is always fresh). Every answer carries it in its
+            ``Date`` header (:mod:`matchkit.service.clock`): clients take their now from it.
         rate_limit: ``"off"`` or ``"N/minute"`` per key (default ``"10/minute"``, decision 14).
         faults: fault injection into the match endpoints: a spec string such as
             ``"500=0.05,drop=0.02,slow=0.01,seed=7"`` or a :class:`matchkit.service.faults.Faults`
@@ -111,8 +113,13 @@ def create_app(
         refusal_limit = refusal.requests
         app.state.fault_injector = injector
         app.outermost = lambda inner: FaultMiddleware(
-            inner, injector=injector, rate_limit=refusal_limit, request_log=request_log
+            inner,
+            injector=injector,
+            rate_limit=refusal_limit,
+            request_log=request_log,
+            now=service.now,
         )
+    app.add_middleware(DateMiddleware, now=service.now)  # every answer says the service's time
     if request_log is not None:
         app.add_middleware(RequestLogMiddleware, log=request_log)
     return app

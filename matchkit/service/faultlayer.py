@@ -10,8 +10,11 @@ faulted; ``/status`` and unknown paths never are.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
+from matchkit.service.clock import http_date
 from matchkit.service.documents import error_body
 from matchkit.service.faults import NO_RESPONSE_STATUS, FaultInjector
 from matchkit.service.requestlog import LoggedRequest, RequestLog
@@ -50,11 +53,13 @@ class FaultMiddleware:
         injector: FaultInjector,
         rate_limit: float = 10,
         request_log: RequestLog | None = None,
+        now: Callable[[], datetime] | None = None,
     ) -> None:
         self.app = app
         self.injector = injector
         self.rate_limit = rate_limit
         self.request_log = request_log
+        self.now = now
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http" or not scope["path"].startswith(_FAULTED_PREFIX):
@@ -83,6 +88,8 @@ class FaultMiddleware:
 
     def _error(self, status: int) -> tuple[list[tuple[bytes, bytes]], bytes]:
         headers = list(CORS_HEADERS)
+        if self.now is not None:  # a gateway's answer has a date too
+            headers.append((b"date", http_date(self.now())))
         if status in (502, 504):
             phrase = _PHRASES[status]
             body = _GATEWAY_PAGE.format(status=status, phrase=phrase).encode()
