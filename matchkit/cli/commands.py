@@ -72,6 +72,7 @@ def _serve(args: argparse.Namespace) -> int:
         rate_limit=args.rate_limit or DEFAULT_RATE_LIMIT,
         faults=args.faults,
         store_dir=args.store_dir,
+        ingestion_delay=args.ingestion_delay,
     )
     return 0
 

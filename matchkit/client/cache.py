@@ -3,9 +3,10 @@
 Policy (pure functions, ``now`` injected) is kept apart from storage:
 
 - a single match never expires (records are read-only): :data:`MATCH_EXPIRY`;
-- a list page whose window ended more than :data:`GRACE` before now is immutable and kept for
-  the retention period; a page whose window reaches into that last hour expires after a
-  minute: :func:`page_expiry`;
+- a list page whose window ended more than the settle period before now
+  (:data:`matchkit.rules.windows.SETTLE`, 6 hours: matches are listed late, decision 20) is final
+  and kept for the retention period; a page whose window reaches into that provisional period
+  expires after a minute: :func:`page_expiry`;
 - the status resource is never cached: :data:`STATUS_EXPIRY`.
 
 The API key travels in the ``Authorization`` header, which requests-cache leaves out of the
@@ -35,11 +36,10 @@ from requests_cache.policy.settings import DEFAULT_IGNORED_PARAMS
 
 from matchkit.client.cachefile import LOCK_TIMEOUT, CacheFile, prepare_folder, writable
 from matchkit.errors import CacheError, InvalidArgumentError
-from matchkit.rules.windows import RETENTION, parse_time
+from matchkit.rules.windows import RETENTION, SETTLE, parse_time
 
 __all__ = [
     "CACHE_FILE",
-    "GRACE",
     "MATCH_EXPIRY",
     "PAGE_RETENTION",
     "RECENT_PAGE_EXPIRY",
@@ -57,25 +57,26 @@ __all__ = [
 ]
 
 CACHE_FILE = "http_cache.sqlite"
-GRACE = timedelta(hours=1)
-"""How long after a window's end late records may still appear in it."""
 RECENT_PAGE_EXPIRY = timedelta(minutes=1)
 PAGE_RETENTION = RETENTION
 MATCH_EXPIRY = NEVER_EXPIRE
 STATUS_EXPIRY = DO_NOT_CACHE
 
 
-def page_expiry(window_end: str | datetime, *, now: str | datetime) -> timedelta:
-    """How long a list page of the window ending at ``window_end`` stays fresh.
+def page_expiry(
+    window_end: str | datetime, *, now: str | datetime, settle: timedelta = SETTLE
+) -> timedelta:
+    """How long a list page of the window ending at ``window_end`` stays fresh: the retention
+    once the window is final (it ended ``settle`` or more before now), a minute before.
 
     Example:
         >>> page_expiry("2026-10-01T00:00:00Z", now="2026-10-31T00:00:00Z").days
         120
-        >>> page_expiry("2026-10-30T23:30:00Z", now="2026-10-31T00:00:00Z").seconds
+        >>> page_expiry("2026-10-30T20:00:00Z", now="2026-10-31T00:00:00Z").seconds
         60
     """
     end = parse_time(window_end, parameter="window_end")
-    if end <= parse_time(now, parameter="now") - GRACE:
+    if end <= parse_time(now, parameter="now") - settle:
         return PAGE_RETENTION
     return RECENT_PAGE_EXPIRY
 

@@ -9,7 +9,10 @@
    (:class:`matchkit.client.warnings.UnlistedValueWarning`);
 2. the range is planned at the client's now (:func:`matchkit.client.plan.make_plan`), the
    cache marking the requests it would answer;
-3. a bound the time rules moved is said (:class:`matchkit.client.warnings.RangeClampedWarning`).
+3. a bound the time rules moved is said (:class:`matchkit.client.warnings.RangeClampedWarning`);
+4. a range that reaches into the last hours the service may still fill is said
+   (:class:`matchkit.client.warnings.ProvisionalRangeWarning`: decision 20, matches are listed
+   once ended and ingested).
 
 Each warning points at the caller's line: the public call is one frame above
 :meth:`ListPlanner.plan`.
@@ -25,9 +28,14 @@ from matchkit.client.arguments import FetchOptions, checked_max_matches, checked
 from matchkit.client.plan import FetchPlan, make_plan
 from matchkit.client.settings import ClientSettings
 from matchkit.client.transport import Transport
-from matchkit.client.warnings import RangeClampedWarning, UnlistedValueWarning, clamp_notice
+from matchkit.client.warnings import (
+    ProvisionalRangeWarning,
+    RangeClampedWarning,
+    UnlistedValueWarning,
+    clamp_notice,
+    provisional_notice,
+)
 from matchkit.rules.query import SERVER_TYPES, MatchQuery, unlisted_server_types
-from matchkit.rules.windows import TimeWindow
 
 __all__ = ["ListPlanner"]
 
@@ -67,11 +75,18 @@ class ListPlanner:
             max_matches=checked_max_matches(options.get("max_matches")),
             rate_limit=self.settings.rate_limit,
             is_cached=lambda path, params: self.transport.lookup(path, params) is not None,
+            settle=self.settings.settle,
         )
-        whole = TimeWindow(min(w.start for w in plan.windows), max(w.end for w in plan.windows))
-        notice = clamp_notice(query, whole, now=plan.now)
+        notice = clamp_notice(query, plan.whole, now=plan.now)
         if notice is not None:
             warnings.warn(notice, RangeClampedWarning, stacklevel=_CALLER)
+        provisional = plan.provisional
+        if provisional is not None:
+            warnings.warn(
+                provisional_notice(provisional, settle=plan.settle),
+                ProvisionalRangeWarning,
+                stacklevel=_CALLER,
+            )
         return plan
 
     def _query(

@@ -165,7 +165,7 @@ class Pager:
             yield from cached
             return
         path = list_path(query.shard)
-        expire_after = page_expiry(window.end, now=plan.now)
+        expire_after = page_expiry(window.end, now=plan.now, settle=plan.settle)
         cursor = WindowCursor(window, descending=query.descending, limit=query.limit)
         while True:
             request = cursor.request()

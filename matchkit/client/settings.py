@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from matchkit.client.arguments import (
@@ -28,7 +28,7 @@ from matchkit.client.sending import Limits
 from matchkit.client.throttle import RateLimit, parse_rate_limit
 from matchkit.rules.query import get_shard
 from matchkit.rules.shards import ShardName
-from matchkit.rules.windows import format_time, parse_time
+from matchkit.rules.windows import SETTLE, format_time, parse_time
 
 __all__ = ["ClientSettings"]
 
@@ -49,6 +49,10 @@ class ClientSettings:
         progress: show progress bars.
         now: the pinned now, or ``None``: the service's clock
             (:mod:`matchkit.client.clock`).
+        settle: how far before now the service may still list matches (decision 20): a fetch
+            reaching into it warns that it is provisional, and its pages are kept a minute.
+            :data:`matchkit.rules.windows.SETTLE` for a remote service; nothing for the
+            embedded one, which lists every match of its data set from its ``createdAt``.
     """
 
     base_url: str | None
@@ -60,6 +64,7 @@ class ClientSettings:
     limits: Limits
     progress: bool
     now: datetime | None
+    settle: timedelta = SETTLE
 
     @classmethod
     def resolve(
@@ -99,6 +104,7 @@ class ClientSettings:
             limits=limits,
             progress=bool(progress),
             now=pinned,
+            settle=timedelta(0) if embedded else SETTLE,
         )
 
     def __repr__(self) -> str:

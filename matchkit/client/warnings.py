@@ -37,6 +37,7 @@ __all__ = [
     "RangeClampedWarning",
     "UnlistedValueWarning",
     "clamp_notice",
+    "provisional_notice",
 ]
 
 
@@ -93,3 +94,23 @@ def clamp_notice(
 
 def _days(span: timedelta) -> str:
     return f"{span / timedelta(days=1):g} days"
+
+
+def provisional_notice(provisional: TimeWindow, *, settle: timedelta) -> str:
+    """What a fetch reaching into the newest hours is told: which part of it may still change,
+    and when it is final.
+
+    Example:
+        >>> from matchkit.rules.windows import parse_time
+        >>> window = TimeWindow(parse_time("2026-10-30T18:00:00Z"), parse_time("2026-10-31"))
+        >>> print(provisional_notice(window, settle=timedelta(hours=6)))
+        matches created 2026-10-30T18:00:00Z..2026-10-31T00:00:00Z may not all be listed yet: \
+the service lists a match once it has ended and been ingested (minutes, sometimes hours); \
+fetch this part again after 2026-10-31T00:00:00Z for the final record
+    """
+    return (
+        f"matches created {format_time(provisional.start)}..{format_time(provisional.end)} may "
+        "not all be listed yet: the service lists a match once it has ended and been ingested "
+        "(minutes, sometimes hours); fetch this part again after "
+        f"{format_time(provisional.end + settle)} for the final record"
+    )

@@ -7,7 +7,7 @@ log).
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -21,6 +21,7 @@ from matchkit.service.clock import DateMiddleware
 from matchkit.service.endpoint import AsgiEndpoint, endpoint, not_found
 from matchkit.service.faultlayer import FaultMiddleware
 from matchkit.service.faults import FaultInjector, Faults
+from matchkit.service.ingestion import IngestionDelay
 from matchkit.service.ratelimit import DEFAULT_RATE_LIMIT, RateLimit, RateLimiter
 from matchkit.service.requestlog import RequestLog, RequestLogMiddleware
 from matchkit.service.state import SERVICE_NAME, Service, resolve_now
@@ -39,6 +40,7 @@ class DataOptions(TypedDict, total=False):
     rate_limit: str | RateLimit | None
     faults: str | Faults | None
     store_dir: str | Path | None
+    ingestion_delay: str | float | timedelta | IngestionDelay | None
 
 
 def create_app(
@@ -51,6 +53,7 @@ def create_app(
     store_dir: str | Path | None = None,
     clock: Callable[[], float] | None = None,
     request_log: RequestLog | None = None,
+    ingestion_delay: str | float | timedelta | IngestionDelay | None = None,
 ) -> Starlette:
     """The service as an ASGI app.
 
@@ -69,6 +72,10 @@ def create_app(
         store_dir: where the SQLite store is built (default: the user cache folder).
         clock: monotonic seconds for the rate limiter (injected by tests).
         request_log: records each request (method, path, status) when given.
+        ingestion_delay: how long after its end a match is listed (decision 20,
+            :mod:`matchkit.service.ingestion`): ``None`` or ``"default"`` (minutes, with a
+            long tail of hours), ``"off"`` (listed from ``createdAt``), ``0`` (once ended), a
+            fixed delay (``"90s"``, ``"10m"``, ``"2h"``, seconds) or an ``IngestionDelay``.
 
     Raises:
         InvalidArgumentError: an option is not valid.
@@ -76,6 +83,7 @@ def create_app(
     """
     limit = RateLimit.parse(rate_limit)
     fault_spec = Faults.parse(faults)
+    ingestion = IngestionDelay.parse(ingestion_delay)
     keys = ApiKeys(api_keys if api_keys is not None else [generate_api_key()])
     store = MatchStore.open(data, store_dir=Path(store_dir) if store_dir else None)
     service = Service(
@@ -83,6 +91,7 @@ def create_app(
         api_keys=keys,
         now=resolve_now(now, store),
         rate_limiter=None if limit is None else RateLimiter(limit, clock=clock),
+        ingestion=ingestion,
     )
     routes = [
         Route("/status", AsgiEndpoint(endpoint(service, handlers.status, authenticated=False))),

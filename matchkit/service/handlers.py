@@ -29,8 +29,9 @@ async def list_matches(service: Service, request: Request, context: Context) -> 
     shard = request.path_params["shard"]
     params = query_items(request.scope["query_string"])
     query = list_query(shard, params)
-    window = query.window(now=service.now())
-    matches = service.store.list_matches(query, window)
+    now = service.now()
+    window = query.window(now=now)
+    matches = service.store.list_matches(query, window, listing=service.listing(now))
     base_url = base_url_of(request)
     links = page_links(
         base_url + request.scope["path"], params, limit=query.limit, offset=query.offset
@@ -43,7 +44,9 @@ async def get_match(service: Service, request: Request, context: Context) -> Raw
     refuse_query(request, "a single match")
     match_id = request.path_params["match_id"]
     now = service.now()
-    match = service.store.get_match(shard, match_id, window=TimeWindow(now - RETENTION, now))
+    match = service.store.get_match(
+        shard, match_id, window=TimeWindow(now - RETENTION, now), listing=service.listing(now)
+    )
     if match is None:
         return context.error(
             404,
@@ -63,7 +66,8 @@ async def list_players(service: Service, request: Request, context: Context) -> 
     shard = request.path_params["shard"]
     key, values = players_filter(query_items(request.scope["query_string"]))
     kind = PLAYER_FILTERS[key]
-    found = service.store.players(shard, before=service.now(), **{kind: values})
+    now = service.now()
+    found = service.store.players(shard, before=now, listing=service.listing(now), **{kind: values})
     base_url = base_url_of(request)
     query = urlencode({key: ",".join(values)}, safe="[],")
     self_link = f"{base_url}{request.scope['path']}?{query}"
@@ -77,7 +81,8 @@ async def get_player(service: Service, request: Request, context: Context) -> Ra
     shard = request.path_params["shard"]
     refuse_query(request, "a single player")
     player_id = request.path_params["player_id"]
-    found = service.store.players(shard, before=service.now(), ids=[player_id])
+    now = service.now()
+    found = service.store.players(shard, before=now, ids=[player_id], listing=service.listing(now))
     if player_id not in found:
         return context.error(404, f"no player {player_id!r} on shard {shard}")
     base_url = base_url_of(request)

@@ -10,6 +10,7 @@ from importlib import metadata
 
 from matchkit.rules.windows import parse_time
 from matchkit.service.auth import ApiKeys
+from matchkit.service.ingestion import OFF, IngestionDelay, Listing
 from matchkit.service.ratelimit import RateLimiter
 from matchkit.service.store import MatchStore
 
@@ -19,7 +20,8 @@ SERVICE_NAME = "matchkit"
 
 
 class Service:
-    """The state one app serves from: store, keys, rate limiter and the notion of now.
+    """The state one app serves from: store, keys, rate limiter, the notion of now and the
+    ingestion delay (when a match is listed, decision 20).
 
     Build it with :func:`create_app`; ``app.state.service`` holds it.
     """
@@ -31,11 +33,13 @@ class Service:
         api_keys: ApiKeys,
         now: datetime | None,
         rate_limiter: RateLimiter | None,
+        ingestion: IngestionDelay = OFF,
     ) -> None:
         self.store = store
         self.api_keys = api_keys
         self.fixed_now = now
         self.rate_limiter = rate_limiter
+        self.ingestion = ingestion
         self.released_at = (
             store.as_of or store.latest_created_at() or datetime(1970, 1, 1, tzinfo=UTC)
         )
@@ -47,6 +51,11 @@ class Service:
     def now(self) -> datetime:
         """The moment the time rules apply at: the fixed now, else the wall clock."""
         return self.fixed_now if self.fixed_now is not None else datetime.now(UTC)
+
+    def listing(self, now: datetime) -> Listing:
+        """What the service lists at ``now``: the matches its ingestion delay has let through
+        (decision 20)."""
+        return Listing(self.ingestion, now)
 
 
 def resolve_now(now: str | datetime | None, store: MatchStore) -> datetime | None:
