@@ -17,6 +17,7 @@ from matchkit.client.request import Fetched
 from matchkit.client.responses import BadAnswerError
 from matchkit.errors import InvalidArgumentError
 from matchkit.names import Names, catalogue_names
+from matchkit.rules.jsonapi import repeated_members
 
 __all__ = ["CATALOGUE_PATH", "catalogue_parser"]
 
@@ -31,10 +32,14 @@ def catalogue_parser(source: str) -> Callable[[Fetched], Names]:
     """
 
     def parse(fetched: Fetched) -> Names:
+        body = fetched.require_body()
         try:
-            document = orjson.loads(fetched.require_body())
+            document = orjson.loads(body)
         except orjson.JSONDecodeError as error:
             raise BadAnswerError(f"a body that is not JSON ({error})") from None
+        repeated = repeated_members(body)
+        if repeated:
+            raise BadAnswerError(f"a catalogue that gives {', '.join(map(repr, repeated))} twice")
         try:
             return catalogue_names(document, source=source)
         except InvalidArgumentError as error:

@@ -32,12 +32,12 @@ from matchkit.client.arguments import (
 )
 from matchkit.client.cache import MATCH_EXPIRY, STATUS_EXPIRY, CacheInfo, cache_info, clear_cache
 from matchkit.client.catalogue import CATALOGUE_PATH, catalogue_parser
+from matchkit.client.checks import match_id_check
 from matchkit.client.connection import connect
 from matchkit.client.listing import ListPlanner
 from matchkit.client.pager import Pager, ordered_frames
 from matchkit.client.plan import FetchPlan, list_path
 from matchkit.client.players import checked_player_id, fetch_players
-from matchkit.client.responses import match_id_check
 from matchkit.client.settings import ClientSettings
 from matchkit.client.status import ServiceStatus, read_status
 from matchkit.client.transport import RetryPolicy
@@ -360,7 +360,7 @@ class Client:
             f"{list_path(self.shard)}/{segment}",
             kind="match",
             expire_after=MATCH_EXPIRY,
-            parse=match_id_check(match_id),
+            parse=match_id_check(match_id, self.shard),
         )
 
     def status(self) -> ServiceStatus:

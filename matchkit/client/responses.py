@@ -19,7 +19,7 @@ what to do with what they find.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any, Literal
@@ -28,6 +28,8 @@ import msgspec
 import orjson
 import requests
 
+from matchkit.rules.jsonapi import repeated_members
+
 __all__ = [
     "BadAnswerError",
     "RequestKind",
@@ -35,7 +37,6 @@ __all__ = [
     "check_body",
     "empty_list",
     "error_objects",
-    "match_id_check",
     "rate_limit_wait",
     "read_head",
     "read_rate_limit_wait",
@@ -57,35 +58,68 @@ class BadAnswerError(Exception):
     """A 200 whose body is not what the request asked for (internal; never leaves matchkit)."""
 
 
+class _Shard(msgspec.Struct):
+    shard: Any = msgspec.field(default=None, name="shardId")
+
+
+class _Included(msgspec.Struct):
+    """An included resource as the head reads it: its type, id and shard, nothing more."""
+
+    type: Any = None
+    id: Any = None
+    # An object is read for its shardId only; anything else is the normalizer's to refuse.
+    attributes: _Shard | list[Any] | str | int | float | bool | None = None
+
+
 class _Head(msgspec.Struct):
     data: Any = None
     links: Any = None
+    included: (
+        list[_Included | list[Any] | str | int | float | bool | None]
+        | dict[str, Any]
+        | str
+        | int
+        | float
+        | bool
+        | None
+    ) = None
 
 
 _HEAD = msgspec.json.Decoder(_Head)
 
 
 def read_head(body: bytes) -> dict[str, Any] | None:
-    """A body's ``data`` and ``links``, or ``None`` when the body is not a JSON object.
+    """A body's ``data`` and ``links``, and under ``"shards"`` the ``(type, id, shardId)`` of each
+    included resource that names a shard; ``None`` when the body is not a JSON object.
 
-    Only these two members are built; the others are skipped, their syntax checked (and the
-    body's UTF-8, which the skipping does not check). The whole page is parsed once, by the
-    normalizer: with paging parsing whole pages and the normalizer reading them as dicts, a warm
-    re-run took 0.94 s; now 0.68 s (benchmarks/bench_client.py).
+    Only these are built; the rest is skipped, its syntax checked (and the body's UTF-8, which
+    the skipping does not check). The whole page is parsed once, by the normalizer: with paging
+    parsing whole pages and the normalizer reading them as dicts, a warm re-run took 0.94 s;
+    reading the head only, 0.68 s (benchmarks/bench_client.py).
     """
     try:
         head = _HEAD.decode(body)
         body.decode("utf-8")
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         return None
-    return {"data": head.data, "links": head.links}
+    included = head.included if isinstance(head.included, list) else []
+    shards = [
+        (item.type, item.id, item.attributes.shard)
+        for item in included
+        if isinstance(item, _Included)
+        and isinstance(item.attributes, _Shard)
+        and item.attributes.shard is not None
+    ]
+    return {"data": head.data, "links": head.links, "shards": shards}
 
 
 def check_body(kind: RequestKind, body: bytes) -> dict[str, Any]:
     """The ``data`` and ``links`` of a 200's body, checked to be what a ``kind`` request asks for.
 
     Raises:
-        BadAnswerError: the body is not a JSON object, or its ``data`` is not a list of ``match``
+        BadAnswerError: the body is not a JSON object, it gives a top-level member twice (a
+            second ``"data": []``: :func:`matchkit.rules.jsonapi.repeated_members`), or its
+            ``data`` is not a list of ``match``
             resources (``list``), one match (``match``: a list of one or the object), a list of
             ``player`` resources (``players``) or a ``status`` resource (``status``); the
             message says what it is instead.
@@ -93,6 +127,10 @@ def check_body(kind: RequestKind, body: bytes) -> dict[str, Any]:
     head = read_head(body)
     if head is None:
         raise BadAnswerError("a body that is not a JSON object")
+    repeated = repeated_members(body)
+    if repeated:
+        names = ", ".join(repr(name) for name in repeated)
+        raise BadAnswerError(f"a malformed document: its top-level member {names} is given twice")
     data = head["data"]
     if kind == "list":
         if not isinstance(data, list):
@@ -113,32 +151,6 @@ def check_body(kind: RequestKind, body: bytes) -> dict[str, Any]:
         resources = data if isinstance(data, list) and len(data) == 1 else [data]
         _check_resource(resources[0], "status")
     return head
-
-
-def match_id_check(match_id: str) -> Callable[[Any], bytes]:
-    """The parse hook of ``GET .../matches/<match_id>``: the document's body, once the match it
-    holds is the one asked for.
-
-    A proxy or service that answers match A's URL with match B's document would otherwise give
-    B for A, once for each id asked (and cache it forever). Runs on the head that
-    :func:`check_body` read (``Fetched.head``).
-
-    Raises:
-        BadAnswerError: the document's match has another id.
-    """
-
-    def parse(fetched: Any) -> bytes:
-        data = (fetched.head or {}).get("data")
-        resource = data[0] if isinstance(data, list) and data else data
-        found = resource.get("id") if isinstance(resource, dict) else None
-        if not isinstance(found, str) or found != match_id:
-            raise BadAnswerError(
-                f"a document of match {found!r} where match {match_id!r} was asked"
-            )
-        body: bytes = fetched.require_body()
-        return body
-
-    return parse
 
 
 def _check_resource(resource: object, expected: str) -> None:

@@ -31,7 +31,7 @@ from matchkit.normalize.general import GeneralReader
 from matchkit.normalize.typed_reader import TypedReader
 from matchkit.normalize.typed_shapes import ShapeDecoder
 from matchkit.normalize.walker import Walker
-from matchkit.rules.jsonapi import RawDocument, iter_inputs
+from matchkit.rules.jsonapi import RawDocument, check_members, iter_inputs
 
 __all__ = ["to_frames"]
 
@@ -54,9 +54,10 @@ def to_frames(documents: RawDocument | Iterable[RawDocument]) -> MatchFrames:
         team in several matches keeps the copy that came with its latest match (decision 17).
 
     Raises:
-        DocumentError: a document is not JSON, not a JSON:API document, is an error document
-            (top-level ``errors``), or holds a resource without a type or id or with a wrong
-            shape (attributes, stats or relationships that are not objects).
+        DocumentError: a document is not JSON, not a JSON:API document, gives a top-level
+            member twice (a second ``"data": []``), is an error document (top-level
+            ``errors``), or holds a resource without a type or id or with a wrong shape
+            (attributes, stats or relationships that are not objects).
 
     Example:
         >>> frames = to_frames(page_bytes for page_bytes in pages)  # doctest: +SKIP
@@ -64,6 +65,7 @@ def to_frames(documents: RawDocument | Iterable[RawDocument]) -> MatchFrames:
     """
     walker = Walker(TypedReader(shape_decoder()), GeneralReader())
     for index, document in enumerate(iter_inputs(documents)):
+        check_members(document, document_index=index)  # a repeated member: refused, not read
         walker.add(document, index)
     walker.flush()
     return build_frames(walker)
