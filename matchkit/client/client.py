@@ -226,10 +226,12 @@ class Client:
         """The windows and first requests :meth:`matches` would make, without making them.
 
         Takes the arguments of :meth:`matches`. Reads the cache (to mark the requests it would
-        answer) but sends nothing.
+        answer) and sends none of them; only ``GET /status``, once, when the client's now comes
+        from the service and no answer has told it yet (:meth:`now`).
 
         Raises:
             InvalidArgumentError: an argument is invalid.
+            ServiceError: the service's now was wanted and no service answers.
         """
         return self._planner.plan(start, end, options)
 
