@@ -6,7 +6,7 @@ the default; :meth:`ClientSettings.resolve` checks them all before anything is o
 setting: it is a secret, held by the transport alone, never in a repr.
 
 Example:
-    >>> settings = ClientSettings.resolve("https://api.example.com", cache_dir="/tmp/c")
+    >>> settings = ClientSettings.resolve("https://api.example.com", cache_dir="cache")
     >>> settings.shard, settings.rate_limit, settings.limits.timeout
     ('global', RateLimit(requests=10.0, period_seconds=60), 30.0)
 """
