@@ -46,11 +46,13 @@ def _timed(run: Callable[[], object]) -> tuple[float, object]:
 
 @contextmanager
 def _checks_off(client: Client) -> Iterator[None]:
-    """``client``'s requests without their check hooks (the kind of each answer is still read)."""
+    """``client``'s requests without their parse hooks' checks (the kind of each answer is
+    still read): a list page as it came, a match's body."""
     get = client.transport.get
 
-    def unchecked(*args: object, check: object = None, **options: object) -> object:
-        return get(*args, **options)  # type: ignore[arg-type]
+    def unchecked(*args: object, parse: object = None, **options: object) -> object:
+        fetched = get(*args, **options)  # type: ignore[call-overload]
+        return fetched if options.get("kind") == "list" else fetched.require_body()
 
     client.transport.get = unchecked  # type: ignore[method-assign]
     try:

@@ -4,11 +4,12 @@ The wire carries ids only. A :class:`Names` maps each kind of id (characters, co
 game modes, telemetry battlerites) to display names:
 
 - the sample set's own catalogue: :func:`sample_names` (read from the data set folder) or
-  :func:`fetch_names` (``GET /catalogue`` of a service: the embedded one, or a remote copy of
-  the sample set);
+  :meth:`matchkit.Client.names` (``GET /catalogue`` of a service: the embedded one, or a remote
+  copy of the sample set), which reads the answer with :func:`catalogue_names`;
 - a mapping you pass for any other data: :func:`load_names` (a dict, or a CSV or JSON file).
 
-An id without a name stays its id (as text): nothing is dropped or guessed.
+An id without a name stays its id (as text): nothing is dropped or guessed. Nothing here sends
+a request: a catalogue a service serves comes through the client.
 
 Example:
     >>> from matchkit.names import load_names
@@ -38,7 +39,7 @@ __all__ = [
     "NAME_KINDS",
     "Names",
     "as_names",
-    "fetch_names",
+    "catalogue_names",
     "load_names",
     "sample_names",
     "with_names",
@@ -56,7 +57,6 @@ NAME_COLUMNS: Mapping[str, tuple[str, str]] = MappingProxyType(
         **{kind: (kind, f"{kind}_name") for kind in COSMETIC_KINDS},
     }
 )
-_TIMEOUT = 10.0
 
 
 def _id_text(value: Any) -> str | None:
@@ -114,7 +114,7 @@ class Names:
         """
         if not isinstance(other, Names):
             raise InvalidArgumentError(
-                f"merge: other must be Names (from load_names, sample_names or fetch_names), "
+                f"merge: other must be Names (from load_names, sample_names or client.names()), "
                 f"not {type(other).__name__}",
                 parameter="other",
             )
@@ -216,74 +216,23 @@ def sample_names() -> Names:
     return load_names(path)
 
 
-def fetch_names(
-    base_url: str,
-    *,
-    session: Any | None = None,
-    timeout: float = _TIMEOUT,
-    retry: Any | None = None,
-) -> Names:
-    """The catalogue a service serves at ``GET /catalogue`` (no API key is sent).
-
-    The request goes through the client's one request path
-    (:class:`matchkit.client.request.RequestPath`): the URL check, the deadline, the cap on body
-    size, the status-to-error mapping and the retries of every other request.
+def catalogue_names(document: Mapping[str, Any], *, source: str) -> Names:
+    """Names from a catalogue document (``{"names": {kind: {id: name}}, ...}``), as a service
+    serves it at ``GET /catalogue`` and a data set keeps it in ``catalogue.json``.
 
     Args:
-        base_url: the service, e.g. ``client.base_url`` (the embedded service's too).
-        session: a ``requests.Session`` to send it with (a new one when None); its
-            ``Authorization`` header, if any, is not sent: the catalogue needs no key.
-        timeout: seconds the whole request may take.
-        retry: a :class:`matchkit.client.retrying.RetryPolicy` (default: three attempts).
+        document: the parsed catalogue.
+        source: where it came from (a URL, a file), kept as :attr:`Names.source`.
 
     Raises:
-        NotFoundError: the service has no catalogue (its ids stay ids; pass a mapping to
-            :func:`load_names` instead).
-        ServiceError: the service could not be reached or answered another error.
-        DocumentError: the answer is not a catalogue (after the retries).
+        InvalidArgumentError: the document is not a catalogue.
     """
-    import requests
-
-    from matchkit.client.request import Limits, RequestPath
-    from matchkit.client.responses import BadAnswerError
-    from matchkit.client.retrying import RetryPolicy
-
-    if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
+    if not isinstance(document, Mapping) or not isinstance(document.get("names"), Mapping):
         raise InvalidArgumentError(
-            f"base_url={base_url!r} must be an http:// or https:// URL", parameter="base_url"
+            f"names from {source}: a catalogue is an object with a 'names' object",
+            parameter="source",
         )
-    url = base_url.rstrip("/") + "/catalogue"
-    sender = session if session is not None else requests.Session()
-    path = RequestPath(
-        sender,
-        limits=Limits(timeout=float(timeout)),
-        retry=retry if retry is not None else RetryPolicy(attempts=3),
-        bad_answer_error=DocumentError,
-    )
-    catalogue: list[Mapping[str, Any]] = []
-
-    def check(fetched: Any) -> None:
-        try:
-            data = orjson.loads(fetched.body)
-        except orjson.JSONDecodeError as error:
-            raise BadAnswerError(f"a body that is not JSON ({error})") from None
-        if not isinstance(data, Mapping) or not isinstance(data.get("names"), Mapping):
-            raise BadAnswerError("a JSON body that is not a catalogue (no 'names' object)")
-        catalogue.append(data)
-
-    hint = "this service has no catalogue of names; ids stay ids unless you pass a mapping to "
-    try:
-        path.get(
-            url,
-            headers={"Accept": "application/json", "Authorization": None},
-            what="the catalogue of names",
-            check=check,
-            hints={404: hint + "matchkit.names.load_names"},
-        )
-    finally:
-        if session is None:
-            sender.close()
-    return _from_mapping(catalogue[-1], kind=None, source=url)
+    return _from_mapping(document, kind=None, source=source)
 
 
 def as_names(value: Names | Mapping[str, Any] | None, *, kind: str = "character") -> Names:

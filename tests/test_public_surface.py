@@ -338,7 +338,6 @@ def test_the_explorer_takes_data_first_too() -> None:
 #: only shrinks: a name that is gone must leave it.
 CHECK_VERBS_TO_RENAME = frozenset(
     {
-        "matchkit.archive.syncing.check_buckets",
         "matchkit.cli.commands._check_fetch_out",
         "matchkit.cli.options.check_offline",
         "matchkit.client.request.Fetched.require_body",

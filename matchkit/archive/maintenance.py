@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 from matchkit.archive.batches import complete_pending, require_no_stray_batch
 from matchkit.archive.layout import locked
 from matchkit.archive.manifest import write_manifest
-from matchkit.archive.reader import require_manifest
+from matchkit.archive.reader import existing_manifest
 from matchkit.archive.staging import clear_staging
 from matchkit.archive.state import Gap, PendingBatch, Scope, ScopePeriod
 from matchkit.archive.versions import checked_files, open_table, pinned_tables, table_versions
@@ -148,7 +148,7 @@ def info(path: str | os.PathLike[str]) -> ArchiveInfo:
         ArchiveError: ``path`` holds no archive, or the archive is damaged (naming the file).
     """
     folder = Path(path)
-    manifest = require_manifest(folder)
+    manifest = existing_manifest(folder)
     tables: dict[str, TableInfo] = {}
     first_match = last_match = None
     for label, table in pinned_tables(folder, manifest.pinned()).items():
@@ -230,10 +230,10 @@ def compact(
             f"retention_hours={retention_hours!r} must be >= 0", parameter="retention_hours"
         )
     folder = Path(path)
-    require_manifest(folder)
+    existing_manifest(folder)
     result = CompactResult()
     with locked(folder, wait=wait):
-        manifest = require_manifest(folder)
+        manifest = existing_manifest(folder)
         if manifest.pending is not None:
             result.completed = manifest.pending.batch
             manifest, _ = complete_pending(folder, manifest)

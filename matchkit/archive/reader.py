@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
     from matchkit.model.frames import MatchFrames
 
-__all__ = ["Archive", "TableFiles", "open_archive", "require_manifest"]
+__all__ = ["Archive", "TableFiles", "existing_manifest", "open_archive"]
 
 
 @dataclass(frozen=True)
@@ -292,7 +292,7 @@ def open_archive(path: str | os.PathLike[str], *, version: int | None = None) ->
             names the file), or ``version`` is unknown.
     """
     folder = Path(path)
-    manifest = require_manifest(folder)
+    manifest = existing_manifest(folder)
     batch = manifest.batch if version is None else version
     try:
         pinned = manifest.pinned(version)
@@ -313,7 +313,7 @@ def open_archive(path: str | os.PathLike[str], *, version: int | None = None) ->
     return Archive(folder, manifest, tables, batch)
 
 
-def require_manifest(folder: Path) -> ArchiveManifest:
+def existing_manifest(folder: Path) -> ArchiveManifest:
     """The manifest of the archive in ``folder``, which must be there.
 
     Raises:

@@ -70,6 +70,7 @@ def _serve(args: argparse.Namespace) -> int:
         "faults": args.faults,
         "store_dir": args.store_dir,
         "telemetry_port": args.telemetry_port,
+        "ingestion_delay": args.ingestion_delay,
     }
     serve(
         profile=profile,

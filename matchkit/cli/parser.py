@@ -182,6 +182,14 @@ def _serve_service_options(serve: argparse.ArgumentParser) -> None:
         "'500=0.05,429=0.05,drop=0.03,slow=0.02,truncate=0.02,seed=7' (default: none; kinds "
         "in matchkit.service.faults)",
     )
+    serve.add_argument(
+        "--ingestion-delay",
+        default=None,
+        metavar="DELAY",
+        help="how long after its end a match is listed (decision 20): 'default' (minutes, a "
+        "long tail of hours: matchkit.service.ingestion), 'off' (listed from its createdAt), 0 "
+        "(once ended), or a fixed delay such as 90s, 10m, 2h (default: 'default')",
+    )
 
 
 def _synth_parser(commands: Subcommands) -> None:

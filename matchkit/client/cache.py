@@ -3,9 +3,10 @@
 Policy (pure functions, ``now`` injected) is kept apart from storage:
 
 - a single match never expires (records are read-only): :data:`MATCH_EXPIRY`;
-- a list page whose window ended more than :data:`GRACE` before now is immutable and kept for
-  the retention period; a page whose window reaches into that last hour expires after a
-  minute: :func:`page_expiry`;
+- a list page whose window ended more than the settle period before now
+  (:data:`matchkit.rules.windows.SETTLE`, 6 hours: matches are listed late, decision 20) is final
+  and kept for the retention period; a page whose window reaches into that provisional period
+  expires after a minute: :func:`page_expiry`;
 - the status resource is never cached: :data:`STATUS_EXPIRY`.
 
 The API key travels in the ``Authorization`` header, which requests-cache leaves out of the
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterable, MutableMapping
+from collections.abc import Iterable, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -28,25 +29,17 @@ from typing import Any, TypeAlias, cast
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 import platformdirs
-from requests import PreparedRequest, Session
-from requests_cache import (
-    DO_NOT_CACHE,
-    NEVER_EXPIRE,
-    CachedResponse,
-    CachedSession,
-    CacheMixin,
-)
+from requests import PreparedRequest
+from requests_cache import DO_NOT_CACHE, NEVER_EXPIRE, CachedResponse, CachedSession
 from requests_cache.cache_keys import get_matched_headers, normalize_headers
 from requests_cache.policy.settings import DEFAULT_IGNORED_PARAMS
 
 from matchkit.client.cachefile import LOCK_TIMEOUT, CacheFile, prepare_folder, writable
-from matchkit.client.throttle import RateLimit, ThrottleMixin
 from matchkit.errors import CacheError, InvalidArgumentError
-from matchkit.rules.windows import RETENTION, parse_time
+from matchkit.rules.windows import RETENTION, SETTLE, parse_time
 
 __all__ = [
     "CACHE_FILE",
-    "GRACE",
     "MATCH_EXPIRY",
     "PAGE_RETENTION",
     "RECENT_PAGE_EXPIRY",
@@ -64,25 +57,26 @@ __all__ = [
 ]
 
 CACHE_FILE = "http_cache.sqlite"
-GRACE = timedelta(hours=1)
-"""How long after a window's end late records may still appear in it."""
 RECENT_PAGE_EXPIRY = timedelta(minutes=1)
 PAGE_RETENTION = RETENTION
 MATCH_EXPIRY = NEVER_EXPIRE
 STATUS_EXPIRY = DO_NOT_CACHE
 
 
-def page_expiry(window_end: str | datetime, *, now: str | datetime) -> timedelta:
-    """How long a list page of the window ending at ``window_end`` stays fresh.
+def page_expiry(
+    window_end: str | datetime, *, now: str | datetime, settle: timedelta = SETTLE
+) -> timedelta:
+    """How long a list page of the window ending at ``window_end`` stays fresh: the retention
+    once the window is final (it ended ``settle`` or more before now), a minute before.
 
     Example:
         >>> page_expiry("2026-10-01T00:00:00Z", now="2026-10-31T00:00:00Z").days
         120
-        >>> page_expiry("2026-10-30T23:30:00Z", now="2026-10-31T00:00:00Z").seconds
+        >>> page_expiry("2026-10-30T20:00:00Z", now="2026-10-31T00:00:00Z").seconds
         60
     """
     end = parse_time(window_end, parameter="window_end")
-    if end <= parse_time(now, parameter="now") - GRACE:
+    if end <= parse_time(now, parameter="now") - settle:
         return PAGE_RETENTION
     return RECENT_PAGE_EXPIRY
 
@@ -108,12 +102,8 @@ def resolve_cache_dir(cache_dir: str | os.PathLike[str] | None) -> Path:
     return default_cache_dir()
 
 
-class _ThrottledCachedSession(CacheMixin, ThrottleMixin, Session):
-    """Cache first, then the limiter: a cache hit never takes a token."""
-
-
-CachingSession: TypeAlias = "CachedSession | _ThrottledCachedSession"
-"""A session :func:`create_session` makes: cached, and throttled when given a rate limit."""
+CachingSession: TypeAlias = CachedSession
+"""The client's one session (:func:`create_session`): cached, with matchkit's cache file."""
 
 
 @dataclass(frozen=True)
@@ -210,20 +200,18 @@ def create_session(
     *,
     keys: CacheKeys | None = None,
     offline: bool = False,
-    rate_limit: RateLimit | None = None,
-    clock: Callable[[], float] | None = None,
-    sleep: Callable[[float], None] | None = None,
     lock_timeout: float = LOCK_TIMEOUT,
 ) -> CachingSession:
-    """A cached (and, with ``rate_limit``, throttled) session on ``cache_dir/http_cache.sqlite``.
+    """The client's session, cached on ``cache_dir/http_cache.sqlite``.
+
+    The client's rate limit is not the session's: the request path applies it, to the requests
+    that reach the service (:class:`matchkit.client.throttle.Throttle`).
 
     Args:
         cache_dir: the folder of the SQLite file (created, owner-only, if missing).
         keys: how requests are keyed (default: by their own address).
         offline: answer only from the cache, stale entries included (a miss is a 504 response);
             a cache that cannot be written is then opened read-only.
-        rate_limit: client-side rate, or ``None`` for none.
-        clock, sleep: the limiter's monotonic clock and sleep function (injected in tests).
         lock_timeout: seconds to wait for another process's write lock on the file.
 
     Raises:
@@ -256,14 +244,7 @@ def create_session(
         "stale_if_error": offline,
     }
     options["key_fn"] = keys.for_request
-    if rate_limit is None:
-        return CachedSession(**options)
-    limiter_options: dict[str, Any] = {"per_minute": rate_limit.per_minute, "per_host": True}
-    if clock is not None:
-        limiter_options["time_function"] = clock
-    if sleep is not None:
-        limiter_options["sleep"] = sleep
-    return _ThrottledCachedSession(**options, **limiter_options)
+    return CachedSession(**options)
 
 
 @dataclass(frozen=True)

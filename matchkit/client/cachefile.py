@@ -2,14 +2,12 @@
 
 What this module guarantees, whatever the file holds:
 
-- **Nothing in the file can run code.** Entries are JSON (requests-cache's cattrs stage, then
-  orjson) followed by the raw body, never pickles. A file whose entries are of another format
+- **Nothing in the file can run code.** Entries are checksummed JSON followed by the raw body,
+  never pickles (:mod:`matchkit.client.cacheentry`). A file whose entries are of another format
   (requests-cache's own SQLite cache pickles them) is refused whole, with the way out; it is
   never unpickled.
-- **A damaged entry is a cache miss, never data.** Each entry carries a SHA-256 digest of its
-  JSON; an entry whose digest does not match (a flipped byte, a changed digit) is dropped with a
-  warning and fetched again. The digest guards against damage, not against someone who can
-  write the file: they could store any JSON, but no code.
+- **A damaged entry is a cache miss, never data.** An entry whose digest does not match (a
+  flipped byte, a changed digit) is dropped with a warning and fetched again.
 - **Owner-only.** The file is created 0600 (SQLite gives its ``-wal`` and ``-shm`` files the
   same mode) and the folders matchkit creates for it 0700.
 - **Failures are** :class:`matchkit.errors.CacheError` **naming the file and the way out.** A
@@ -22,8 +20,6 @@ What this module guarantees, whatever the file holds:
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import logging
 import os
 import sqlite3
@@ -32,16 +28,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import orjson
 from requests_cache import SQLiteCache
 from requests_cache.backends.base import BaseCache
 from requests_cache.backends.sqlite import SQLiteDict
-from requests_cache.serializers import SerializerPipeline, Stage
-from requests_cache.serializers.preconf import base_stage
 
+from matchkit.client.cacheentry import SERIALIZER
 from matchkit.errors import CacheError, InvalidArgumentError
 
-__all__ = ["FORMAT_VERSION", "LOCK_TIMEOUT", "SERIALIZER", "CacheFile", "prepare_folder"]
+__all__ = ["FORMAT_VERSION", "LOCK_TIMEOUT", "CacheFile", "prepare_folder", "writable"]
 
 logger = logging.getLogger(__name__)
 
@@ -50,58 +44,9 @@ FORMAT_VERSION = 0x6D6B6332
 LOCK_TIMEOUT = 10.0
 """Seconds to wait for another process's write lock before saying so."""
 
-_SEAL = b"matchkit-cache/2 sha256:"
 _SIBLINGS = ("-wal", "-shm", "-journal")
 # sqlite3 error names that mean the file itself is damaged (clearing it is the way out).
 _DAMAGED = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
-
-
-def _digest(data: bytes) -> bytes:
-    return hashlib.sha256(data).hexdigest().encode()
-
-
-def _seal(response: dict[str, Any]) -> bytes:
-    """A response (as builtin types) as ``SEAL digest \n length \n JSON body``.
-
-    The body stays raw bytes after the JSON of everything else (no base64: a cache hit must
-    stay cheap); the digest covers all that follows the first line.
-    """
-    content = response.pop("_content", None) or b""
-    request = response.get("request")
-    if isinstance(request, dict) and isinstance(request.get("body"), bytes):
-        request["body"] = {"base64": base64.b64encode(request["body"]).decode()}
-    meta = orjson.dumps(response)
-    rest = b"%d\n" % len(meta) + meta + content
-    return _SEAL + _digest(rest) + b"\n" + rest
-
-
-def _unseal(stored: bytes) -> dict[str, Any]:
-    """The response that :func:`_seal` stored; ``ValueError`` for anything else."""
-    if not isinstance(stored, bytes | bytearray | memoryview):
-        raise ValueError("not a matchkit cache entry")
-    header, _, rest = bytes(stored).partition(b"\n")
-    if not header.startswith(_SEAL):
-        raise ValueError("not a matchkit cache entry (not sealed JSON)")
-    if _digest(rest) != header[len(_SEAL) :]:
-        raise ValueError("checksum mismatch")
-    length, _, data = rest.partition(b"\n")
-    size = int(length)
-    response = orjson.loads(data[:size])
-    if not isinstance(response, dict):
-        raise ValueError("not a matchkit cache entry")
-    response["_content"] = data[size:]
-    request = response.get("request")
-    if isinstance(request, dict) and isinstance(request.get("body"), dict):
-        request["body"] = base64.b64decode(request["body"]["base64"])
-    return response
-
-
-SERIALIZER = SerializerPipeline(
-    [base_stage, Stage(dumps=_seal, loads=_unseal)],
-    name="matchkit-sealed-json",
-    is_binary=True,
-)
-"""Response <-> sealed bytes (JSON and the raw body). No stage can execute code."""
 
 
 def prepare_folder(folder: Path) -> None:

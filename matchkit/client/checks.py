@@ -2,12 +2,20 @@
 
 :func:`page_disagreements` is pure: it reads a decoded list page (its ``data``, and its
 ``included`` when a filter needs them) and the :class:`matchkit.rules.query.MatchQuery` of the
-request, and says what disagrees. :func:`list_page_check` turns it into the transport's check
+request, and says what disagrees. :func:`list_page_check` turns it into the request's parse
 hook, which raises :class:`matchkit.client.responses.BadAnswerError`: a page that fails is retried
 like a 5xx, never cached, and finally a :class:`matchkit.errors.ServiceError` that says what
 disagreed (a service or proxy that ignores a filter, or serves matches outside the window).
 
-What is checked, per match of the page:
+What is checked, per page:
+
+- its shard: every match, roster and participant that names a shard (``shardId``) names the one
+  asked for, and so does the page's own link (``links.self``, whose path names a shard), so that
+  a gateway answering with another shard's pages (a ``global`` list answered by the ``na``
+  shard, even an empty one) is refused (:func:`shard_disagreements`; the ``na`` shard's rosters
+  and participants name no shard, and the real services' players named ``""``: not checked);
+
+and per match:
 
 - the page holds each match id once (a page may hold more matches than ``page[limit]``: the real
   service once sent 50 for a limit of 5, ``matches-response-84.json``; the paging copes);
@@ -39,6 +47,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from matchkit.client.responses import BadAnswerError
 from matchkit.errors import InvalidArgumentError
@@ -46,24 +55,33 @@ from matchkit.rules.jsonapi import primary_resources
 from matchkit.rules.windows import format_time, parse_time
 
 if TYPE_CHECKING:
-    from matchkit.client.transport import Fetched
+    from matchkit.client.request import Fetched
     from matchkit.rules.query import MatchQuery
 
-__all__ = ["created_at", "list_page_check", "page_disagreements"]
+__all__ = [
+    "created_at",
+    "list_page_check",
+    "match_id_check",
+    "page_disagreements",
+    "shard_disagreements",
+]
 
 _SHOWN = 3
 """How many disagreements a message names (then how many more)."""
+_SHARDED = frozenset({"roster", "participant"})
+"""The included resources whose ``shardId`` is checked (a match's is read from ``data``)."""
 
 
-def list_page_check(query: MatchQuery) -> Callable[[Fetched], None]:
-    """The transport's check of a list page asked with ``query`` (window, filters, paging).
+def list_page_check(query: MatchQuery) -> Callable[[Fetched], Fetched]:
+    """The parse hook of a list page asked with ``query`` (window, filters, paging): the page
+    as it came, once nothing in it disagrees with the request.
 
     The returned function raises :class:`BadAnswerError` naming what disagreed.
     """
 
-    def check(fetched: Fetched) -> None:
+    def check(fetched: Fetched) -> Fetched:
         if fetched.head is None:  # a 404 read as an empty list: nothing to check
-            return
+            return fetched
         document = fetched.head
         if query.player_ids:  # the participants are in ``included``, which the head skips
             document = fetched.document or {}
@@ -73,6 +91,7 @@ def list_page_check(query: MatchQuery) -> Callable[[Fetched], None]:
             raise BadAnswerError(
                 "a page that disagrees with its request: " + "; ".join(found[:_SHOWN]) + more
             )
+        return fetched
 
     return check
 
@@ -87,7 +106,7 @@ def page_disagreements(document: Mapping[str, Any], query: MatchQuery) -> list[s
             filters.
     """
     matches = [item for item in primary_resources(dict(document)) if isinstance(item, dict)]
-    found: list[str] = []
+    found: list[str] = shard_disagreements(document, query.shard)
     ids = [item.get("id") for item in matches]
     repeated = sorted({str(i) for i in ids if ids.count(i) > 1})
     if repeated:
@@ -105,6 +124,82 @@ def page_disagreements(document: Mapping[str, Any], query: MatchQuery) -> list[s
         if players is not None and not players & set(query.player_ids):
             found.append(f"{label} has none of the player ids asked for")
     return found
+
+
+def match_id_check(match_id: str, shard: str) -> Callable[[Fetched], bytes]:
+    """The parse hook of ``GET /shards/<shard>/matches/<match_id>``: the document's body, once
+    the match it holds is the one asked for, of the shard asked for.
+
+    A proxy or service that answers match A's URL with match B's document (or another shard's)
+    would otherwise give B for A, once for each id asked (and cache it forever). Runs on the
+    head that :func:`matchkit.client.responses.check_body` read (``Fetched.head``).
+
+    Raises:
+        BadAnswerError: the document's match has another id, or another shard.
+    """
+
+    def parse(fetched: Fetched) -> bytes:
+        head = fetched.head or {}
+        data = head.get("data")
+        resource = data[0] if isinstance(data, list) and data else data
+        found = resource.get("id") if isinstance(resource, dict) else None
+        if not isinstance(found, str) or found != match_id:
+            raise BadAnswerError(
+                f"a document of match {found!r} where match {match_id!r} was asked"
+            )
+        wrong = shard_disagreements(head, shard)
+        if wrong:
+            raise BadAnswerError("a document of another shard: " + "; ".join(wrong[:_SHOWN]))
+        return fetched.require_body()
+
+    return parse
+
+
+def shard_disagreements(head: Mapping[str, Any], shard: str) -> list[str]:
+    """What in a document names another shard than ``shard`` (empty: nothing): its own link, its
+    matches, and the rosters and participants it includes (a head's ``"shards"``, as
+    :func:`matchkit.client.responses.read_head` reads them, or a whole document's
+    ``included``)."""
+    found: list[str] = []
+    linked = _linked_shard(head.get("links"))
+    if linked is not None and linked != shard:
+        found.append(f"the page's own link names shard {linked!r}, not {shard}")
+    for match in primary_resources(dict(head)):
+        attributes = match.get("attributes") if isinstance(match, dict) else None
+        named = attributes.get("shardId") if isinstance(attributes, dict) else None
+        if named is not None and named != shard:
+            found.append(f"match {match.get('id')!r} has shardId {named!r}, not {shard}")
+    for kind, identifier, named in _included_shards(head):
+        if kind in _SHARDED and named != shard:
+            found.append(f"{kind} {identifier!r} has shardId {named!r}, not {shard}")
+    return found
+
+
+def _included_shards(document: Mapping[str, Any]) -> list[tuple[Any, Any, Any]]:
+    """``(type, id, shardId)`` of each included resource naming a shard: as the head read them
+    (``"shards"``), or from a whole document's ``included``."""
+    if "shards" in document:
+        return list(document["shards"])
+    included = document.get("included")
+    found = []
+    for item in included if isinstance(included, list) else ():
+        attributes = item.get("attributes") if isinstance(item, dict) else None
+        named = attributes.get("shardId") if isinstance(attributes, dict) else None
+        if named is not None:
+            found.append((item.get("type"), item.get("id"), named))
+    return found
+
+
+def _linked_shard(links: Any) -> str | None:
+    """The shard a page's ``links.self`` names (``/shards/<shard>/...``), or ``None``."""
+    self_link = links.get("self") if isinstance(links, dict) else None
+    if not isinstance(self_link, str):
+        return None
+    try:
+        parts = urlsplit(self_link).path.split("/")
+    except ValueError:
+        return None
+    return parts[2] if len(parts) > 2 and parts[1] == "shards" and parts[2] else None
 
 
 def created_at(match: Mapping[str, Any]) -> datetime | None:

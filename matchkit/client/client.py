@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import warnings
-from collections.abc import Iterable, Iterator
-from datetime import UTC, date, datetime, timedelta
+import time
+from collections.abc import Callable, Iterable, Iterator
+from datetime import date, datetime, timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Unpack
 
 import orjson
@@ -26,50 +27,46 @@ from tqdm.auto import tqdm
 from matchkit.client.arguments import (
     FetchOptions,
     checked_api_key,
-    checked_base_url,
     checked_match_ids,
-    checked_max_body_bytes,
-    checked_max_matches,
-    checked_query,
-    checked_timeout,
     match_path_segment,
 )
-from matchkit.client.cache import (
-    MATCH_EXPIRY,
-    STATUS_EXPIRY,
-    CacheInfo,
-    CacheKeys,
-    cache_info,
-    clear_cache,
-    create_session,
-    resolve_cache_dir,
-)
-from matchkit.client.embedded import start_embedded
+from matchkit.client.cache import MATCH_EXPIRY, STATUS_EXPIRY, CacheInfo, cache_info, clear_cache
+from matchkit.client.catalogue import CATALOGUE_PATH, catalogue_parser
+from matchkit.client.checks import match_id_check
+from matchkit.client.connection import connect
+from matchkit.client.listing import ListPlanner
 from matchkit.client.pager import Pager, ordered_frames
-from matchkit.client.plan import FetchPlan, list_path, make_plan
-from matchkit.client.players import PlayerCalls
-from matchkit.client.request import Limits
-from matchkit.client.responses import match_id_check
+from matchkit.client.plan import FetchPlan, list_path
+from matchkit.client.players import checked_player_id, fetch_players
+from matchkit.client.retrying import RetryPolicy
+from matchkit.client.settings import ClientSettings
 from matchkit.client.status import ServiceStatus, read_status
-from matchkit.client.throttle import parse_rate_limit
-from matchkit.client.transport import RetryPolicy, Transport
-from matchkit.client.warnings import RangeClampedWarning, UnlistedValueWarning, clamp_notice
+from matchkit.client.warnings import RangeClampedWarning, UnlistedValueWarning
 from matchkit.errors import InvalidArgumentError
-from matchkit.rules.query import SERVER_TYPES, MatchQuery, get_shard, unlisted_server_types
-from matchkit.rules.windows import TimeWindow, parse_time
+from matchkit.rules.query import get_shard
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from matchkit.model.frames import MatchFrames
+    from matchkit.names import Names
     from matchkit.rules.shards import ShardName
     from matchkit.telemetry.download import OnError
     from matchkit.telemetry.frames import TelemetryFrames
 
-__all__ = ["Client", "FetchOptions", "RangeClampedWarning", "ServiceStatus", "UnlistedValueWarning"]
+__all__ = [
+    "Client",
+    "ClientSettings",
+    "FetchOptions",
+    "RangeClampedWarning",
+    "ServiceStatus",
+    "UnlistedValueWarning",
+]
 
 
-class Client(PlayerCalls):
+class Client:
     """Fetches match records, cached, paged, windowed and rate-limited, as MatchFrames; players
-    by name or id, and one player's matches (:mod:`matchkit.client.players`).
+    by name or id, one player's matches, telemetry files and the catalogue of names.
 
     Args:
         base_url: the service, e.g. ``"https://api.example.com"``; default ``MATCHKIT_BASE_URL``,
@@ -82,14 +79,24 @@ class Client(PlayerCalls):
         offline: answer only from the cache; a miss raises :class:`matchkit.errors.CacheMissError`.
         rate_limit: ``None`` (10 a minute for a remote service, off for the embedded one),
             ``"off"``, ``"N/minute"`` or a number of requests a minute.
-        now: the present moment for the time rules (datetime or ISO 8601); default: the embedded
-            service's now, else the clock at each call.
+        now: pin the present moment of the time rules (datetime or ISO 8601), for tests and
+            reproducible runs; default: the service's clock (:mod:`matchkit.client.clock`),
+            the embedded service's now being its data set's as-of.
         progress: show a progress bar over pages and matches (the window in its description,
             rate-limit waits in its postfix); ``False`` shows nothing.
         timeout: seconds a request may take, from sending it to the last byte of its answer
             (the connection and the whole body, not each read).
         max_body_bytes: the largest answer taken (on the wire and decoded); default 256 MiB.
             A larger one is a :class:`matchkit.errors.ServiceError` (e.g. a compression bomb).
+        clock: this machine's clock, seconds since the epoch (injected by tests): compared with
+            the service's, which a :class:`matchkit.client.warnings.ClockSkewWarning` names when
+            they differ by more than a minute.
+
+    Attributes:
+        settings: every setting above but the key, resolved, in one frozen
+            :class:`ClientSettings`.
+        transport: the one way out: every request of the client goes through it.
+        clock: the client's now (:mod:`matchkit.client.clock`).
 
     Raises:
         InvalidArgumentError: an argument is invalid (before any request is made).
@@ -108,64 +115,32 @@ class Client(PlayerCalls):
         progress: bool = True,
         timeout: float = 30,
         max_body_bytes: int | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
-        self.shard = get_shard(shard).name
-        timeout = checked_timeout(timeout)
-        limits = Limits(timeout=timeout, max_body_bytes=checked_max_body_bytes(max_body_bytes))
-        fixed_now = None if now is None else parse_time(now, parameter="now")
-        base_url = checked_base_url(base_url or os.environ.get("MATCHKIT_BASE_URL") or None)
-        api_key = checked_api_key(api_key or os.environ.get("MATCHKIT_API_KEY") or None)
-        self.embedded = base_url is None
-        self.offline = bool(offline)
-        self.progress = bool(progress)
-        self.rate_limit = parse_rate_limit(rate_limit, remote=not self.embedded)
-        self.cache_dir = resolve_cache_dir(cache_dir)
-        self.service: Any = None
-        self._warned: set[str] = set()
-        self._resources = contextlib.ExitStack()
-        cache_origin = None
-        try:
-            if base_url is None:  # embedded
-                embedded = start_embedded(
-                    self._resources, offline=self.offline, api_key=api_key, fixed_now=fixed_now
-                )
-                self.service = embedded.service
-                base_url, api_key = embedded.base_url, embedded.api_key
-                fixed_now, cache_origin = embedded.now, embedded.cache_origin
-            self._keys = CacheKeys(origin=cache_origin)
-            try:
-                self._session = create_session(
-                    self.cache_dir,
-                    keys=self._keys,
-                    offline=self.offline,
-                    rate_limit=self.rate_limit,
-                )
-            except OSError as error:
-                raise InvalidArgumentError(
-                    f"cache_dir={str(self.cache_dir)!r} cannot hold the HTTP cache "
-                    f"({error.strerror or error}); pass a writable folder as cache_dir= or "
-                    "MATCHKIT_CACHE_DIR",
-                    parameter="cache_dir",
-                ) from None
-        except BaseException:
-            self._resources.close()  # stop an embedded service started above
-            raise
-        self.base_url = base_url.rstrip("/")
-        self._fixed_now = fixed_now
-        self._resources.callback(self._session.close)
-        if self.embedded:
-            # Loopback: no proxy from the environment applies (and looking one up per request
-            # costs more than a cache hit).
-            self._session.trust_env = False
-        self.transport = Transport(
-            self._session,
-            base_url=self.base_url,
-            api_key=api_key,
-            timeout=float(timeout),
-            offline=self.offline,
-            keys=self._keys,
-            limits=limits,
+        settings = ClientSettings.resolve(
+            base_url,
+            shard=shard,
+            cache_dir=cache_dir,
+            offline=offline,
+            rate_limit=rate_limit,
+            now=now,
+            progress=progress,
+            timeout=timeout,
+            max_body_bytes=max_body_bytes,
         )
+        key = checked_api_key(api_key or os.environ.get("MATCHKIT_API_KEY") or None)
+        self._resources = contextlib.ExitStack()
+        try:
+            connection = connect(settings, api_key=key, resources=self._resources, wall_clock=clock)
+        except BaseException:
+            self._resources.close()  # stop an embedded service started on the way
+            raise
+        self.settings = connection.settings
+        self.transport = connection.transport
+        self.service = connection.service  # the embedded service, or None
+        self.clock = connection.clock
+        self._session = connection.session
+        self._planner = ListPlanner(self.settings, self.transport, self.now)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -180,12 +155,46 @@ class Client(PlayerCalls):
         self.close()
 
     def __repr__(self) -> str:
-        where = "embedded" if self.embedded else self.base_url
-        rate = "off" if self.rate_limit is None else str(self.rate_limit)
+        settings = self.settings
+        where = "embedded" if settings.embedded else settings.base_url
+        rate = "off" if settings.rate_limit is None else str(settings.rate_limit)
         return (
-            f"Client({where!r}, shard={self.shard!r}, offline={self.offline}, "
-            f"rate_limit={rate!r}, cache_dir={str(self.cache_dir)!r})"
+            f"Client({where!r}, shard={settings.shard!r}, offline={settings.offline}, "
+            f"rate_limit={rate!r}, cache_dir={str(settings.cache_dir)!r})"
         )
+
+    # -- the settings, as the archive and the notebooks read them -----------------------------
+
+    @property
+    def base_url(self) -> str:
+        """Where the client sends (the embedded service's loopback address when embedded)."""
+        assert self.settings.base_url is not None  # filled in by connect
+        return self.settings.base_url
+
+    @property
+    def shard(self) -> ShardName:
+        return self.settings.shard
+
+    @property
+    def embedded(self) -> bool:
+        return self.settings.embedded
+
+    @property
+    def offline(self) -> bool:
+        return self.settings.offline
+
+    @property
+    def progress(self) -> bool:
+        return self.settings.progress
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.settings.cache_dir
+
+    @property
+    def rate_limit(self) -> Any:
+        """The client-side rate (:class:`matchkit.rules.ratelimit.RateLimit`), or ``None``."""
+        return self.settings.rate_limit
 
     @property
     def retry_policy(self) -> RetryPolicy:
@@ -197,11 +206,14 @@ class Client(PlayerCalls):
         self.transport.retry = policy
 
     def now(self) -> datetime:
-        """The present moment the time rules use: pinned, or the clock to the second."""
-        if self._fixed_now is not None:
-            return self._fixed_now
-        # Whole seconds, so that repeated calls send the same window bounds (cache keys).
-        return datetime.now(UTC).replace(microsecond=0)
+        """The present moment the time rules use, to the second: pinned (``now=``), else the
+        service's clock as its answers tell it (asking ``GET /status`` when none has yet
+        arrived; offline, this machine's clock).
+
+        Raises:
+            ServiceError: no service answers at the base URL (when it must be asked).
+        """
+        return self.clock.now()
 
     # -- calls -------------------------------------------------------------------------------
 
@@ -214,30 +226,14 @@ class Client(PlayerCalls):
         """The windows and first requests :meth:`matches` would make, without making them.
 
         Takes the arguments of :meth:`matches`. Reads the cache (to mark the requests it would
-        answer) but sends nothing.
+        answer) and sends none of them; only ``GET /status``, once, when the client's now comes
+        from the service and no answer has told it yet (:meth:`now`).
 
         Raises:
             InvalidArgumentError: an argument is invalid.
+            ServiceError: the service's now was wanted and no service answers.
         """
-        return self._plan(start, end, options)
-
-    def _plan(
-        self, start: str | date | None, end: str | date | None, options: FetchOptions
-    ) -> FetchPlan:
-        # Called by each public call (the warning's stacklevel counts on it).
-        query = self._query(start, end, options)
-        plan = make_plan(
-            query,
-            now=self.now(),
-            max_matches=checked_max_matches(options.get("max_matches")),
-            rate_limit=self.rate_limit,
-            is_cached=lambda path, params: self.transport.lookup(path, params) is not None,
-        )
-        whole = TimeWindow(min(w.start for w in plan.windows), max(w.end for w in plan.windows))
-        notice = clamp_notice(query, whole, now=plan.now)
-        if notice is not None:
-            warnings.warn(notice, RangeClampedWarning, stacklevel=3)
-        return plan
+        return self._planner.plan(start, end, options)
 
     def iter_pages(
         self,
@@ -252,7 +248,7 @@ class Client(PlayerCalls):
         hold more than ``max_matches`` asks for. Arguments are checked before the first
         request, not lazily at the first ``next()``.
         """
-        plan = self._plan(start, end, options)
+        plan = self._planner.plan(start, end, options)
         return (orjson.loads(page.require_body()) for page in self._pager().iter_pages(plan))
 
     def matches(
@@ -289,7 +285,7 @@ class Client(PlayerCalls):
                 retries; no partial result is returned.
             CacheMissError: offline, and a page is not in the cache.
         """
-        plan = self._plan(start, end, options)
+        plan = self._planner.plan(start, end, options)
         from matchkit.normalize.pipeline import to_frames
 
         pager = self._pager()
@@ -362,13 +358,12 @@ class Client(PlayerCalls):
 
     def _match_body(self, match_id: str, segment: str) -> bytes:
         """The document of one match, checked to be that match's before it is used or cached."""
-        fetched = self.transport.get(
+        return self.transport.get(
             f"{list_path(self.shard)}/{segment}",
             kind="match",
             expire_after=MATCH_EXPIRY,
-            check=match_id_check(match_id),
+            parse=match_id_check(match_id, self.shard),
         )
-        return fetched.require_body()  # a match's 404 raised NotFoundError
 
     def status(self) -> ServiceStatus:
         """The service's status resource (never cached)."""
@@ -376,6 +371,24 @@ class Client(PlayerCalls):
         status = read_status(fetched.head)
         self.transport.confirmed = True
         return status
+
+    def names(self) -> Names:
+        """The service's catalogue of names (``GET /catalogue``, no key, never cached): show
+        characters, cosmetics and maps by name in analysis tables and plots.
+
+        Raises:
+            NotFoundError: the service has no catalogue (its ids stay ids; pass a mapping to
+                :func:`matchkit.names.load_names` instead).
+            ServiceError: the service could not be reached or answered another error.
+            DocumentError: the answer is not a catalogue (after the retries).
+            CacheMissError: offline (the catalogue is never cached).
+        """
+        return self.transport.get(
+            CATALOGUE_PATH,
+            kind="catalogue",
+            expire_after=STATUS_EXPIRY,
+            parse=catalogue_parser(self.base_url + CATALOGUE_PATH),
+        )
 
     def cache_info(self) -> CacheInfo:
         """How many responses the cache holds, its size, and the oldest and newest."""
@@ -391,25 +404,58 @@ class Client(PlayerCalls):
 
     # -- internals ---------------------------------------------------------------------------
 
-    def _query(
-        self, start: str | date | None, end: str | date | None, options: FetchOptions
-    ) -> MatchQuery:
-        """Check a call's arguments (before any request) and warn once about unlisted values."""
-        query = checked_query(self.shard, start, end, options)
-        unlisted = [value for value in unlisted_server_types(query) if value not in self._warned]
-        if unlisted:
-            self._warned.update(unlisted)
-            warnings.warn(
-                f"server_types {', '.join(unlisted)} not listed by the interface "
-                f"({', '.join(SERVER_TYPES)}); sent as given, they match what the service has, "
-                "perhaps nothing: check for a typo",
-                UnlistedValueWarning,
-                stacklevel=4,
-            )
-        return query
-
     def _pager(self) -> Pager:
         return Pager(self.transport, progress=self.progress)
+
+    # -- players (matchkit/client/players.py) ------------------------------------------------
+
+    def players(
+        self, *, names: object = None, ids: object = None, shard: ShardName | None = None
+    ) -> pd.DataFrame:
+        """Look players up by name or by id, as they are now.
+
+        Args:
+            names: player names (a list, or one name), compared exactly (case included); a
+                renamed player is found by the name they hold now.
+            ids: player ids; give ``names`` or ``ids``, not both.
+            shard: ``"global"`` or ``"na"`` (default: the client's shard).
+
+        Returns:
+            One row per player found, in the order asked, with the columns of
+            :attr:`matchkit.MatchFrames.players` (their lifetime ``stats`` as columns).
+            ``attrs["not_found"]`` lists the names or ids no player has, each also named by a
+            :class:`matchkit.client.warnings.PlayerNotFoundWarning`.
+
+        Raises:
+            InvalidArgumentError: bad arguments (before any request).
+            ServiceError: the service failed, or kept answering with players not asked for.
+        """
+        chosen = self.shard if shard is None else get_shard(shard).name
+        return fetch_players(self.transport, chosen, names=names, ids=ids)
+
+    def player_matches(
+        self,
+        player_id: str,
+        start: str | date | None = None,
+        end: str | date | None = None,
+        **options: Unpack[FetchOptions],
+    ) -> MatchFrames:
+        """The matches of one player in ``[start, end)``, window by window, as MatchFrames.
+
+        :meth:`matches` with ``player_ids=[player_id]``: the same time rules (any range, split
+        into windows of at most 28 days, clamped to the retention period with a warning), cache
+        and checks. Find a player's id by name with :meth:`players`.
+
+        Raises:
+            InvalidArgumentError: ``player_id`` is not one id, or another argument is bad.
+        """
+        player_id = checked_player_id(player_id)
+        if "player_ids" in options:
+            raise InvalidArgumentError(
+                "player_matches takes one player_id; use matches(player_ids=[...]) for several",
+                parameter="player_ids",
+            )
+        return self.matches(start, end, **(options | {"player_ids": [player_id]}))
 
     # -- telemetry (matchkit/client/downloads.py does the work) ------------------------------
 

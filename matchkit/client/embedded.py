@@ -55,7 +55,11 @@ def start_embedded(
         return Embedded(EMBEDDED_PLACEHOLDER, api_key, fixed_now or dataset.as_of, origin, None)
     from matchkit.service import running
 
-    options: dict[str, Any] = {} if fixed_now is None else {"now": fixed_now}
+    # The sample set is a finished record: every match ended before its as-of, and is listed
+    # from its createdAt (no ingestion delay), so the notebooks and the report read it whole.
+    options: dict[str, Any] = {"ingestion_delay": "off"}
+    if fixed_now is not None:
+        options["now"] = fixed_now
     service = resources.enter_context(running(**options))
     service_now = service.now  # None when the service follows the wall clock
     logger.info(

@@ -30,7 +30,6 @@ from matchkit.client.cache import page_expiry
 from matchkit.client.checks import created_at, list_page_check
 from matchkit.client.plan import FetchPlan, list_path
 from matchkit.client.progress import FetchProgress
-from matchkit.client.throttle import ThrottleMixin
 from matchkit.client.transport import Fetched, Transport
 from matchkit.errors import ServiceError
 from matchkit.rules.jsonapi import primary_resources
@@ -117,8 +116,6 @@ class Pager:
     def _listen_to_waits(self, listener: Callable[[float, str], None] | None) -> None:
         """Tell ``listener`` of each rate-limit wait: the service's (429) and the client's own."""
         self.transport.on_wait = listener
-        if isinstance(self.transport.session, ThrottleMixin):
-            self.transport.session.on_wait = listener
 
     def _keep(
         self,
@@ -168,7 +165,7 @@ class Pager:
             yield from cached
             return
         path = list_path(query.shard)
-        expire_after = page_expiry(window.end, now=plan.now)
+        expire_after = page_expiry(window.end, now=plan.now, settle=plan.settle)
         cursor = WindowCursor(window, descending=query.descending, limit=query.limit)
         while True:
             request = cursor.request()
@@ -178,7 +175,7 @@ class Pager:
                 asked.to_params(),
                 kind="list",
                 expire_after=expire_after,
-                check=list_page_check(asked),
+                parse=list_page_check(asked),
                 fresh=True,  # the cache does not hold the window whole (offline: read it)
             )
             if fetched.head is None:  # a 404 on a list (decision 11): empty, if the window's first
@@ -230,7 +227,7 @@ class Pager:
             request = cursor.request()
             asked = query.with_window(request.window).with_offset(request.offset)
             fetched = self.transport.cached(
-                path, asked.to_params(), kind="list", check=list_page_check(asked)
+                path, asked.to_params(), kind="list", parse=list_page_check(asked)
             )
             if fetched is None or fetched.head is None:
                 return None

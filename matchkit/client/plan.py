@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from matchkit.rules.query import MatchQuery
 from matchkit.rules.ratelimit import RateLimit
 from matchkit.rules.shards import ShardName
-from matchkit.rules.windows import MAX_SPAN, TimeWindow, format_time, split_window
+from matchkit.rules.windows import MAX_SPAN, SETTLE, TimeWindow, format_time, split_window
 
 __all__ = [
     "FetchPlan",
@@ -59,9 +59,11 @@ def make_plan(
     max_matches: int | None,
     rate_limit: RateLimit | None,
     is_cached: Callable[[str, Mapping[str, str]], bool] = lambda path, params: False,
+    settle: timedelta = SETTLE,
 ) -> FetchPlan:
     """The plan of ``query`` at ``now``: its windows, and the first request of each window and
-    batch (``is_cached(path, params)`` marks those the cache answers).
+    batch (``is_cached(path, params)`` marks those the cache answers); the last ``settle``
+    before now is provisional (decision 20).
 
     Raises:
         InvalidArgumentError: a time does not parse, or start >= end after the rules.
@@ -88,6 +90,7 @@ def make_plan(
         max_matches=max_matches,
         rate_limit=rate_limit,
         seconds_per_page=0.0 if rate_limit is None else rate_limit.seconds_per_request,
+        settle=settle,
     )
 
 
@@ -128,6 +131,8 @@ class FetchPlan:
         rate_limit: the client-side rate, or ``None`` when off.
         seconds_per_page: the time each page fetched from the network costs under the rate
             limit once its allowance is used up (0 when off); cached pages cost nothing.
+        settle: how far before ``now`` the record is provisional (decision 20: the service
+            lists a match once it has ended and been ingested).
     """
 
     query: MatchQuery
@@ -139,6 +144,25 @@ class FetchPlan:
     max_matches: int | None
     rate_limit: RateLimit | None
     seconds_per_page: float
+    settle: timedelta = SETTLE
+
+    @property
+    def whole(self) -> TimeWindow:
+        """The whole range the plan fetches."""
+        return TimeWindow(
+            min(window.start for window in self.windows), max(window.end for window in self.windows)
+        )
+
+    @property
+    def provisional(self) -> TimeWindow | None:
+        """The part of the range the service may still fill (the last ``settle`` before now:
+        matches are listed once ended and ingested, decision 20), or ``None`` when the whole
+        range is final. Fetch it again once it has settled for the final record."""
+        whole = self.whole
+        final_until = self.now - self.settle
+        if whole.end <= final_until:
+            return None
+        return TimeWindow(max(whole.start, final_until), whole.end)
 
     @property
     def uncached_requests(self) -> int:

@@ -1,17 +1,18 @@
-"""Players by name or id (decision 19), and one player's matches: the client's player calls.
+"""Players by name or id (decision 19): what :meth:`matchkit.Client.players` runs.
 
-:class:`PlayerCalls` gives :class:`matchkit.Client` its :meth:`~PlayerCalls.players` and
-:meth:`~PlayerCalls.player_matches`. A look-up asks ``GET /shards/{shard}/players`` in
-requests of at most 6 values (the service's limit), each answer cached for a day
-(:data:`PLAYER_EXPIRY`: players change) and checked twice before it counts:
+A look-up asks ``GET /shards/{shard}/players`` in requests of at most 6 values (the service's
+limit), each answer cached for a day (:data:`PLAYER_EXPIRY`: players change) and checked twice
+before it counts:
 
 1. by the transport (:func:`matchkit.client.responses.check_body`): ``data`` is a list of
-   ``player`` resources, else it is retried like a 5xx and never cached;
-2. here, against what was asked: every player answered has an id (or a name) of the request,
-   and none comes twice. A player that was not asked for (a proxy answering another request,
-   say) makes the answer bad: it is dropped from the cache and asked again under the client's
-   retry policy; when every try is bad, a :class:`matchkit.errors.ServiceError` says so, and
-   nothing is cached or returned.
+   ``player`` resources;
+2. by its parse hook (:func:`players_parser`), against what was asked: every player answered
+   has an id (or a name) of the request, and none comes twice. A player that was not asked for
+   (a proxy answering another request, say) makes the answer bad.
+
+A bad answer is retried like a 5xx under the client's retry policy and never cached (a cached
+one is dropped and asked again); when every try is bad, a :class:`matchkit.errors.ServiceError`
+says what disagreed, and nothing is returned.
 
 A name or id that no player has is not an error (the service simply leaves it out) but it is
 never dropped silently: a :class:`matchkit.client.warnings.PlayerNotFoundWarning` names each one,
@@ -24,27 +25,30 @@ Example:
 
 from __future__ import annotations
 
-import logging
 import warnings
-from collections.abc import Iterable, Mapping
-from datetime import date, timedelta
-from typing import TYPE_CHECKING, Any, Unpack
+from collections.abc import Callable, Iterable, Mapping
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
 
+from matchkit.client.request import Fetched
+from matchkit.client.responses import BadAnswerError
 from matchkit.client.warnings import PlayerNotFoundWarning
-from matchkit.errors import InvalidArgumentError, ServiceError
-from matchkit.rules.query import MAX_LIST_VALUES, get_shard
+from matchkit.errors import InvalidArgumentError
+from matchkit.rules.query import MAX_LIST_VALUES
 from matchkit.rules.shards import ShardName
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from matchkit.client.arguments import FetchOptions
     from matchkit.client.transport import Transport
-    from matchkit.model.frames import MatchFrames
 
-__all__ = ["PLAYER_EXPIRY", "PlayerCalls", "checked_players", "fetch_players"]
-
-log = logging.getLogger(__name__)
+__all__ = [
+    "PLAYER_EXPIRY",
+    "checked_player_id",
+    "checked_players",
+    "fetch_players",
+    "players_parser",
+]
 
 PLAYER_EXPIRY = timedelta(days=1)
 """How long an answer about players is kept: they play, level up and rename."""
@@ -104,40 +108,40 @@ def _unasked(data: list[dict[str, Any]], kind: str, asked: tuple[str, ...]) -> s
     return None
 
 
-def _answer(transport: Transport, path: str, kind: str, batch: tuple[str, ...]) -> bytes:
-    """The checked body of one request of up to 6 values (see the module's rules)."""
-    params = {_WIRE[kind]: ",".join(batch)}
-    policy = transport.retry
-    problem = ""
-    for attempt in range(policy.attempts):
-        fetched = transport.get(path, params, kind="players", expire_after=PLAYER_EXPIRY)
-        found = _unasked((fetched.head or {}).get("data") or [], kind, batch)
-        if found is None:
-            return fetched.require_body()
-        problem = found
-        key = transport.keys.key("GET", transport.base_url + path, params.items())
-        transport.session.cache.delete(key)  # a bad answer is never kept
-        log.debug("GET %s: a bad answer (%s); try %d", fetched.url, problem, attempt + 1)
-        if attempt + 1 < policy.attempts:
-            policy.sleep(policy.backoff_seconds(attempt))
-    raise ServiceError(
-        f"GET {transport.base_url}{path} answered {policy.attempts} times with players that "
-        f"were not asked for ({problem}); a proxy or cache between matchkit and the service "
-        "may be mixing answers up: nothing was kept",
-        status=200,
-        url=f"{transport.base_url}{path}",
-    )
+def players_parser(kind: str, asked: tuple[str, ...]) -> Callable[[Fetched], bytes]:
+    """The parse hook of one look-up of up to 6 values: its body, once every player it holds
+    was asked for, and each once.
+
+    Raises:
+        BadAnswerError: a player not asked for, or one twice (a proxy or cache mixing answers
+            up): the answer is retried, never cached.
+    """
+
+    def parse(fetched: Fetched) -> bytes:
+        problem = _unasked((fetched.head or {}).get("data") or [], kind, asked)
+        if problem is not None:
+            raise BadAnswerError(f"players that were not asked for: {problem}")
+        return fetched.require_body()
+
+    return parse
 
 
 def fetch_players(
     transport: Transport, shard: ShardName, *, names: object = None, ids: object = None
 ) -> pd.DataFrame:
-    """The players of ``shard`` with the given names or ids, as :meth:`PlayerCalls.players`."""
+    """The players of ``shard`` with the given names or ids: :meth:`matchkit.Client.players`."""
     kind, values = checked_players(names, ids)
     path = f"/shards/{shard}/players"
+    batches = [values[at : at + MAX_LIST_VALUES] for at in range(0, len(values), MAX_LIST_VALUES)]
     bodies = [
-        _answer(transport, path, kind, values[start : start + MAX_LIST_VALUES])
-        for start in range(0, len(values), MAX_LIST_VALUES)
+        transport.get(
+            path,
+            {_WIRE[kind]: ",".join(batch)},
+            kind="players",
+            expire_after=PLAYER_EXPIRY,
+            parse=players_parser(kind, batch),
+        )
+        for batch in batches
     ]
     from matchkit.normalize.pipeline import to_frames
 
@@ -161,62 +165,16 @@ def fetch_players(
     return players
 
 
-class PlayerCalls:
-    """The player calls of :class:`matchkit.Client` (it provides ``transport``, ``shard`` and
-    ``matches``)."""
+def checked_player_id(player_id: object) -> str:
+    """One player id, as :meth:`matchkit.Client.player_matches` takes it.
 
-    transport: Transport
-    shard: ShardName
-
-    def players(
-        self, *, names: object = None, ids: object = None, shard: ShardName | None = None
-    ) -> pd.DataFrame:
-        """Look players up by name or by id, as they are now.
-
-        Args:
-            names: player names (a list, or one name), compared exactly (case included); a
-                renamed player is found by the name they hold now.
-            ids: player ids; give ``names`` or ``ids``, not both.
-            shard: ``"global"`` or ``"na"`` (default: the client's shard).
-
-        Returns:
-            One row per player found, in the order asked, with the columns of
-            :attr:`matchkit.MatchFrames.players` (their lifetime ``stats`` as columns).
-            ``attrs["not_found"]`` lists the names or ids no player has, each also named by a
-            :class:`matchkit.client.warnings.PlayerNotFoundWarning`.
-
-        Raises:
-            InvalidArgumentError: bad arguments (before any request).
-            ServiceError: the service failed, or kept answering with players not asked for.
-        """
-        chosen = self.shard if shard is None else get_shard(shard).name
-        return fetch_players(self.transport, chosen, names=names, ids=ids)
-
-    def player_matches(
-        self,
-        player_id: str,
-        start: str | date | None = None,
-        end: str | date | None = None,
-        **options: Unpack[FetchOptions],
-    ) -> MatchFrames:
-        """The matches of one player in ``[start, end)``, window by window, as MatchFrames.
-
-        :meth:`matchkit.Client.matches` with ``player_ids=[player_id]``: the same time rules
-        (any range, split into windows of at most 28 days, clamped to the retention period with
-        a warning), cache and checks. Find a player's id by name with :meth:`players`.
-
-        Raises:
-            InvalidArgumentError: ``player_id`` is not one id, or another argument is bad.
-        """
-        if not isinstance(player_id, str) or not player_id.strip() or "," in player_id:
-            raise InvalidArgumentError(
-                f"player_id={player_id!r} must be one player id (a string); look an id up by "
-                "name with client.players(names=[...])",
-                parameter="player_id",
-            )
-        if "player_ids" in options:
-            raise InvalidArgumentError(
-                "player_matches takes one player_id; use matches(player_ids=[...]) for several",
-                parameter="player_ids",
-            )
-        return self.matches(start, end, player_ids=[player_id], **options)  # type: ignore[attr-defined]
+    Raises:
+        InvalidArgumentError: not one id (a string without commas).
+    """
+    if not isinstance(player_id, str) or not player_id.strip() or "," in player_id:
+        raise InvalidArgumentError(
+            f"player_id={player_id!r} must be one player id (a string); look an id up by "
+            "name with client.players(names=[...])",
+            parameter="player_id",
+        )
+    return player_id

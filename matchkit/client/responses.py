@@ -13,12 +13,13 @@ what to do with what they find.
   used (described by :func:`matchkit.rules.jsonapi.describe_errors`).
 - :func:`read_rate_limit_wait`: how long a 429 asks to wait, ``Retry-After`` first, else
   ``X-RateLimit-Reset`` read by plausibility (decision 14).
+- :func:`empty_list`: whether a list request's 404 means "no matches" (decision 11).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any, Literal
@@ -27,19 +28,24 @@ import msgspec
 import orjson
 import requests
 
+from matchkit.rules.jsonapi import repeated_members
+
 __all__ = [
     "BadAnswerError",
     "RequestKind",
     "Wait",
     "check_body",
+    "empty_list",
     "error_objects",
-    "match_id_check",
     "rate_limit_wait",
     "read_head",
     "read_rate_limit_wait",
 ]
 
-RequestKind = Literal["list", "match", "status", "players"]
+RequestKind = Literal["list", "match", "status", "players", "catalogue", "telemetry"]
+"""What a request asks for: the service's match lists, single matches, players, status and
+catalogue of names, and the asset host's telemetry files
+(:data:`matchkit.client.transport.KINDS` holds each one's rules)."""
 _TAG = re.compile(r"<[^>]*>")
 _SPACE = re.compile(r"\s+")
 _NEAR_NOW = 86_400.0
@@ -52,35 +58,68 @@ class BadAnswerError(Exception):
     """A 200 whose body is not what the request asked for (internal; never leaves matchkit)."""
 
 
+class _Shard(msgspec.Struct):
+    shard: Any = msgspec.field(default=None, name="shardId")
+
+
+class _Included(msgspec.Struct):
+    """An included resource as the head reads it: its type, id and shard, nothing more."""
+
+    type: Any = None
+    id: Any = None
+    # An object is read for its shardId only; anything else is the normalizer's to refuse.
+    attributes: _Shard | list[Any] | str | int | float | bool | None = None
+
+
 class _Head(msgspec.Struct):
     data: Any = None
     links: Any = None
+    included: (
+        list[_Included | list[Any] | str | int | float | bool | None]
+        | dict[str, Any]
+        | str
+        | int
+        | float
+        | bool
+        | None
+    ) = None
 
 
 _HEAD = msgspec.json.Decoder(_Head)
 
 
 def read_head(body: bytes) -> dict[str, Any] | None:
-    """A body's ``data`` and ``links``, or ``None`` when the body is not a JSON object.
+    """A body's ``data`` and ``links``, and under ``"shards"`` the ``(type, id, shardId)`` of each
+    included resource that names a shard; ``None`` when the body is not a JSON object.
 
-    Only these two members are built; the others are skipped, their syntax checked (and the
-    body's UTF-8, which the skipping does not check). The whole page is parsed once, by the
-    normalizer: with paging parsing whole pages and the normalizer reading them as dicts, a warm
-    re-run took 0.94 s; now 0.68 s (benchmarks/bench_client.py).
+    Only these are built; the rest is skipped, its syntax checked (and the body's UTF-8, which
+    the skipping does not check). The whole page is parsed once, by the normalizer: with paging
+    parsing whole pages and the normalizer reading them as dicts, a warm re-run took 0.94 s;
+    reading the head only, 0.68 s (benchmarks/bench_client.py).
     """
     try:
         head = _HEAD.decode(body)
         body.decode("utf-8")
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         return None
-    return {"data": head.data, "links": head.links}
+    included = head.included if isinstance(head.included, list) else []
+    shards = [
+        (item.type, item.id, item.attributes.shard)
+        for item in included
+        if isinstance(item, _Included)
+        and isinstance(item.attributes, _Shard)
+        and item.attributes.shard is not None
+    ]
+    return {"data": head.data, "links": head.links, "shards": shards}
 
 
 def check_body(kind: RequestKind, body: bytes) -> dict[str, Any]:
     """The ``data`` and ``links`` of a 200's body, checked to be what a ``kind`` request asks for.
 
     Raises:
-        BadAnswerError: the body is not a JSON object, or its ``data`` is not a list of ``match``
+        BadAnswerError: the body is not a JSON object, it gives a top-level member twice (a
+            second ``"data": []``: :func:`matchkit.rules.jsonapi.repeated_members`), or its
+            ``data`` is not a list of ``match``
             resources (``list``), one match (``match``: a list of one or the object), a list of
             ``player`` resources (``players``) or a ``status`` resource (``status``); the
             message says what it is instead.
@@ -88,6 +127,10 @@ def check_body(kind: RequestKind, body: bytes) -> dict[str, Any]:
     head = read_head(body)
     if head is None:
         raise BadAnswerError("a body that is not a JSON object")
+    repeated = repeated_members(body)
+    if repeated:
+        names = ", ".join(repr(name) for name in repeated)
+        raise BadAnswerError(f"a malformed document: its top-level member {names} is given twice")
     data = head["data"]
     if kind == "list":
         if not isinstance(data, list):
@@ -108,29 +151,6 @@ def check_body(kind: RequestKind, body: bytes) -> dict[str, Any]:
         resources = data if isinstance(data, list) and len(data) == 1 else [data]
         _check_resource(resources[0], "status")
     return head
-
-
-def match_id_check(match_id: str) -> Callable[[Any], None]:
-    """The check hook of ``GET .../matches/<match_id>``: the match answered is the one asked for.
-
-    A proxy or service that answers match A's URL with match B's document would otherwise give
-    B for A, once for each id asked (and cache it forever). Runs on the head that
-    :func:`check_body` read (``Fetched.head``).
-
-    Raises:
-        BadAnswerError: the document's match has another id.
-    """
-
-    def check(fetched: Any) -> None:
-        data = (fetched.head or {}).get("data")
-        resource = data[0] if isinstance(data, list) and data else data
-        found = resource.get("id") if isinstance(resource, dict) else None
-        if not isinstance(found, str) or found != match_id:
-            raise BadAnswerError(
-                f"a document of match {found!r} where match {match_id!r} was asked"
-            )
-
-    return check
 
 
 def _check_resource(resource: object, expected: str) -> None:
@@ -244,3 +264,45 @@ def rate_limit_wait(headers: Mapping[str, str], *, wall_clock: float) -> float |
     """The seconds of :func:`read_rate_limit_wait`, or ``None`` when the answer does not say."""
     wait = read_rate_limit_wait(headers, wall_clock=wall_clock)
     return None if wait is None else wait.seconds
+
+
+def empty_list(
+    response: requests.Response, params: Mapping[str, str] | None, *, redirected: bool
+) -> bool:
+    """Whether a list request's final error answer means "no matches" (decision 11).
+
+    The real Vainglory service answered an empty list with 404, and the service is confirmed
+    (``GET /status``) before any list request reaches it. But a 404 can mean "empty" only as
+    that service sent it: its own JSON:API error document, at the first page of a window
+    (``page[offset]`` 0: a window's later pages exist because an earlier one said so), and not
+    at the end of a redirect (another host's "not found"). Any other 404 on a list (a gateway's
+    HTML page, one in the middle of a window, one after a redirect) cannot be trusted: it is
+    retried like a 5xx, then a ServiceError. Any other status is an error of its own.
+
+    Raises:
+        BadAnswerError: a 404 that cannot mean "empty".
+    """
+    if response.status_code != 404:
+        return False
+    offset = (params or {}).get("page[offset]", "0")
+    if redirected:
+        raise BadAnswerError("a 404 at the end of a redirect, where a list page was asked")
+    if str(offset).strip() not in ("", "0"):
+        raise BadAnswerError(
+            f"a 404 at page[offset]={offset}, in the middle of a window whose earlier pages "
+            "said more matches follow"
+        )
+    if not _is_error_document(response.content):
+        raise BadAnswerError("a 404 that is not the service's JSON:API error document")
+    return True
+
+
+def _is_error_document(body: bytes) -> bool:
+    try:
+        document = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return False
+    if not isinstance(document, dict):
+        return False
+    errors = document.get("errors")
+    return isinstance(errors, list) and bool(errors) and all(isinstance(e, dict) for e in errors)

@@ -1,9 +1,11 @@
-"""Client-side rate limiting: the ``rate_limit`` setting and a limiter that composes with the cache.
+"""Client-side rate limiting: the ``rate_limit`` setting and the limiter the request path takes
+a token from.
 
-The limiter is pyrate-limiter's, driven through requests-ratelimiter's :class:`LimiterMixin`.
-The session class puts requests-cache's ``CacheMixin`` *before* the limiter in the MRO
-(``CacheMixin, ThrottleMixin, Session``), so a response served from the cache never reaches
-the limiter and costs no token.
+The limiter is pyrate-limiter's, one bucket per host. It sits in the request path
+(:class:`matchkit.client.request.RequestPath`), not in the session: the path asks it for a token
+only for a request that reaches the network (a cache hit never gets that far, so it costs no
+token) and only for a peer that is limited (the service; never the host of telemetry files,
+which had no limit), all over the client's one session.
 
 Example:
     >>> parse_rate_limit("30/minute", remote=True).seconds_per_request
@@ -17,22 +19,17 @@ Example:
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from fractions import Fraction
+from urllib.parse import urlsplit
 
-from pyrate_limiter import BucketFullException
-from requests import PreparedRequest, Response
-from requests_ratelimiter import LimiterMixin
+from pyrate_limiter import BucketFullException, Duration, Limiter, RequestRate
 
 from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT, RateLimit
 
-__all__ = [
-    "DEFAULT_REMOTE_RATE_LIMIT",
-    "RateLimit",
-    "ThrottleMixin",
-    "parse_rate_limit",
-]
+__all__ = ["DEFAULT_REMOTE_RATE_LIMIT", "RateLimit", "Throttle", "parse_rate_limit"]
 
 logger = logging.getLogger(__name__)
 
@@ -60,47 +57,53 @@ def parse_rate_limit(value: str | float | RateLimit | None, *, remote: bool) -> 
     return RateLimit.parse(value)
 
 
-class ThrottleMixin(LimiterMixin):
-    """requests-ratelimiter's mixin, waiting through an injected ``sleep`` and clock.
+class Throttle:
+    """Waits, before a request to a host, until the client's rate allows it (a bucket per host).
 
-    Two differences from :class:`LimiterMixin`: the wait uses ``sleep`` (so tests never really
-    wait), and a 429 does not pad the bucket, because the client's retry loop already waits for
-    exactly what the service asked (``Retry-After``).
+    Args:
+        rate: the client-side rate.
+        clock: the limiter's monotonic clock (injected in tests).
+        sleep: how a wait is waited (injected in tests, so that they never really wait).
+
+    Attributes:
+        on_wait: told of each wait before it starts (seconds, what is waited for): a progress
+            bar.
     """
 
-    # Named parameters (not **kwargs only): requests-cache passes a mixin only the keyword
-    # arguments its signature names.
     def __init__(
         self,
+        rate: RateLimit,
         *,
-        per_minute: float = 0,
-        per_host: bool = True,
-        time_function: Callable[[], float] | None = None,
+        clock: Callable[[], float] | None = None,
         sleep: Callable[[float], None] = time.sleep,
-        **kwargs: Any,
     ) -> None:
-        super().__init__(
-            per_minute=per_minute,
-            per_host=per_host,
-            time_function=time_function,
-            limit_statuses=(),
-            **kwargs,
-        )
+        self.rate = rate
+        # A fractional rate as a whole number of requests over a longer interval, as
+        # requests-ratelimiter did (pyrate-limiter counts whole requests).
+        fraction = Fraction(rate.per_minute).limit_denominator(1000)
+        rate_of_limiter = RequestRate(fraction.numerator, Duration.MINUTE * fraction.denominator)
+        if clock is None:
+            self._limiter = Limiter(rate_of_limiter)
+        else:
+            self._limiter = Limiter(rate_of_limiter, time_function=clock)
         self._sleep = sleep
-        # Told of each wait before it starts (seconds, what is waited for): a progress bar.
+        self._lock = threading.Lock()
         self.on_wait: Callable[[float, str], None] | None = None
 
-    def send(self, request: PreparedRequest, **kwargs: Any) -> Response:
-        identity = self._bucket_name(request)
+    def __repr__(self) -> str:
+        return f"Throttle({self.rate})"
+
+    def wait_for(self, url: str) -> None:
+        """Return once a request to ``url``'s host may be sent, its token taken."""
+        host = urlsplit(url).netloc.lower()
         while True:
             try:
-                self.limiter.try_acquire(identity)
-                break
+                with self._lock:
+                    self._limiter.try_acquire(host)
+                return
             except BucketFullException as full:
                 wait = float(full.meta_info["remaining_time"])
-                logger.debug("client rate limit reached; waiting %.2f s", wait)
-                if self.on_wait is not None:
-                    self.on_wait(wait, "the rate limit")
-                self._sleep(max(wait, 0.001))
-        # Skip LimiterMixin.send: the token is already taken above.
-        return super(LimiterMixin, self).send(request, **kwargs)
+            logger.debug("client rate limit reached; waiting %.2f s", wait)
+            if self.on_wait is not None:
+                self.on_wait(wait, "the rate limit")
+            self._sleep(max(wait, 0.001))

@@ -1,23 +1,24 @@
-"""One GET against the service: cache lookup, the service's rules, and the one request path.
+"""One GET of the client: the cache, the rules of each kind of request, and the one request path.
 
-:class:`Transport` wraps the cached (and throttled) session of :mod:`matchkit.client.cache`.
-A GET takes these steps:
+:class:`Transport` is the client's only way out: one per client, over the client's one cached
+session and one :class:`matchkit.client.request.RequestPath`. A GET takes these steps:
 
-1. :meth:`Transport.lookup`: the one cache lookup (a fresh entry; any entry when offline). A hit
-   is checked like a new answer (its kind, then the caller's check); a hit that fails is dropped
-   and fetched again; a miss offline is a :class:`matchkit.errors.CacheMissError`.
-2. :meth:`Transport.confirm_service`: before the first list request that reaches the network,
+1. The kind of request (:data:`KINDS`) decides who answers (the service or the asset host),
+   whether the API key is sent (only to the service, only for match data), the ``Accept``
+   header, and the shape a 200 must have (:func:`matchkit.client.responses.check_body` for the
+   service's JSON:API answers).
+2. The one cache lookup (a fresh entry; any entry when offline). A hit is read like a new
+   answer (its shape, then the caller's ``parse``); a hit that fails is dropped and fetched
+   again; a miss offline is a :class:`matchkit.errors.CacheMissError`.
+3. :meth:`Transport.confirm_service`: before the first list request that reaches the network,
    ``GET /status`` once (decision 11), so that a wrong base URL is an error naming it, never
    "no matches".
-3. The request, with the headers of its kind (the key on match requests only), through the one
-   request path (:class:`matchkit.client.request.RequestPath`: URL check, deadline, cap on body
-   size, status-to-error mapping, retries). A 200 is read by its kind
-   (:func:`matchkit.client.responses.check_body`), then given to the caller's ``check`` hook (see
-   :data:`matchkit.client.request.Check`), and only then stored; a refused answer is retried,
-   never stored.
-4. A 404 on a list is an empty window only when it can mean that (:func:`_empty_list`): the
-   service's own JSON:API error document, at the first page of a window (offset 0), not at the
-   end of a redirect. Any other 404 on a list is retried like a 5xx, then an error.
+4. The request, through the one request path (URL check, client rate limit, deadline, cap on
+   body size, status-to-error mapping, retries). A 200 is read by its kind, then given to the
+   caller's ``parse`` hook (:data:`matchkit.client.request.Parse`), and only then stored; a
+   refused answer is retried, never stored. What ``parse`` returns is what :meth:`get` returns.
+5. A 404 on a list is an empty window only when it can mean that
+   (:func:`matchkit.client.responses.empty_list`).
 
 Never a partial result, and never the API key: it travels only in the ``Authorization`` header,
 never to another host, and no error raised here holds it (the path's
@@ -28,26 +29,26 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar, overload
 
-import orjson
 import requests
-from requests_cache import DO_NOT_CACHE, CachedResponse, ExpirationTime
+from requests_cache import DO_NOT_CACHE, NEVER_EXPIRE, CachedResponse, ExpirationTime
 from requests_cache.policy.expiration import get_expiration_datetime
 
 from matchkit.client.cache import CacheKeys, CachingSession, cached_response
-from matchkit.client.request import Check, Fetched, Limits, RequestPath, display_url
-from matchkit.client.responses import (
-    BadAnswerError,
-    RequestKind,
-    check_body,
-)
-from matchkit.client.retrying import RETRY_STATUSES, RetryPolicy, Scrubber
-from matchkit.errors import CacheMissError, ServiceError
+from matchkit.client.request import ASSET_HOST, SERVICE, Fetched, Parse, Peer, RequestPath
+from matchkit.client.responses import BadAnswerError, RequestKind, check_body, empty_list
+from matchkit.client.retrying import RETRY_STATUSES, RetryPolicy
+from matchkit.client.sending import Limits
+from matchkit.client.urls import display_url, url_problem
+from matchkit.errors import CacheMissError, DocumentError, MatchkitError, ServiceError
 
 __all__ = [
+    "KINDS",
     "RETRY_STATUSES",
-    "Check",
     "Fetched",
+    "Kind",
     "RequestKind",
     "RetryPolicy",
     "Transport",
@@ -55,17 +56,76 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-_OFFSET = "page[offset]"
+T = TypeVar("T")
+_JSON_API = "application/vnd.api+json"
+
+
+@dataclass(frozen=True)
+class Kind:
+    """The rules of one kind of request.
+
+    Attributes:
+        peer: who answers it.
+        keyed: whether the API key is sent (match data only; never to the asset host).
+        accept: the ``Accept`` header.
+        shaped: whether a 200 must be a JSON:API document of this kind
+            (:func:`matchkit.client.responses.check_body`); otherwise the caller's ``parse``
+            alone reads it.
+        bad_answer_error: the error of an answer still refused when the tries are spent.
+        missing: what a 404 means, told to the user.
+    """
+
+    peer: Peer
+    keyed: bool
+    accept: str = _JSON_API
+    shaped: bool = True
+    bad_answer_error: type[MatchkitError] = ServiceError
+    missing: str = "no such resource on this service"
+
+
+KINDS: Mapping[str, Kind] = {
+    "list": Kind(SERVICE, keyed=True),
+    "match": Kind(SERVICE, keyed=True, missing="no such match on this service"),
+    "players": Kind(SERVICE, keyed=True),
+    "status": Kind(SERVICE, keyed=False, missing="no such status resource on this service"),
+    "catalogue": Kind(
+        SERVICE,
+        keyed=False,
+        accept="application/json",
+        shaped=False,
+        bad_answer_error=DocumentError,
+        missing="this service has no catalogue of names; ids stay ids unless you pass a "
+        "mapping to matchkit.names.load_names",
+    ),
+    "telemetry": Kind(
+        ASSET_HOST,
+        keyed=False,
+        accept="application/json",
+        shaped=False,
+        bad_answer_error=DocumentError,
+        missing="no such file on its host",
+    ),
+}
+"""The kinds of request, by name (:data:`matchkit.client.responses.RequestKind`)."""
+
+
+def _as_is(fetched: Fetched) -> Fetched:
+    return fetched
 
 
 class Transport:
-    """GET requests to one service through a cached session and the one request path.
+    """GET requests through the client's cached session and its one request path.
+
+    Args:
+        session: the client's cached session.
+        path: the client's request path over that session.
+        base_url: the service.
+        api_key: sent to the service with match-data requests, never elsewhere.
+        offline: answer only from the cache.
+        keys: how requests are keyed in the cache.
 
     Attributes:
         path: the request path (:class:`matchkit.client.request.RequestPath`).
-        retry: the retry policy (replace it to inject ``sleep`` in tests).
-        limits: the deadline and the cap on body size of each request.
-        network_requests: requests that reached the service (retries included).
         cache_hits: requests the cache answered.
         confirmed: whether ``GET /status`` has confirmed the service at ``base_url``.
     """
@@ -73,28 +133,19 @@ class Transport:
     def __init__(
         self,
         session: CachingSession,
+        path: RequestPath,
         *,
         base_url: str,
         api_key: str | None,
-        timeout: float,
         offline: bool,
-        retry: RetryPolicy | None = None,
         keys: CacheKeys | None = None,
-        limits: Limits | None = None,
     ) -> None:
         self.session = session
+        self.path = path
         self.keys = keys or CacheKeys()
         self.base_url = base_url.rstrip("/")
         self._api_key = api_key
         self.offline = offline
-        self.path = RequestPath(
-            session,
-            limits=limits or Limits(timeout=timeout),
-            retry=retry,
-            advice="lower rate_limit= or wait and retry",
-            scrub=Scrubber(api_key),
-            logger=logger,
-        )
         self.cache_hits = 0
         self.confirmed = False
 
@@ -116,21 +167,13 @@ class Transport:
     def limits(self) -> Limits:
         return self.path.limits
 
-    @limits.setter
-    def limits(self, limits: Limits) -> None:
-        self.path.limits = limits
-
-    @property
-    def timeout(self) -> float:
-        return self.path.limits.timeout
-
     @property
     def network_requests(self) -> int:
         return self.path.network_requests
 
     @property
     def on_wait(self) -> Callable[[float, str], None] | None:
-        """Told of 429 waits (seconds, what is waited for)."""
+        """Told of rate-limit waits (seconds, what is waited for)."""
         return self.path.on_wait
 
     @on_wait.setter
@@ -139,6 +182,7 @@ class Transport:
 
     # -- the steps ---------------------------------------------------------------------------
 
+    @overload
     def get(
         self,
         path: str,
@@ -146,49 +190,70 @@ class Transport:
         *,
         kind: RequestKind,
         expire_after: ExpirationTime,
-        check: Check | None = None,
+        parse: None = None,
         fresh: bool = False,
-    ) -> Fetched:
-        """GET ``base_url + path``: from the cache, else from the service, checked.
+    ) -> Fetched: ...
+
+    @overload
+    def get(
+        self,
+        path: str,
+        params: Mapping[str, str] | None = None,
+        *,
+        kind: RequestKind,
+        expire_after: ExpirationTime,
+        parse: Parse[T],
+        fresh: bool = False,
+    ) -> T: ...
+
+    def get(
+        self,
+        path: str,
+        params: Mapping[str, str] | None = None,
+        *,
+        kind: RequestKind,
+        expire_after: ExpirationTime,
+        parse: Parse[Any] | None = None,
+        fresh: bool = False,
+    ) -> Any:
+        """GET ``base_url + path`` of the service: from the cache, else from the service.
 
         Args:
-            kind: what is asked for (``"list"``, ``"match"``, ``"status"``): the shape a 200
-                must have, and the headers sent.
+            kind: what is asked for (:data:`KINDS`): the shape a 200 must have, the headers.
             expire_after: how long the answer is kept (``DO_NOT_CACHE``: not at all).
-            check: the request's check hook (:data:`matchkit.client.request.Check`), run on
-                every answer of this request, cached or new, before it is used or stored; a
-                :class:`matchkit.client.responses.BadAnswerError` from it means "retry like a
-                5xx, never cache, then a ServiceError saying what disagreed"; a cached answer it
-                refuses is dropped and fetched again.
+            parse: the request's parse hook (:data:`matchkit.client.request.Parse`), run on
+                every answer of this request, cached or new, before it is used or stored; what
+                it returns is returned (the checked :class:`Fetched` when it is ``None``).
             fresh: ask the service even when the cache holds the answer (online; the new
                 answer replaces it): the pager's, once a window's list has moved under it.
 
         Raises:
             CacheMissError: offline and the cache does not hold the request.
             AuthError: 401 or 403.
-            NotFoundError: 404 on a single match or the status.
+            NotFoundError: 404 on anything but a list.
             RateLimitError: still 429 after the policy's waits.
             ServiceError: any other error status, a 200 that is not what was asked for (its
-                kind, or the check), a 404 on a list that cannot mean "empty", a transport
+                kind, or ``parse``), a 404 on a list that cannot mean "empty", a transport
                 failure that outlasted the retries, an answer over the cap on body size, or
                 (before a list request) no service at the base URL.
         """
-        url = self.base_url + path
-        shown = display_url(url, params)
-        key = self.keys.key("GET", url, (params or {}).items())
-        if kind != "status" and not (fresh and not self.offline):
-            hit = self._from_cache(key, kind, shown, check)
-            if hit is not None:
-                return hit
-        if self.offline:
-            raise CacheMissError(
-                f"offline: GET {shown} is not in the cache; run the same call once online "
-                "(offline=False) to fill it",
-                url=shown,
-            )
-        if kind == "list":
-            self.confirm_service()
-        return self._fetch(url, params, kind=kind, key=key, expire_after=expire_after, check=check)
+        request = self._request(self.base_url + path, params, kind)
+        return self._get(request, parse or _as_is, expire_after=expire_after, fresh=fresh)
+
+    def download(self, url: str, *, what: str, parse: Parse[T], fresh: bool = False) -> T:
+        """GET a telemetry file at ``url`` (the asset host): from the cache, else from its host,
+        never with the API key and never rate limited; kept forever once ``parse`` took it.
+        ``fresh``: the caller found it not cached (:meth:`cached_download`): ask its host.
+
+        Raises:
+            CacheMissError: offline and not cached.
+            NotFoundError: the URL answered 404.
+            DocumentError: ``parse`` kept refusing the file (after the retries).
+            RateLimitError, ServiceError: the host kept refusing or failing, or ``url`` cannot
+                be requested.
+        """
+        request = self._request(url, None, "telemetry", what=what)
+        return self._get(request, parse, expire_after=NEVER_EXPIRE, fresh=fresh)
 
     def cached(
         self,
@@ -196,13 +261,23 @@ class Transport:
         params: Mapping[str, str] | None = None,
         *,
         kind: RequestKind,
-        check: Check | None = None,
-    ) -> Fetched | None:
-        """The cached answer to ``GET base_url + path?params``, checked as :meth:`get` checks
-        it, or ``None`` (nothing is sent)."""
-        url = self.base_url + path
-        key = self.keys.key("GET", url, (params or {}).items())
-        return self._from_cache(key, kind, display_url(url, params), check)
+        parse: Parse[T] | None = None,
+    ) -> T | None:
+        """The cached answer to ``GET base_url + path?params``, read as :meth:`get` reads it,
+        or ``None`` (nothing is sent)."""
+        request = self._request(self.base_url + path, params, kind)
+        if parse is None:
+            return self._from_cache(request, _as_is)  # type: ignore[return-value]
+        return self._from_cache(request, parse)
+
+    def cached_download(self, url: str, *, what: str, parse: Parse[T]) -> T | None:
+        """The cached telemetry file at ``url``, read as :meth:`download` reads it, or ``None``
+        (nothing is sent).
+
+        Raises:
+            ServiceError: ``url`` cannot be requested.
+        """
+        return self._from_cache(self._request(url, None, "telemetry", what=what), parse)
 
     def lookup(self, path: str, params: Mapping[str, str] | None = None) -> CachedResponse | None:
         """The cached answer to ``GET base_url + path?params``: fresh, or any when offline."""
@@ -219,7 +294,7 @@ class Transport:
             return
         failure: ServiceError | None = None
         try:
-            self._fetch(self.base_url + "/status", None, kind="status", key="", expire_after=None)
+            self._fetch(self._request(self.base_url + "/status", None, "status"), _as_is, None)
         except ServiceError as error:
             failure = error
         if failure is not None:
@@ -232,113 +307,126 @@ class Transport:
             ) from failure
         self.confirmed = True
 
-    def _from_cache(
-        self, key: str, kind: RequestKind, shown: str, check: Check | None
-    ) -> Fetched | None:
-        response = cached_response(self.session, key, allow_stale=self.offline)
+    # -- internals ---------------------------------------------------------------------------
+
+    def _request(
+        self, url: str, params: Mapping[str, str] | None, kind: RequestKind, *, what: str = ""
+    ) -> _Request:
+        """The request, once its URL can be sent (a URL the service gave may not be one).
+
+        Raises:
+            ServiceError: the URL cannot be requested; nothing is sent, nor looked up.
+        """
+        shown = display_url(url, params) if isinstance(url, str) else repr(url)
+        problem = url_problem(url)
+        if problem is not None:
+            raise ServiceError(
+                f"GET {shown}{f' ({what})' if what else ''} cannot be sent: {problem}; the "
+                "service gave a URL that cannot be requested",
+                url=shown if isinstance(url, str) else None,
+            )
+        key = self.keys.key("GET", url, (params or {}).items())
+        return _Request(url, params, kind, KINDS[kind], key, shown, what)
+
+    def _get(
+        self, request: _Request, parse: Parse[T], *, expire_after: ExpirationTime, fresh: bool
+    ) -> T:
+        if request.kind != "status" and not (fresh and not self.offline):
+            hit = self._from_cache(request, parse)
+            if hit is not None:
+                return hit
+        if self.offline:
+            raise CacheMissError(
+                f"offline: GET {request.shown}{f' ({request.what})' if request.what else ''} is "
+                "not in the cache; run the same call once online (offline=False) to fill it",
+                url=request.shown,
+            )
+        if request.kind == "list":
+            self.confirm_service()
+        return self._fetch(request, parse, expire_after)
+
+    def _from_cache(self, request: _Request, parse: Parse[T]) -> T | None:
+        # A telemetry file never expires; any other entry counts when fresh, or offline.
+        allow_stale = self.offline or request.kind == "telemetry"
+        response = cached_response(self.session, request.key, allow_stale=allow_stale)
         if response is None:
             return None
         try:
-            head = check_body(kind, response.content)
-            fetched = Fetched(response.content, head, shown, response.status_code, True)
-            if check is not None:
-                check(fetched)
+            fetched = _read(request, Fetched(response.content, None, request.shown, 200, True))
+            value = parse(fetched)
         except BadAnswerError:
-            self.session.cache.delete(key)  # not what a fresh answer may be: fetch it again
+            self.session.cache.delete(request.key)  # not what a fresh answer may be: fetch again
             return None
         self.cache_hits += 1
-        logger.debug("GET %s -> %s (cache)", shown, response.status_code)
-        return fetched
+        logger.debug("GET %s -> %s (cache)", request.shown, response.status_code)
+        return value
 
-    def _fetch(
-        self,
-        url: str,
-        params: Mapping[str, str] | None,
-        *,
-        kind: RequestKind,
-        key: str,
-        expire_after: ExpirationTime,
-        check: Check | None = None,
-    ) -> Fetched:
-        """Send through the path until an answer is final: checked and stored, empty, or an
-        error. Only a checked answer is stored."""
+    def _fetch(self, request: _Request, parse: Parse[T], expire_after: ExpirationTime) -> T:
+        """Send through the path until an answer is final: parsed and stored, empty, or an
+        error. Only an answer ``parse`` took is stored."""
 
         def store(response: requests.Response) -> None:
-            self._store(response, key, expire_after)
+            if expire_after is None or expire_after == DO_NOT_CACHE:
+                return
+            expires = get_expiration_datetime(expire_after)
+            self.session.cache.save_response(response, cache_key=request.key, expires=expires)
 
         def empty(response: requests.Response, redirected: bool) -> bool:
-            return kind == "list" and _empty_list(response, params, redirected=redirected)
+            if request.kind != "list":
+                return False
+            return empty_list(response, request.params, redirected=redirected)
 
+        rules = request.rules
         return self.path.get(
-            url,
-            params,
-            headers=self._headers(kind),
-            read=lambda body: check_body(kind, body),  # a BadAnswerError is retried
-            check=check,
+            request.url,
+            request.params,
+            peer=rules.peer,
+            headers=self._headers(rules),
+            parse=lambda fetched: parse(_read(request, fetched)),
+            what=request.what,
             store=store,
             empty=empty,
-            hints=self._hints(kind),
+            hints=self._hints(rules),
+            bad_answer_error=rules.bad_answer_error,
         )
 
-    def _headers(self, kind: RequestKind) -> dict[str, str]:
-        headers: dict[str, str] = {"Accept": "application/vnd.api+json"}
-        if self._api_key and kind != "status":
+    def _headers(self, rules: Kind) -> dict[str, str]:
+        headers: dict[str, str] = {"Accept": rules.accept}
+        if self._api_key and rules.keyed:
             headers["Authorization"] = f"Bearer {self._api_key}"
         return headers
 
-    def _hints(self, kind: RequestKind) -> dict[int, str]:
+    def _hints(self, rules: Kind) -> dict[int, str]:
+        if rules.peer is not SERVICE:
+            return {404: rules.missing}
         auth = (
             "pass api_key= or set MATCHKIT_API_KEY"
             if not self._api_key
             else "check the API key (api_key= or MATCHKIT_API_KEY)"
         )
-        what = {"match": "match", "status": "status resource"}.get(kind, "resource")
-        return {401: auth, 403: auth, 404: f"no such {what} on this service"}
-
-    def _store(self, response: requests.Response, key: str, expire_after: ExpirationTime) -> None:
-        if not key or expire_after is None or expire_after == DO_NOT_CACHE:
-            return
-        expires = get_expiration_datetime(expire_after)
-        self.session.cache.save_response(response, cache_key=key, expires=expires)
+        return {401: auth, 403: auth, 404: rules.missing}
 
 
-def _empty_list(
-    response: requests.Response, params: Mapping[str, str] | None, *, redirected: bool
-) -> bool:
-    """Whether a list request's final error answer means "no matches" (decision 11).
+@dataclass(frozen=True)
+class _Request:
+    """One request as the transport handles it: where, what kind, its cache key, how shown."""
 
-    The real Vainglory service answered an empty list with 404, and the service is confirmed
-    (``GET /status``) before any list request reaches it. But a 404 can mean "empty" only as
-    that service sent it: its own JSON:API error document, at the first page of a window
-    (``page[offset]`` 0: a window's later pages exist because an earlier one said so), and not
-    at the end of a redirect (another host's "not found"). Any other 404 on a list (a gateway's
-    HTML page, one in the middle of a window, one after a redirect) cannot be trusted: it is
-    retried like a 5xx, then a ServiceError. Any other status is an error of its own.
+    url: str
+    params: Mapping[str, str] | None
+    kind: RequestKind
+    rules: Kind
+    key: str
+    shown: str
+    what: str
+
+
+def _read(request: _Request, fetched: Fetched) -> Fetched:
+    """``fetched`` with its head, once its body has the shape its kind asks for (an empty
+    list's 404 has none to check).
 
     Raises:
-        BadAnswerError: a 404 that cannot mean "empty".
+        BadAnswerError: it has not (:func:`matchkit.client.responses.check_body`).
     """
-    if response.status_code != 404:
-        return False
-    offset = (params or {}).get(_OFFSET, "0")
-    if redirected:
-        raise BadAnswerError("a 404 at the end of a redirect, where a list page was asked")
-    if str(offset).strip() not in ("", "0"):
-        raise BadAnswerError(
-            f"a 404 at page[offset]={offset}, in the middle of a window whose earlier pages "
-            "said more matches follow"
-        )
-    if not _is_error_document(response.content):
-        raise BadAnswerError("a 404 that is not the service's JSON:API error document")
-    return True
-
-
-def _is_error_document(body: bytes) -> bool:
-    try:
-        document = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        return False
-    if not isinstance(document, dict):
-        return False
-    errors = document.get("errors")
-    return isinstance(errors, list) and bool(errors) and all(isinstance(e, dict) for e in errors)
+    if fetched.body is None or not request.rules.shaped:
+        return fetched
+    return replace(fetched, head=check_body(request.kind, fetched.body))

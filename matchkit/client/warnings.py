@@ -9,6 +9,10 @@ Each is a :class:`matchkit.errors.MatchkitWarning` (the root of matchkit's warni
   than the retention period, an end later than now); the warning says what was asked and what
   is fetched. Nothing is said when the range is fetched as asked, or when a bound was left out
   (its default is not a clamp).
+- :class:`ProvisionalRangeWarning`: the range reaches into the newest hours, which the service
+  may still fill (it lists a match only once it has ended and been ingested: decision 20).
+- :class:`ClockSkewWarning`: this machine's clock and the service's differ by more than a
+  minute (matchkit takes now from the service's: :mod:`matchkit.client.clock`).
 
 Example:
     >>> from matchkit.rules.query import MatchQuery
@@ -29,7 +33,15 @@ from matchkit.errors import MatchkitWarning
 from matchkit.rules.query import MatchQuery
 from matchkit.rules.windows import RETENTION, TimeWindow, format_time
 
-__all__ = ["PlayerNotFoundWarning", "RangeClampedWarning", "UnlistedValueWarning", "clamp_notice"]
+__all__ = [
+    "ClockSkewWarning",
+    "PlayerNotFoundWarning",
+    "ProvisionalRangeWarning",
+    "RangeClampedWarning",
+    "UnlistedValueWarning",
+    "clamp_notice",
+    "provisional_notice",
+]
 
 
 class UnlistedValueWarning(MatchkitWarning):
@@ -43,6 +55,17 @@ class PlayerNotFoundWarning(MatchkitWarning):
 class RangeClampedWarning(MatchkitWarning):
     """The range fetched is not the range asked: the time rules clamped a bound the caller gave
     (to the retention period, or to now)."""
+
+
+class ProvisionalRangeWarning(MatchkitWarning):
+    """The range reaches into the newest hours, which are not final yet: the service lists a
+    match only once it has ended and been ingested, so matches of those hours may still
+    appear (decision 20). Fetch them again later for the final record."""
+
+
+class ClockSkewWarning(MatchkitWarning):
+    """This machine's clock and the service's differ by more than a minute; matchkit takes now
+    from the service's clock."""
 
 
 def clamp_notice(
@@ -74,3 +97,23 @@ def clamp_notice(
 
 def _days(span: timedelta) -> str:
     return f"{span / timedelta(days=1):g} days"
+
+
+def provisional_notice(provisional: TimeWindow, *, settle: timedelta) -> str:
+    """What a fetch reaching into the newest hours is told: which part of it may still change,
+    and when it is final.
+
+    Example:
+        >>> from matchkit.rules.windows import parse_time
+        >>> window = TimeWindow(parse_time("2026-10-30T18:00:00Z"), parse_time("2026-10-31"))
+        >>> print(provisional_notice(window, settle=timedelta(hours=6)))
+        matches created 2026-10-30T18:00:00Z..2026-10-31T00:00:00Z may not all be listed yet: \
+the service lists a match once it has ended and been ingested (minutes, sometimes hours); \
+fetch this part again after 2026-10-31T00:00:00Z for the final record
+    """
+    return (
+        f"matches created {format_time(provisional.start)}..{format_time(provisional.end)} may "
+        "not all be listed yet: the service lists a match once it has ended and been ingested "
+        "(minutes, sometimes hours); fetch this part again after "
+        f"{format_time(provisional.end + settle)} for the final record"
+    )

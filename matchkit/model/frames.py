@@ -131,7 +131,7 @@ class MatchFrames(
         match's ``map_name``. A name a participant extra already uses gets a ``roster_`` or
         ``match_`` prefix.
 
-        With ``names`` (:class:`matchkit.names.Names`: ``sample_names()``, ``fetch_names(url)``
+        With ``names`` (:class:`matchkit.names.Names`: ``sample_names()``, ``client.names()``
         or ``load_names(your_mapping)``), a name column follows each id column: ``character``
         after ``actor``, ``mount_name`` after ``mount`` (likewise ``outfit``, ``attachment``,
         ``emote``), ``game_mode_name`` after ``game_mode``; ids without a name stay ids.
@@ -170,7 +170,7 @@ class MatchFrames(
         if not callable(label_table):
             raise InvalidArgumentError(
                 f"participant_view: names must be matchkit.names.Names (sample_names(), "
-                f"fetch_names(url), or load_names(mapping) for a mapping of your own), not "
+                f"client.names(), or load_names(mapping) for a mapping of your own), not "
                 f"{type(names).__name__}",
                 parameter="names",
             )

@@ -31,7 +31,7 @@ from matchkit.normalize.general import GeneralReader
 from matchkit.normalize.typed_reader import TypedReader
 from matchkit.normalize.typed_shapes import ShapeDecoder, profile_extras
 from matchkit.normalize.walker import Walker
-from matchkit.rules.jsonapi import RawDocument, iter_inputs
+from matchkit.rules.jsonapi import RawDocument, iter_inputs, require_unique_members
 from matchkit.rules.profiles import PROFILES, Profile
 
 __all__ = ["to_frames"]
@@ -64,10 +64,11 @@ def to_frames(
         team in several matches keeps the copy that came with its latest match (decision 17).
 
     Raises:
-        DocumentError: a document is not JSON, not a JSON:API document, is an error document
-            (top-level ``errors``), or holds a resource without a type or id or with a wrong
-            shape (attributes, stats or relationships that are not objects); or the documents
-            are of two services, or not of the profile given.
+        DocumentError: a document is not JSON, not a JSON:API document, gives a top-level
+            member twice (a second ``"data": []``), is an error document (top-level
+            ``errors``), or holds a resource without a type or id or with a wrong shape
+            (attributes, stats or relationships that are not objects); or the documents are
+            of two services, or not of the profile given.
         InvalidArgumentError: ``profile`` names no profile.
 
     Example:
@@ -76,6 +77,9 @@ def to_frames(
     """
     walker = Walker([TypedReader(decoder) for decoder in shape_decoders()], GeneralReader())
     for index, document in enumerate(iter_inputs(documents)):
+        require_unique_members(
+            document, document_index=index
+        )  # a repeated member: refused, not read
         walker.add(document, index)
     walker.flush()
     return build_frames(walker, profile)

@@ -12,10 +12,13 @@ Example:
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import msgspec
+import orjson
 
 from matchkit.errors import DocumentError
 
@@ -32,6 +35,8 @@ __all__ = [
     "load_document",
     "primary_resources",
     "relationship_keys",
+    "repeated_members",
+    "require_unique_members",
     "resource_key",
     "split_by_match",
 ]
@@ -48,6 +53,113 @@ ResourceKey = tuple[str, str]
 RAW_TYPES = (bytes, bytearray, memoryview, str)
 
 _DECODER = msgspec.json.Decoder()
+_MEMBERS = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_SPACES = frozenset(b" \t\n\r")
+_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[{}\[\]:,]')
+
+
+def repeated_members(document: RawDocument) -> list[str]:
+    """The top-level members a raw JSON object gives more than once (a dict, or text that is not
+    a JSON object, has none to tell).
+
+    Every JSON reader keeps one copy of a repeated member (msgspec, orjson and ``json`` keep the
+    last): a page with a second ``"data": []`` reads as an empty page, one with a second
+    ``"included": []`` as matches without their rosters. Such a document is malformed, and is
+    refused (:func:`require_unique_members`) rather than read in part.
+
+    The usual document is settled without a second parse: decoded into its members (each
+    value left as raw text), it is the text of those members, each once, in order, with only
+    whitespace, ``:`` and ``,`` between them. Only a document that is not (one with a repeated
+    member, or a name written with escapes) is walked token by token.
+
+    Example:
+        >>> repeated_members(b'{"data": [1], "links": {}, "data": []}')
+        ['data']
+        >>> repeated_members(b'{"data": [{"data": 1, "data": 2}]}')
+        []
+    """
+    if not isinstance(document, RAW_TYPES):
+        return []
+    raw = document.encode() if isinstance(document, str) else bytes(document)
+    try:
+        members = _MEMBERS.decode(raw)
+    except (msgspec.DecodeError, RecursionError):
+        return []  # not a JSON object: load_document says what it is
+    if _each_once(raw, members):
+        return []
+    return _repeated_by_walking(raw)
+
+
+def require_unique_members(document: RawDocument, *, document_index: int = 0) -> None:
+    """Refuse a raw document that gives a top-level member more than once.
+
+    Raises:
+        DocumentError: it does (:func:`repeated_members`), naming the members.
+    """
+    repeated = repeated_members(document)
+    if repeated:
+        names = ", ".join(repr(name) for name in repeated)
+        raise DocumentError(
+            f"a malformed JSON:API document: its top-level member {names} is given more than "
+            "once (a JSON reader keeps one copy, so part of it would be lost); it is refused",
+            document_index=document_index,
+        )
+
+
+def _each_once(raw: bytes, members: Mapping[str, msgspec.Raw]) -> bool:
+    """Whether ``raw`` is exactly ``members`` (decoded from it), each once and in order: the
+    names as orjson writes them, each value's own text, and nothing but JSON whitespace, ``:``
+    and ``,`` between."""
+    at = _skip_spaces(raw, 0)
+    if not raw.startswith(b"{", at):
+        return False
+    at = _skip_spaces(raw, at + 1)
+    for index, (name, value) in enumerate(members.items()):
+        if index:
+            if not raw.startswith(b",", at):
+                return False
+            at = _skip_spaces(raw, at + 1)
+        written = orjson.dumps(name)
+        if not raw.startswith(written, at):
+            return False
+        at = _skip_spaces(raw, at + len(written))
+        if not raw.startswith(b":", at):
+            return False
+        at = _skip_spaces(raw, at + 1)
+        text = bytes(value)  # a copy is cheaper than comparing memoryviews item by item
+        if not raw.startswith(text, at):
+            return False
+        at = _skip_spaces(raw, at + len(text))
+    return raw.startswith(b"}", at) and _skip_spaces(raw, at + 1) == len(raw)
+
+
+def _skip_spaces(raw: bytes, at: int) -> int:
+    """The position of the first byte from ``at`` that is not JSON whitespace."""
+    while at < len(raw) and raw[at] in _SPACES:
+        at += 1
+    return at
+
+
+def _repeated_by_walking(raw: bytes) -> list[str]:
+    """The repeated top-level names of a JSON object, found by walking its tokens (no recursion,
+    whatever the depth)."""
+    seen: set[str] = set()
+    repeated: list[str] = []
+    depth = 0
+    last_string: bytes | None = None
+    for token in _TOKEN.finditer(raw):
+        text = token.group()
+        if text in (b"{", b"["):
+            depth += 1
+        elif text in (b"}", b"]"):
+            depth -= 1
+        elif text == b":" and depth == 1 and last_string is not None:
+            name = json.loads(last_string)
+            if name in seen and name not in repeated:
+                repeated.append(name)
+            seen.add(name)
+        last_string = text if text.startswith(b'"') else None
+    return repeated
 
 
 def load_document(document: RawDocument, *, document_index: int = 0) -> Document:
@@ -62,11 +174,13 @@ def load_document(document: RawDocument, *, document_index: int = 0) -> Document
         The document as a dict; a dict given in is returned as it is, not copied.
 
     Raises:
-        DocumentError: the text is not JSON; the top level is not an object; the document is a
-            JSON:API error document (top-level ``errors``); it has no ``data`` member; ``data``
-            is not an object, a list or null; ``included`` is not a list.
+        DocumentError: the text is not JSON; the top level is not an object; a top-level member
+            is given twice (:func:`require_unique_members`); the document is a JSON:API error document
+            (top-level ``errors``); it has no ``data`` member; ``data`` is not an object, a
+            list or null; ``included`` is not a list.
     """
     if isinstance(document, RAW_TYPES):
+        require_unique_members(document, document_index=document_index)
         try:
             document = _DECODER.decode(document)
         except msgspec.DecodeError as error:

@@ -31,6 +31,7 @@ from matchkit.errors import InvalidArgumentError
 __all__ = [
     "MAX_SPAN",
     "RETENTION",
+    "SETTLE",
     "TimeWindow",
     "format_time",
     "parse_time",
@@ -40,6 +41,10 @@ __all__ = [
 
 MAX_SPAN = timedelta(days=28)
 RETENTION = timedelta(days=120)
+SETTLE = timedelta(hours=6)
+"""How long after its ``createdAt`` a match may still be listed for the first time (decision 20:
+a service lists a match once it has ended and been ingested). The last ``SETTLE`` before now is
+provisional: a window reaching into it may still gain matches, and is read again later."""
 
 # A numeric offset whose "+" was decoded to a space, as in a real `next` link:
 # "2017-12-03T15:23:53 0100".

@@ -24,10 +24,11 @@ slow_seconds  how long ``slow`` holds a response back (default 35: above the cli
 retry_after   the seconds a fault 429 asks to wait (default 1)
 ========== ==================================================================================
 
-Probabilities are in [0, 1] and sum to at most 1. The layer wraps the whole app (it needs the
-server's own ``send`` to drop a connection), so faulted requests that never reach the app are
-recorded into the request log here; one that got no response at all (dropped, or slow and
-given up on by the client) with status 0.
+Probabilities are in [0, 1] and sum to at most 1. What each fault does on the wire is the
+layer's (:mod:`matchkit.service.faultlayer`): it wraps the whole app (it needs the server's own
+``send`` to drop a connection), so faulted requests that never reach the app are recorded into
+the request log there; one that got no response at all (dropped, or slow and given up on by the
+client) with status 0.
 
 Example:
     >>> Faults.parse("500=0.1,drop=0.05,seed=3").rates()["drop"]
@@ -36,7 +37,6 @@ Example:
 
 from __future__ import annotations
 
-import asyncio
 import math
 import random
 import threading
@@ -46,11 +46,8 @@ from typing import Any
 
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.checks import checked_positive_number, checked_whole_number
-from matchkit.service.documents import error_body
-from matchkit.service.requestlog import LoggedRequest, RequestLog
-from matchkit.service.responses import CORS_HEADERS, JSON
 
-__all__ = ["FAULT_KINDS", "NO_RESPONSE_STATUS", "FaultInjector", "FaultMiddleware", "Faults"]
+__all__ = ["FAULT_KINDS", "NO_RESPONSE_STATUS", "FaultInjector", "Faults"]
 
 FAULT_KINDS = ("500", "502", "503", "504", "429", "drop", "slow", "truncate")
 """The faults, in the order their probabilities are stacked on the unit interval."""
@@ -70,22 +67,9 @@ _SETTINGS: dict[str, type[int] | type[float]] = {
     "slow_seconds": float,
     "retry_after": int,
 }
-_FAULTED_PREFIX = "/shards/"
 NO_RESPONSE_STATUS = 0
 """The status the request log records when no response was sent: a dropped connection, or a
 slow response the client stopped waiting for."""
-
-_GATEWAY_PAGE = (
-    "<html>\r\n<head><title>{status} {phrase}</title></head>\r\n<body>\r\n"
-    "<center><h1>{status} {phrase}</h1></center>\r\n<hr><center>nginx</center>\r\n"
-    "</body>\r\n</html>\r\n"
-)
-_PHRASES = {
-    500: "Internal Server Error",
-    502: "Bad Gateway",
-    503: "Service Unavailable",
-    504: "Gateway Time-out",
-}
 
 
 @dataclass(frozen=True)
@@ -253,159 +237,3 @@ class FaultInjector:
 
     def __repr__(self) -> str:
         return f"FaultInjector({self.faults}, draws={self.draws}, injected={dict(self.counts)})"
-
-
-class FaultMiddleware:
-    """ASGI middleware injecting the faults of a :class:`FaultInjector` into match requests.
-
-    It must wrap the app directly under the server: dropping a connection needs the server's
-    transport, reached through the server's ``send`` (uvicorn's). Under a server that does not
-    expose it, ``drop`` and ``truncate`` fall back to raising, which makes the server close the
-    connection (after a 500 when nothing was sent yet).
-    """
-
-    def __init__(
-        self,
-        app: Any,
-        *,
-        injector: FaultInjector,
-        rate_limit: float = 10,
-        request_log: RequestLog | None = None,
-    ) -> None:
-        self.app = app
-        self.injector = injector
-        self.rate_limit = rate_limit
-        self.request_log = request_log
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or not scope["path"].startswith(_FAULTED_PREFIX):
-            await self.app(scope, receive, send)
-            return
-        if scope["method"] == "OPTIONS":
-            await self.app(scope, receive, send)
-            return
-        kind = self.injector.draw()
-        if kind is None:
-            await self.app(scope, receive, send)
-        elif kind == "slow":
-            await self._slow(scope, receive, send)
-        elif kind == "truncate":
-            truncating = _TruncatingSend(send)
-            await self.app(scope, receive, truncating)
-            if truncating.cut:
-                await _until_disconnect(receive)
-        elif kind == "drop":
-            self._record(scope, NO_RESPONSE_STATUS)
-            await _close_connection(send, receive)
-        else:
-            status = int(kind)
-            self._record(scope, status)
-            await _send_all(send, status, *self._error(status))
-
-    def _error(self, status: int) -> tuple[list[tuple[bytes, bytes]], bytes]:
-        headers = list(CORS_HEADERS)
-        if status in (502, 504):
-            phrase = _PHRASES[status]
-            body = _GATEWAY_PAGE.format(status=status, phrase=phrase).encode()
-            return [(b"content-type", b"text/html"), *headers], body
-        headers.insert(0, (b"content-type", JSON.encode()))
-        if status == 429:
-            wait = self.injector.faults.retry_after
-            headers.extend(
-                [
-                    (b"x-ratelimit-limit", str(self.rate_limit).encode()),
-                    (b"x-ratelimit-remaining", b"0"),
-                    (b"x-ratelimit-reset", str(wait * 1_000_000_000).encode()),
-                    (b"retry-after", str(wait).encode()),
-                ]
-            )
-            detail = (
-                f"rate limit of {self.rate_limit} requests exceeded for this key; "
-                f"retry after {wait} s"
-            )
-        elif status == 503:
-            detail = "the service is briefly unavailable; retry shortly"
-        else:
-            detail = "internal error of the service; the log has the details"
-        return headers, error_body(status, detail)
-
-    async def _slow(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        received: list[dict[str, Any]] = []
-
-        async def until_disconnect() -> None:
-            while True:
-                message = await receive()
-                if message["type"] == "http.disconnect":
-                    return
-                received.append(message)
-
-        try:
-            await asyncio.wait_for(until_disconnect(), timeout=self.injector.faults.slow_seconds)
-        except TimeoutError:
-            pass
-        else:
-            self._record(scope, NO_RESPONSE_STATUS)  # the client gave up waiting
-            return
-
-        async def replay() -> dict[str, Any]:
-            return received.pop(0) if received else await receive()
-
-        await self.app(scope, replay, send)
-
-    def _record(self, scope: dict[str, Any], status: int) -> None:
-        if self.request_log is not None:
-            self.request_log.record(LoggedRequest.of(scope, status))
-
-
-class _FaultRaisedError(Exception):
-    """Raised to make a server without a reachable transport close the connection."""
-
-
-def _transport(send: Any) -> asyncio.BaseTransport | None:
-    transport = getattr(getattr(send, "__self__", None), "transport", None)
-    return transport if isinstance(transport, asyncio.BaseTransport) else None
-
-
-async def _close_connection(send: Any, receive: Any) -> None:
-    transport = _transport(send)
-    if transport is None:
-        raise _FaultRaisedError("injected fault: connection dropped")
-    transport.close()
-    await _until_disconnect(receive)
-
-
-async def _until_disconnect(receive: Any) -> None:
-    """Wait until the server has seen the connection go, so it does not answer in our place."""
-    while (await receive())["type"] != "http.disconnect":
-        pass
-
-
-async def _send_all(
-    send: Any, status: int, headers: list[tuple[bytes, bytes]], body: bytes
-) -> None:
-    headers = [*headers, (b"content-length", str(len(body)).encode())]
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
-
-
-class _TruncatingSend:
-    """Passes the response start on, then about half of the body, then closes the connection."""
-
-    def __init__(self, send: Any) -> None:
-        self.send = send
-        self.cut = False
-
-    async def __call__(self, message: dict[str, Any]) -> None:
-        if self.cut:
-            return
-        if message["type"] != "http.response.body":
-            await self.send(message)
-            return
-        body = message.get("body", b"")
-        self.cut = True
-        half = {"type": "http.response.body", "body": body[: len(body) // 2], "more_body": True}
-        await self.send(half)
-        transport = _transport(self.send)
-        if transport is None:
-            raise _FaultRaisedError("injected fault: body truncated")
-        transport.close()

@@ -91,6 +91,8 @@ def uvicorn_config(app: Any, *, limits: ConnectionLimits | None = None, **option
         # WebSocket library is installed.
         ws="none",
         lifespan="off",
+        # The service writes its own Date (its now, matchkit.service.clock), not the machine's.
+        date_header=False,
         **options,
     )
 

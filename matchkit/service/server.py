@@ -92,7 +92,9 @@ def serve(
         announce_key(f"accepting the {len(keys)} API key(s) {source}")
     now_text = "wall clock" if service.fixed_now is None else service.fixed_now.isoformat()
     rate_limit = options.get("rate_limit", DEFAULT_RATE_LIMIT)
-    announce(f"now: {now_text}; rate limit: {rate_limit or 'off'}")
+    announce(
+        f"now: {now_text}; rate limit: {rate_limit or 'off'}; a match is listed {service.ingestion}"
+    )
     if app.state.fault_injector is not None:
         announce(f"injecting faults: {app.state.fault_injector.faults}")
     config = uvicorn_config(app, limits=limits, log_level="info")
@@ -208,13 +210,16 @@ def _running(
     host: str = "127.0.0.1",
     port: int = 0,
     rate_limit: str | RateLimit | None = "off",
+    ingestion_delay: Any = "off",
     log_level: str = "warning",
     limits: ConnectionLimits | None = None,
     **options: Any,
 ) -> Iterator[RunningService]:
     """Serve in a background thread on a free loopback port (or ``port``) while in the block.
 
-    The embedded test double: rate limiting is off unless ``rate_limit="N/minute"`` is given.
+    The embedded test double: rate limiting is off unless ``rate_limit="N/minute"`` is given,
+    and every match is listed from its ``createdAt`` unless ``ingestion_delay`` is given
+    (decision 20: ``"default"``, ``0``, ``"10m"``, ...; :mod:`matchkit.service.ingestion`).
     ``limits`` bounds connections (see :class:`matchkit.service.protocol.ConnectionLimits`).
     Other options as for :func:`matchkit.service.create_app` (``data``, ``api_keys``, ``now``,
     ``store_dir``, ``clock``, ...); ``MATCHKIT_API_KEY`` is not read: the key is generated
@@ -227,7 +232,9 @@ def _running(
     """
     _check_port(port)
     requests = RequestLog()
-    app = create_app(rate_limit=rate_limit, request_log=requests, **options)
+    app = create_app(
+        rate_limit=rate_limit, ingestion_delay=ingestion_delay, request_log=requests, **options
+    )
     listener = _listen(host, port)
     bound_port = listener.getsockname()[1]
     config = uvicorn_config(

@@ -14,9 +14,9 @@ Example:
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import logging
+import math
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
@@ -31,7 +31,9 @@ from matchkit.errors import DocumentError, InvalidArgumentError
 from matchkit.model.atomic import atomic_write
 from matchkit.rules.query import SHARDS, MatchQuery
 from matchkit.rules.windows import TimeWindow, format_time, parse_time
-from matchkit.sampledata.dataset import MANIFEST, open_dataset, sample_data_path
+from matchkit.sampledata.dataset import sample_data_path
+from matchkit.service.ingestion import Listing, match_draw
+from matchkit.service.sources import read_source
 
 __all__ = ["BASE_URL_MARKER", "MATCH_OWN_TYPES", "MatchStore", "StoredMatch", "default_store_dir"]
 
@@ -39,8 +41,7 @@ log = logging.getLogger(__name__)
 
 # Stands for the service's base URL inside stored match links; replaced per response.
 BASE_URL_MARKER = "@@matchkit-base-url@@"
-_SCHEMA_VERSION = "matchkit-store/4"
-_DOCUMENT_SUFFIXES = (".json", ".json.gz", ".jsonl", ".jsonl.gz")
+_SCHEMA_VERSION = "matchkit-store/5"
 _MICROSECOND = timedelta(microseconds=1)
 # Resources that exist only inside one match (interface.md): never deduplicated across matches.
 MATCH_OWN_TYPES = frozenset({"roster", "participant", "round", "asset"})
@@ -51,6 +52,8 @@ CREATE TABLE matches (
     shard TEXT NOT NULL,
     id TEXT NOT NULL,
     created_at INTEGER NOT NULL,
+    ended_at INTEGER NOT NULL,
+    draw REAL NOT NULL,
     server_type TEXT,
     ranking_type TEXT,
     patch_version TEXT,
@@ -153,7 +156,7 @@ class MatchStore:
             raise InvalidArgumentError(
                 f"{source_path} is not a folder of match documents", parameter="data"
             )
-        fingerprint, as_of, documents = _read_source(source_path)
+        fingerprint, as_of, documents = read_source(source_path, schema=_SCHEMA_VERSION)
         folder = Path(store_dir) if store_dir is not None else default_store_dir()
         # One file per source folder and content: <source>-<content>.sqlite.
         resolved = source_path.resolve() if source_path else sample_data_path().resolve()
@@ -181,10 +184,17 @@ class MatchStore:
         row = self._connection.execute("SELECT max(created_at) FROM matches").fetchone()
         return None if row[0] is None else _from_micros(row[0])
 
-    def list_matches(self, query: MatchQuery, window: TimeWindow) -> list[StoredMatch]:
-        """The page of matches of ``query`` within ``window``, in the query's order."""
+    def list_matches(
+        self, query: MatchQuery, window: TimeWindow, *, listing: Listing | None = None
+    ) -> list[StoredMatch]:
+        """The page of matches of ``query`` within ``window``, in the query's order: of those
+        ``listing`` lets through (all, when ``None``)."""
         clauses = ["shard = ?", "created_at >= ?", "created_at < ?"]
         arguments: list[Any] = [query.shard, _micros(window.start), _micros(window.end)]
+        listed, when = _listed(listing)
+        if listed:
+            clauses.append(listed)
+            arguments.extend(when)
         for name, column in _COLUMN_FILTERS.items():
             values = getattr(query, name)
             if values:
@@ -210,24 +220,49 @@ class MatchStore:
         arguments.extend([query.limit, query.offset])
         return [StoredMatch(*row) for row in self._connection.execute(sql, arguments)]
 
-    def get_match(self, shard: str, match_id: str, *, window: TimeWindow) -> StoredMatch | None:
-        """One match by id, or ``None`` when the shard has no such match within ``window``."""
+    def get_match(
+        self, shard: str, match_id: str, *, window: TimeWindow, listing: Listing | None = None
+    ) -> StoredMatch | None:
+        """One match by id, or ``None`` when the shard has no such match within ``window`` (or
+        ``listing`` does not let it through yet)."""
+        listed, when = _listed(listing)
         row = self._connection.execute(
             "SELECT resource, own, shared, shared_keys FROM matches "
-            "WHERE shard = ? AND id = ? AND created_at >= ? AND created_at < ?",
-            (shard, match_id, _micros(window.start), _micros(window.end)),
+            "WHERE shard = ? AND id = ? AND created_at >= ? AND created_at < ?"
+            + (f" AND {listed}" if listed else ""),
+            (shard, match_id, _micros(window.start), _micros(window.end), *when),
         ).fetchone()
         return None if row is None else StoredMatch(*row)
 
+    def first_unlisted(self, shard: str, listing: Listing) -> datetime | None:
+        """The ``createdAt`` of the earliest match created before ``listing.now`` that it does not
+        let through yet (``None``: every one is listed): where the shard's final record ends."""
+        listed, when = _listed(listing)
+        if not listed:
+            return None
+        (first,) = self._connection.execute(
+            f"SELECT min(created_at) FROM matches WHERE shard = ? AND created_at < ? "
+            f"AND NOT ({listed})",
+            (shard, _micros(listing.now), *when),
+        ).fetchone()
+        return None if first is None else _from_micros(first)
+
     def players(
-        self, shard: str, *, before: datetime, ids: Sequence[str] = (), names: Sequence[str] = ()
+        self,
+        shard: str,
+        *,
+        before: datetime,
+        ids: Sequence[str] = (),
+        names: Sequence[str] = (),
+        listing: Listing | None = None,
     ) -> dict[str, bytes]:
         """Player id -> the player's resource as of ``before``, of the players with one of
         ``ids`` or (as of then) one of ``names``.
 
         A player as of a moment is the snapshot included with their latest match before it (by
-        createdAt, then match id: decision 17), so it is the one the match pages show. A name
-        finds the player who holds it then, not one who held it before a rename.
+        createdAt, then match id: decision 17) among the matches ``listing`` lets through, so it
+        is the one the match pages show. A name finds the player who holds it then, not one who
+        held it before a rename.
         """
         candidates = list(ids)
         if names:  # everyone who ever held one of the names; kept if they hold it now
@@ -236,16 +271,34 @@ class MatchStore:
                 f"SELECT id FROM players WHERE shard = ? AND name IN ({marks})", [shard, *names]
             )
             candidates = list(dict.fromkeys(row[0] for row in held))
+        listed, when = _listed(listing, table="m.")
+        # A player's match not listed yet is not one the pages show (decision 20).
+        unlisted = (
+            ""
+            if not listed
+            else " AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.shard = players.shard "
+            f"AND m.id = players.match_id AND NOT ({listed}))"
+        )
         found: dict[str, bytes] = {}
         for player_id in candidates:  # each one latest row, straight from the index
             row = self._connection.execute(
-                "SELECT name, resource FROM players WHERE shard = ? AND id = ? AND created_at < ? "
-                "ORDER BY created_at DESC, match_id DESC LIMIT 1",
-                (shard, player_id, _micros(before)),
+                "SELECT name, resource FROM players WHERE shard = ? AND id = ? AND created_at < ?"
+                f"{unlisted} ORDER BY created_at DESC, match_id DESC LIMIT 1",
+                (shard, player_id, _micros(before), *when),
             ).fetchone()
             if row is not None and (not names or row[0] in names):
                 found[player_id] = row[1]
         return found
+
+
+def _listed(listing: Listing | None, *, table: str = "") -> tuple[str, list[Any]]:
+    """The SQL condition (and its arguments) of the matches ``listing`` lets through, on the
+    columns of ``table`` (``""`` or an alias such as ``"m."``); ``""`` when it lets every one
+    through (listed from createdAt)."""
+    if listing is None or listing.delay.from_creation:
+        return "", []
+    delay = listing.delay.sql(f"{table}draw")
+    return f"{table}ended_at + {delay} <= ?", [_micros(listing.now)]
 
 
 def _micros(moment: datetime) -> int:
@@ -257,69 +310,6 @@ def _from_micros(value: int) -> datetime:
 
 
 _EPOCH = parse_time("1970-01-01T00:00:00Z")
-
-
-# -- reading sources ----------------------------------------------------------------------------
-
-
-def _read_source(source: Path | None):
-    """(fingerprint, as_of or None, a function yielding (shard, document)) of a source folder."""
-    if source is None or (source / MANIFEST).exists():
-        dataset = open_dataset(source)
-
-        def dataset_documents() -> Iterator[tuple[str, dict[str, Any]]]:
-            for shard in dataset.shards:
-                for document in dataset.iter_documents(shard):
-                    yield shard, document
-
-        fingerprint = hashlib.sha256(
-            f"{_SCHEMA_VERSION}:{dataset.path.resolve()}:{dataset.fingerprint()}".encode()
-        ).hexdigest()
-        return fingerprint, dataset.as_of, dataset_documents
-    files = sorted(
-        path
-        for path in source.rglob("*")
-        if path.is_file() and path.name.endswith(_DOCUMENT_SUFFIXES)
-    )
-    if not files:
-        raise InvalidArgumentError(
-            f"{source} holds neither a {MANIFEST} nor JSON:API documents "
-            f"({', '.join(_DOCUMENT_SUFFIXES)}); point --data at a data set or fetched pages",
-            parameter="data",
-        )
-    digest = hashlib.sha256(f"{_SCHEMA_VERSION}:{source.resolve()}".encode())
-    for path in files:
-        stat = path.stat()
-        digest.update(f"{path.relative_to(source)}:{stat.st_size}:{stat.st_mtime_ns}".encode())
-
-    def folder_documents() -> Iterator[tuple[str, dict[str, Any]]]:
-        from matchkit.rules.jsonapi import split_by_match
-
-        for path in files:
-            for document in _iter_file_documents(path):
-                for single in split_by_match(document):
-                    match = single.get("data")
-                    if isinstance(match, list):
-                        match = match[0] if match else None
-                    shard = (match or {}).get("attributes", {}).get("shardId")
-                    yield shard, single
-
-    return digest.hexdigest(), None, folder_documents
-
-
-def _iter_file_documents(path: Path) -> Iterator[dict[str, Any]]:
-    opener = gzip.open if path.name.endswith(".gz") else open
-    with opener(path, "rb") as handle:
-        raw = handle.read()
-    try:
-        if ".jsonl" in path.name:
-            for line in raw.splitlines():
-                if line.strip():
-                    yield orjson.loads(line)
-        else:
-            yield orjson.loads(raw)
-    except orjson.JSONDecodeError as error:
-        raise DocumentError(f"{path} is not valid JSON: {error}") from None
 
 
 # -- building -------------------------------------------------------------------------------------
@@ -384,13 +374,15 @@ def _insert(connection: sqlite3.Connection, shard: str, document: dict[str, Any]
     shared = [item for item in included if item.get("type") not in MATCH_OWN_TYPES]
     created_at = _micros(parse_time(attributes.get("createdAt", ""), parameter="createdAt"))
     cursor = connection.execute(
-        "INSERT OR IGNORE INTO matches (shard, id, created_at, server_type, ranking_type, "
-        "patch_version, game_mode, resource, own, shared, shared_keys) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT OR IGNORE INTO matches (shard, id, created_at, ended_at, draw, server_type, "
+        "ranking_type, patch_version, game_mode, resource, own, shared, shared_keys) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             shard,
             match_id,
             created_at,
+            created_at + _duration_micros(attributes.get("duration")),
+            match_draw(shard, match_id),
             _upper(tags.get("serverType")),
             _upper(tags.get("rankingType")),
             attributes.get("patchVersion"),
@@ -438,6 +430,15 @@ def _filter_values(included: Sequence[dict[str, Any]]) -> Iterator[tuple[str, An
             if isinstance(team, dict):
                 resource = by_key.get(("team", team.get("id")), {})
                 yield "team", (resource.get("attributes") or {}).get("name")
+
+
+def _duration_micros(duration: Any) -> int:
+    """A match's ``duration`` (seconds) in microseconds; 0 when it has none a number gives."""
+    if isinstance(duration, bool) or not isinstance(duration, int | float):
+        return 0
+    if not math.isfinite(duration) or duration < 0:
+        return 0
+    return int(duration * 1_000_000)
 
 
 def _name(player: dict[str, Any]) -> str | None:

@@ -76,10 +76,10 @@ def orphans_in_files(folder: Path, version: int | None = None) -> dict[str, int]
     """
     import pyarrow.parquet as pq
 
-    from matchkit.archive.reader import require_manifest
+    from matchkit.archive.reader import existing_manifest
     from matchkit.archive.versions import checked_files, pinned_tables
 
-    manifest = require_manifest(folder)
+    manifest = existing_manifest(folder)
     try:
         pinned = manifest.pinned(version)
     except KeyError:

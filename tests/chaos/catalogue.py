@@ -46,6 +46,8 @@ CATALOGUE: dict[str, frozenset[str]] = {
     "dropped_filter": frozenset({"list"}),  # a filter left out of the forwarded query
     "moving_matches": frozenset({"list"}),  # a match leaves / arrives before the offset
     "swapped_id": frozenset({"match"}),  # match A's URL answers match B
+    "another_shard": frozenset({"list", "match"}),  # the na shard's pages, or a match as na's
+    "repeated_member": frozenset({"list", "match"}),  # a second "data": [] or "included": []
     "telemetry_of_another_match": frozenset({"telemetry"}),
     "empty_telemetry": frozenset({"telemetry"}),  # []
 }

@@ -24,7 +24,6 @@ replayed (``MATCHKIT_CHAOS_SEED=N``) and made a regression test.
 from __future__ import annotations
 
 import contextlib
-import inspect
 import shutil
 import time
 import traceback
@@ -51,13 +50,7 @@ FILTERS: dict[str, Any] = {"server_types": ["QUICK2V2"]}
 TIMEOUT = 0.75
 """The client's ``timeout`` in the suite: a slow body must be cut well before the proxy's bound."""
 MAX_BODY_BYTES = 8 * 2**20
-"""The client's cap on body size in the suite (answers here are below 100 KB), given as
-``max_body_bytes=`` where the client takes it (issue 26 B; today's main has no cap)."""
-_LIMITS = (
-    {"max_body_bytes": MAX_BODY_BYTES}
-    if "max_body_bytes" in inspect.signature(Client).parameters
-    else {}
-)
+"""The client's cap on body size in the suite (answers here are below 100 KB)."""
 MEMORY_LIMIT = 100 * 2**20
 """How much a seed's fetch may raise the process's peak memory (the truth's fetch: ~10 MB)."""
 STAGES = ("matches", "get_matches", "telemetry")
@@ -89,7 +82,7 @@ class World:
             rate_limit="off",
             progress=False,
             timeout=TIMEOUT,
-            **_LIMITS,
+            max_body_bytes=MAX_BODY_BYTES,
         )
         client.retry_policy = RetryPolicy(
             attempts=6, backoff=0.0, max_backoff=0.0, jitter=0.0, sleep=no_sleep

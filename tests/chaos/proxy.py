@@ -55,6 +55,8 @@ _JSONAPI = "application/vnd.api+json"
 _HTML_404 = b"<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>"
 _HTML_5XX = b"<html><body><h1>%d</h1><p>The gateway could not reach the upstream.</p></body></html>"
 _FILTERS = ("filter[serverType]", "filter[createdAt-start]", "filter[createdAt-end]")
+_GLOBAL_ONLY = ("filter[serverType]", "filter[rankingType]")
+"""Filters of the ``global`` shard the ``na`` shard refuses (a 400)."""
 
 
 @lru_cache(maxsize=1)
@@ -470,6 +472,33 @@ class Chaos:
         other = request.rng.choice(others)
         request.detail = f" (answered by {other})"
         self._forward(request, request.path.rsplit("/", 1)[0] + "/" + quote(other, safe=""))
+
+    def _fault_another_shard(self, request: Request) -> None:
+        """A gateway mixing shards up: a list is answered by the ``na`` shard's list of the same
+        window (its filters that ``na`` takes), a match with its document as the ``na`` shard's
+        (each ``shardId`` and its own link)."""
+        if request.kind == "list":
+            request.detail = " (the na shard's page)"
+            request.params = [(k, v) for k, v in request.params if k not in _GLOBAL_ONLY]
+            self._forward(request, "/shards/na/matches")
+            return
+        response = self._upstream(request)
+        body = response.content.replace(b'"shardId":"global"', b'"shardId":"na"')
+        body = body.replace(b"/shards/global/", b"/shards/na/")
+        request.detail = " (as the na shard's)"
+        self._send_upstream(request, response, body)
+
+    def _fault_repeated_member(self, request: Request) -> None:
+        """A second copy of a top-level member, empty, after the first: what a JSON reader keeps
+        (the last) would be an empty page, or matches without their rosters."""
+        response = self._upstream(request)
+        body = response.content.rstrip()
+        member = request.rng.choice(("data", "included"))
+        if response.status_code != 200 or not body.endswith(b"}"):
+            self._send_upstream(request, response, response.content)
+            return
+        request.detail = f" (a second {member!r})"
+        self._send_upstream(request, response, body[:-1] + f',"{member}":[]}}'.encode())
 
     def _fault_telemetry_of_another_match(self, request: Request) -> None:
         others = [path for path in self.telemetry_paths if path != request.path]

@@ -15,7 +15,6 @@ from requests_cache import DO_NOT_CACHE, NEVER_EXPIRE
 
 from matchkit.client.cache import (
     CACHE_FILE,
-    GRACE,
     PAGE_RETENTION,
     RECENT_PAGE_EXPIRY,
     CacheKeys,
@@ -27,37 +26,38 @@ from matchkit.client.cache import (
     page_expiry,
     resolve_cache_dir,
 )
-from matchkit.client.cachefile import SERIALIZER
+from matchkit.client.cacheentry import SERIALIZER
 from matchkit.errors import CacheError, InvalidArgumentError
+from matchkit.rules.windows import SETTLE
 from tests.client.conftest import API_KEY
 
 NOW = datetime(2026, 10, 31, tzinfo=UTC)
 BODY = json.dumps({"data": [], "links": {}})
 
 
-def test_a_page_whose_window_ended_over_an_hour_ago_is_kept_for_the_retention() -> None:
-    assert page_expiry(NOW - GRACE, now=NOW) == PAGE_RETENTION == timedelta(days=120)
+def test_a_page_whose_window_ended_over_the_settle_period_ago_is_kept_for_the_retention() -> None:
+    assert page_expiry(NOW - SETTLE, now=NOW) == PAGE_RETENTION == timedelta(days=120)
     assert page_expiry("2026-07-31T00:00:00Z", now=NOW) == PAGE_RETENTION
 
 
-def test_a_page_reaching_into_the_last_hour_expires_after_a_minute() -> None:
-    assert page_expiry(NOW - GRACE + timedelta(seconds=1), now=NOW) == timedelta(minutes=1)
+def test_a_page_reaching_into_the_settle_period_expires_after_a_minute() -> None:
+    assert page_expiry(NOW - SETTLE + timedelta(seconds=1), now=NOW) == timedelta(minutes=1)
     assert page_expiry(NOW, now=NOW) == RECENT_PAGE_EXPIRY
 
 
-def test_the_same_window_becomes_immutable_as_the_injected_clock_moves_on() -> None:
+def test_the_same_window_becomes_final_as_the_injected_clock_moves_on() -> None:
     window_end = NOW
     assert page_expiry(window_end, now=NOW) == RECENT_PAGE_EXPIRY
-    assert page_expiry(window_end, now=NOW + timedelta(minutes=59)) == RECENT_PAGE_EXPIRY
-    assert page_expiry(window_end, now=NOW + timedelta(hours=1)) == PAGE_RETENTION
+    assert page_expiry(window_end, now=NOW + timedelta(hours=5, minutes=59)) == (RECENT_PAGE_EXPIRY)
+    assert page_expiry(window_end, now=NOW + timedelta(hours=6)) == PAGE_RETENTION
 
 
 @settings(max_examples=50, deadline=None)
 @given(offset_seconds=st.integers(min_value=-200 * 86400, max_value=200 * 86400))
-def test_expiry_is_one_of_two_values_split_at_the_grace(offset_seconds: int) -> None:
+def test_expiry_is_one_of_two_values_split_at_the_settle_period(offset_seconds: int) -> None:
     window_end = NOW + timedelta(seconds=offset_seconds)
     expiry = page_expiry(window_end, now=NOW)
-    if window_end <= NOW - GRACE:
+    if window_end <= NOW - SETTLE:
         assert expiry == PAGE_RETENTION
     else:
         assert expiry == RECENT_PAGE_EXPIRY

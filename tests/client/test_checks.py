@@ -169,3 +169,34 @@ def test_the_transport_hook_raises_a_bad_answer_naming_what_disagreed() -> None:
     with pytest.raises(BadAnswerError, match="none of the player ids"):
         list_page_check(MatchQuery.create(player_ids=["0"]))(fetched)
     list_page_check(MatchQuery.create())(Fetched(None, None, "u", 404, False))
+
+
+def test_every_resource_s_shard_and_the_page_s_own_link_are_checked() -> None:
+    page = _global_page(3)
+    query = MatchQuery.create(start=START, end=END)
+    assert page_disagreements(page, query) == []
+    page["links"] = {"self": "http://gateway/shards/na/matches?page[offset]=0"}
+    page["data"][0]["attributes"]["shardId"] = "na"
+    roster = next(item for item in page["included"] if item["type"] == "roster")
+    roster["attributes"]["shardId"] = "na"
+    found = " | ".join(page_disagreements(page, query))
+    assert "the page's own link names shard 'na', not global" in found
+    assert f"match {page['data'][0]['id']!r} has shardId 'na', not global" in found
+    assert f"roster {roster['id']!r} has shardId 'na', not global" in found
+    # Players named no shard on the real services (""): not judged by it.
+    fresh = _global_page(3)
+    for item in fresh["included"]:
+        if item["type"] == "player":
+            item["attributes"]["shardId"] = ""
+    assert page_disagreements(fresh, query) == []
+
+
+def test_an_empty_page_is_judged_by_its_own_link_and_the_na_shape_by_what_it_shows() -> None:
+    empty = {"data": [], "links": {"self": "http://gateway/shards/na/matches"}}
+    assert page_disagreements(empty, MatchQuery.create()) == [
+        "the page's own link names shard 'na', not global"
+    ]
+    assert page_disagreements(empty, MatchQuery.create("na")) == []
+    na_page = orjson.loads(build_page(sample_documents("na")[:3]))  # rosters name no shard
+    assert page_disagreements(na_page, MatchQuery.create("na")) == []
+    assert page_disagreements(na_page, MatchQuery.create("global"))  # its matches say na

@@ -30,7 +30,8 @@ from matchkit import MatchFrames, RateLimitError, ServiceError, to_frames
 from matchkit.client import RetryPolicy
 from matchkit.client.cache import create_session
 from matchkit.client.client import Client
-from matchkit.client.throttle import RateLimit
+from matchkit.client.request import SERVICE, Limits, RequestPath
+from matchkit.client.throttle import RateLimit, Throttle
 from matchkit.model.schema import TABLE_NAMES, TABLES
 from matchkit.sampledata.dataset import open_dataset
 from matchkit.service import running
@@ -264,21 +265,25 @@ def test_client_rate_limit_holds_across_threads(tmp_path):
 
     per_minute, threads, each = 20, 4, 15
     with running() as service:
-        session = create_session(
-            tmp_path, rate_limit=RateLimit(per_minute), clock=clock, sleep=sleep
-        )
+        session = create_session(tmp_path)
+        throttle = Throttle(RateLimit(per_minute), clock=clock, sleep=sleep)
+        path = RequestPath(session, limits=Limits(timeout=30), throttle=throttle)
         headers = {"Authorization": f"Bearer {service.api_key}"}
         errors: list[BaseException] = []
 
         def fetch(worker: int) -> None:
             try:
                 for offset in range(each):
-                    # Distinct pages, so that none is a cache hit (those cost no token).
-                    params = {"page[limit]": 1, "page[offset]": worker * each + offset}
-                    response = session.get(
-                        service.base_url + LIST, params=params, headers=headers, timeout=30
+                    # Distinct pages, each sent: the request path takes a token for each.
+                    params = {"page[limit]": "1", "page[offset]": str(worker * each + offset)}
+                    fetched = path.get(
+                        service.base_url + LIST,
+                        params,
+                        peer=SERVICE,
+                        headers=headers,
+                        parse=lambda fetched: fetched,
                     )
-                    assert response.status_code == 200
+                    assert fetched.status == 200
             except BaseException as error:  # reported below, in the test's thread
                 errors.append(error)
 

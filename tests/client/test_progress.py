@@ -18,7 +18,8 @@ from matchkit.client.cache import create_session
 from matchkit.client.pager import Pager
 from matchkit.client.plan import make_plan
 from matchkit.client.progress import FetchProgress, describe_range
-from matchkit.client.throttle import RateLimit
+from matchkit.client.request import Limits, RequestPath
+from matchkit.client.throttle import RateLimit, Throttle
 from matchkit.client.transport import Transport
 from matchkit.rules.query import MatchQuery
 from matchkit.rules.windows import TimeWindow, parse_time
@@ -93,9 +94,11 @@ def test_a_wait_for_the_clients_own_rate_limit_is_shown(
     service: RunningService, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     clock = FakeClock()
-    session = create_session(tmp_path, rate_limit=RateLimit(2), clock=clock, sleep=clock.sleep)
+    session = create_session(tmp_path)
+    throttle = Throttle(RateLimit(2), clock=clock, sleep=clock.sleep)
+    path = RequestPath(session, limits=Limits(timeout=10), throttle=throttle)
     transport = Transport(
-        session, base_url=service.base_url, api_key=service.api_key, timeout=10, offline=False
+        session, path, base_url=service.base_url, api_key=service.api_key, offline=False
     )
     query = MatchQuery.create(start="2026-10-25", end="2026-10-26")
     plan = make_plan(query, now=parse_time(END), max_matches=None, rate_limit=RateLimit(2))
@@ -110,7 +113,7 @@ def test_a_wait_for_the_clients_own_rate_limit_is_shown(
         said = f"{seconds:.1f} s" if seconds < 10 else f"{seconds:.0f} s"
         assert f"waiting {said} for the rate limit" in shown
     assert transport.on_wait is None  # the listener is removed
-    assert session.on_wait is None
+    assert throttle.on_wait is None
 
 
 def test_progress_false_shows_nothing_even_while_waiting(

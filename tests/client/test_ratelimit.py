@@ -1,4 +1,5 @@
-"""Client-side rate limiting: the setting, and a limiter that only cache misses pay for."""
+"""Client-side rate limiting: the setting, and a limiter that only requests to the service pay for
+(never a cache hit, never the asset host)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from pathlib import Path
 import pytest
 from pytest_httpserver import HTTPServer
 
-from matchkit.client.cache import create_session
-from matchkit.client.throttle import RateLimit, parse_rate_limit
+from matchkit.client.client import Client
+from matchkit.client.throttle import RateLimit, Throttle, parse_rate_limit
 from matchkit.errors import InvalidArgumentError
-from tests.client.conftest import FakeClock
+from tests.client.conftest import FakeClock, serve_status
 
 
 @pytest.mark.parametrize(
@@ -60,36 +61,57 @@ def test_client_and_service_share_one_rate_limit() -> None:
     )
 
 
-def _limited_session(httpserver: HTTPServer, tmp_path: Path, clock: FakeClock, per_minute: int):
-    httpserver.expect_request("/page").respond_with_data(
-        json.dumps({"data": []}), content_type="application/json"
+def _limited_client(httpserver: HTTPServer, tmp_path: Path, clock: FakeClock, per_minute: int):
+    """A client of ``httpserver`` whose own rate limit waits on the fake clock."""
+    serve_status(httpserver)
+    httpserver.expect_request("/shards/global/players").respond_with_data(
+        json.dumps({"data": []}), content_type="application/vnd.api+json"
     )
-    return create_session(
-        tmp_path,
-        rate_limit=RateLimit(per_minute),
-        clock=clock,
-        sleep=clock.sleep,
+    client = Client(
+        httpserver.url_for("/").rstrip("/"),
+        api_key="k",
+        cache_dir=tmp_path,
+        rate_limit=per_minute,
+        now="2026-10-31",
+        progress=False,
     )
+    client.transport.path.throttle = Throttle(RateLimit(per_minute), clock=clock, sleep=clock.sleep)
+    return client
 
 
+@pytest.mark.filterwarnings("ignore::matchkit.client.warnings.PlayerNotFoundWarning")
 def test_the_limiter_waits_once_the_allowance_is_used(
     httpserver: HTTPServer, tmp_path: Path, clock: FakeClock
 ) -> None:
-    session = _limited_session(httpserver, tmp_path, clock, per_minute=2)
-    for n in range(3):
-        session.get(httpserver.url_for("/page"), params={"n": str(n)}, expire_after=-1)
+    with _limited_client(httpserver, tmp_path, clock, per_minute=2) as client:
+        for n in range(3):
+            client.players(ids=[f"p{n}"])
     assert len(httpserver.log) == 3
     assert len(clock.sleeps) >= 1
     assert sum(clock.sleeps) == pytest.approx(60.0, abs=0.01)
-    session.close()
 
 
+@pytest.mark.filterwarnings("ignore::matchkit.client.warnings.PlayerNotFoundWarning")
 def test_cache_hits_cost_no_token(httpserver: HTTPServer, tmp_path: Path, clock: FakeClock) -> None:
-    session = _limited_session(httpserver, tmp_path, clock, per_minute=2)
-    url = httpserver.url_for("/page")
-    for _ in range(20):
-        session.get(url, params={"n": "0"}, expire_after=-1)
-        session.get(url, params={"n": "1"}, expire_after=-1)
+    with _limited_client(httpserver, tmp_path, clock, per_minute=2) as client:
+        for _ in range(20):
+            client.players(ids=["p0"])
+            client.players(ids=["p1"])
     assert len(httpserver.log) == 2
     assert clock.sleeps == []
-    session.close()
+
+
+def test_the_asset_host_is_not_rate_limited(
+    httpserver: HTTPServer, tmp_path: Path, clock: FakeClock
+) -> None:
+    """Telemetry files go through the same path, but the client's limit is the service's only."""
+    file = json.dumps([{"type": "x"}])
+    httpserver.expect_request("/telemetry/a").respond_with_data(
+        file, content_type="application/json"
+    )
+    with _limited_client(httpserver, tmp_path, clock, per_minute=1) as client:
+        for n in range(3):
+            url = httpserver.url_for(f"/telemetry/a?n={n}")
+            client.transport.download(url, what="a file", parse=lambda fetched: fetched.body)
+    assert len(httpserver.log) == 3
+    assert clock.sleeps == []

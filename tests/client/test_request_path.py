@@ -1,8 +1,9 @@
 """The one request path (matchkit.client.request): what the code holds, and what it sends.
 
-Issue 26 asks to show that the imports hold no circle between ``client/`` and ``telemetry/``,
-that the status-to-error mapping appears once, and that a telemetry file never carries the API
-key, to its host or to another one a redirect names.
+The imports hold no circle between ``client/`` and ``telemetry/``; the status-to-error mapping
+appears once; a client opens one session and one request path, which every request goes
+through (telemetry files and the names catalogue too); a parse hook's result is what the path
+returns; the key never follows a redirect to another host.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ import requests
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
-from matchkit.client import RetryPolicy
-from matchkit.client.request import Fetched, Limits, RequestPath, url_problem
+from matchkit.client.request import SERVICE, Fetched, Limits, RequestPath
 from matchkit.client.responses import BadAnswerError
+from matchkit.client.retrying import RetryPolicy
+from matchkit.client.urls import url_problem
 from matchkit.errors import ServiceError
 
 PACKAGE = Path(__file__).resolve().parents[2] / "matchkit"
@@ -100,7 +102,10 @@ def test_the_key_never_follows_a_redirect_to_another_host(httpserver: HTTPServer
         with requests.Session() as session:
             path = RequestPath(session, limits=Limits(timeout=5), retry=RetryPolicy())
             fetched = path.get(
-                httpserver.url_for("/moved"), headers={"Authorization": "Bearer secret-key-9f2a"}
+                httpserver.url_for("/moved"),
+                peer=SERVICE,
+                headers={"Authorization": "Bearer secret-key-9f2a"},
+                parse=_as_is,
             )
         assert fetched.redirected
         assert fetched.url == other.url_for("/file")
@@ -124,7 +129,7 @@ def test_too_many_redirects_are_a_service_error(httpserver: HTTPServer) -> None:
             retry=RetryPolicy(attempts=2, sleep=lambda _: None),
         )  # fmt: skip
         with pytest.raises(ServiceError, match="more than 3 redirects"):
-            path.get(httpserver.url_for("/loop"), headers={})
+            path.get(httpserver.url_for("/loop"), peer=SERVICE, headers={}, parse=_as_is)
     assert len(httpserver.log) == 2 * 4  # each attempt: the request and 3 redirects
 
 
@@ -148,30 +153,61 @@ def test_a_url_that_cannot_be_sent_is_refused_before_any_request() -> None:
     with requests.Session() as session:
         path = RequestPath(session, limits=Limits(timeout=5))
         with pytest.raises(ServiceError, match="cannot be sent") as raised:
-            path.get("http://[::1/x", headers={})
+            path.get("http://[::1/x", peer=SERVICE, headers={}, parse=_as_is)
     assert path.network_requests == 0
     assert raised.value.url == "http://[::1/x"
 
 
-def test_a_check_hook_refusal_is_retried_and_never_stored(httpserver: HTTPServer) -> None:
+def test_a_parse_refusal_is_retried_never_stored_and_a_parse_result_is_returned(
+    httpserver: HTTPServer,
+) -> None:
     answers = iter(['{"n": 1}', '{"n": 2}'])
     httpserver.expect_request("/n").respond_with_handler(
         lambda request: Response(next(answers), content_type="application/json")
     )
     stored: list[bytes] = []
 
-    def check(fetched: Fetched) -> None:
+    def parse(fetched: Fetched) -> int:
         if fetched.body != b'{"n": 2}':
             raise BadAnswerError(f"n is not 2 in {fetched.body!r}")
+        return 2
 
     with requests.Session() as session:
         path = RequestPath(
             session, limits=Limits(timeout=5), retry=RetryPolicy(sleep=lambda _: None)
         )
-        fetched = path.get(
-            httpserver.url_for("/n"), headers={}, check=check,
+        value = path.get(
+            httpserver.url_for("/n"),
+            peer=SERVICE,
+            headers={},
+            parse=parse,
             store=lambda response: stored.append(response.content),
-        )  # fmt: skip
-    assert fetched.body == b'{"n": 2}'
+        )
+    assert value == 2  # what the parse hook read, not the answer it read it from
     assert stored == [b'{"n": 2}']
     assert len(httpserver.log) == 2
+
+
+def _constructions(names: set[str]) -> list[str]:
+    """Where the package calls one of ``names`` (a session or request path being made)."""
+    places = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+                if name in names:
+                    places.append(str(path.relative_to(PACKAGE.parent)))
+    return places
+
+
+def test_a_client_opens_one_session_and_one_request_path() -> None:
+    """No second session on the cache file, no second sender: one place makes each."""
+    sessions = _constructions({"Session", "CachedSession", "create_session"})
+    assert sessions == ["matchkit/client/cache.py", "matchkit/client/connection.py"]
+    assert _constructions({"RequestPath"}) == ["matchkit/client/connection.py"]
+    assert _constructions({"Transport"}) == ["matchkit/client/connection.py"]
+
+
+def _as_is(fetched: Fetched) -> Fetched:
+    return fetched

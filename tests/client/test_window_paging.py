@@ -94,12 +94,12 @@ def test_a_cached_page_its_check_refuses_is_fetched_again(
     assert not first.from_cache
     assert transport.lookup(LIST, params) is not None
     checked = transport.get(
-        LIST, params, kind="list", expire_after=timedelta(days=1), check=list_page_check(query)
+        LIST, params, kind="list", expire_after=timedelta(days=1), parse=list_page_check(query)
     )
     assert not checked.from_cache  # the refused entry was dropped and the page fetched again
     assert sent(httpserver) == 2
     again = transport.get(
-        LIST, params, kind="list", expire_after=timedelta(days=1), check=list_page_check(query)
+        LIST, params, kind="list", expire_after=timedelta(days=1), parse=list_page_check(query)
     )
     assert again.from_cache
     assert again.body == checked.body

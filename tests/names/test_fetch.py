@@ -1,16 +1,20 @@
-"""fetch_names against the reference service over loopback: GET /catalogue, with no key."""
+"""Client.names() against the reference service over loopback: GET /catalogue, with no key,
+through the client's one request path (names.py sends no request)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
 from pytest_httpserver import HTTPServer
 
+from matchkit.client.client import Client
+from matchkit.client.retrying import RetryPolicy
 from matchkit.errors import DocumentError, NotFoundError, ServiceError
-from matchkit.names import fetch_names, sample_names
+from matchkit.names import Names, sample_names
 from matchkit.service import running
 from matchkit.synth.names import write_catalogue
 from tests.builders.datasets import build_dataset
@@ -26,6 +30,16 @@ def data_folders(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return named, bare
 
 
+def fetch_names(base_url: str, cache_dir: Path, **options: Any) -> Names:
+    """The catalogue at ``base_url``, as a client of it reads it (retries never wait)."""
+    options.setdefault("api_key", "secret-key-0123456789")
+    with Client(
+        base_url, cache_dir=cache_dir, now="2026-10-31", progress=False, **options
+    ) as client:
+        client.retry_policy = RetryPolicy(attempts=3, sleep=lambda _: None)
+        return client.names()
+
+
 @pytest.fixture(scope="module")
 def named_service(data_folders, tmp_path_factory) -> Iterator[str]:
     store = tmp_path_factory.mktemp("store-named")
@@ -33,8 +47,8 @@ def named_service(data_folders, tmp_path_factory) -> Iterator[str]:
         yield service.base_url
 
 
-def test_the_service_serves_its_catalogue_without_a_key(named_service):
-    names = fetch_names(named_service)
+def test_the_service_serves_its_catalogue_without_a_key(named_service, tmp_path):
+    names = fetch_names(named_service, tmp_path)
     assert names.names == sample_names().names
     assert names.source == f"{named_service}/catalogue"
     response = requests.get(f"{named_service}/catalogue", timeout=10)
@@ -62,34 +76,54 @@ def test_a_data_set_without_a_catalogue_is_a_404_not_empty_names(data_folders, t
         assert response.status_code == 404
         assert "no catalogue" in response.json()["errors"][0]["detail"]
         with pytest.raises(NotFoundError, match="ids stay ids") as raised:
-            fetch_names(service.base_url)
+            fetch_names(service.base_url, tmp_path / "cache")
     assert raised.value.status == 404
 
 
-def test_the_api_key_of_a_session_is_not_sent(httpserver: HTTPServer):
+def test_the_api_key_is_not_sent_and_the_catalogue_is_not_cached(
+    httpserver: HTTPServer, tmp_path: Path
+):
     httpserver.expect_request("/catalogue").respond_with_json({"names": {"map": {"A": "Bay"}}})
-    session = requests.Session()
-    session.headers["Authorization"] = "Bearer secret-key-0123456789"
-    names = fetch_names(httpserver.url_for("/"), session=session)
+    base_url = httpserver.url_for("/").rstrip("/")
+    names = fetch_names(base_url, tmp_path)
     assert names.name("map", "A") == "Bay"
-    (request, _response), *_ = httpserver.log
-    assert "Authorization" not in request.headers
-    assert session.headers["Authorization"] == "Bearer secret-key-0123456789"  # left alone
+    assert names.source == f"{base_url}/catalogue"
+    assert fetch_names(base_url, tmp_path).names == names.names
+    assert [request.path for request, _ in httpserver.log] == ["/catalogue"] * 2  # not cached
+    assert all("Authorization" not in request.headers for request, _ in httpserver.log)
 
 
-def test_answers_that_are_not_a_catalogue_are_errors(httpserver: HTTPServer):
+def test_answers_that_are_not_a_catalogue_are_errors(httpserver: HTTPServer, tmp_path: Path):
     httpserver.expect_request("/a/catalogue").respond_with_data("<html>", status=200)
     httpserver.expect_request("/b/catalogue").respond_with_json({"data": []})
     httpserver.expect_request("/c/catalogue").respond_with_data("busy", status=503)
     with pytest.raises(DocumentError, match="a body that is not JSON"):
-        fetch_names(httpserver.url_for("/a"))
-    with pytest.raises(DocumentError, match="no 'names' object"):
-        fetch_names(httpserver.url_for("/b"))
+        fetch_names(httpserver.url_for("/a"), tmp_path)
+    with pytest.raises(DocumentError, match="a catalogue is an object with a 'names' object"):
+        fetch_names(httpserver.url_for("/b"), tmp_path)
     with pytest.raises(ServiceError, match="503 from GET") as raised:
-        fetch_names(httpserver.url_for("/c"))
+        fetch_names(httpserver.url_for("/c"), tmp_path)
     assert raised.value.status == 503
 
 
-def test_an_unreachable_service_is_a_service_error():
+def test_an_unreachable_service_is_a_service_error(tmp_path: Path):
     with pytest.raises(ServiceError, match="unreachable"):
-        fetch_names("http://127.0.0.1:9", timeout=2)
+        fetch_names("http://127.0.0.1:9", tmp_path, timeout=2)
+
+
+def test_names_py_sends_no_request():
+    """names.py reads catalogues; the client fetches them (no import of the client, no HTTP)."""
+    import ast
+
+    import matchkit.names
+
+    source = Path(matchkit.names.__file__).read_text(encoding="utf-8")
+    imported = {
+        node.module if isinstance(node, ast.ImportFrom) else alias.name
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    }
+    assert not {
+        name for name in imported if name and name.startswith(("matchkit.client", "requests"))
+    }

@@ -17,10 +17,10 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from matchkit.client import RetryPolicy
-from matchkit.client.cache import CacheKeys
-from matchkit.client.downloads import TelemetryDownloader
+from matchkit.client.client import Client
+from matchkit.client.downloads import telemetry_parser
 from matchkit.errors import RateLimitError
-from matchkit.telemetry.download import TelemetryRequest
+from matchkit.telemetry.parse import ParsedFile
 from tests.client.conftest import FakeClock
 from tests.conftest import shared_path
 
@@ -36,14 +36,19 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def downloader(tmp_path: Path, clock: FakeClock) -> Iterator[TelemetryDownloader]:
+def downloader(
+    httpserver: HTTPServer, tmp_path: Path, clock: FakeClock
+) -> Iterator[Callable[[], ParsedFile]]:
+    """Downloads the file at PATH through a client's transport, as Client.telemetry does."""
     policy = RetryPolicy(sleep=clock.sleep, wall_clock=lambda: WALL, random=lambda: 0.5)
-    opened = TelemetryDownloader(
-        tmp_path / "cache", keys=CacheKeys(), offline=False, timeout=5, retry=policy,
-        trust_env=False,
-    )  # fmt: skip
-    yield opened
-    opened.close()
+    base_url = httpserver.url_for("/").rstrip("/")
+    with Client(base_url, cache_dir=tmp_path / "cache", now="2018-06-15", progress=False) as client:
+        client.retry_policy = policy
+        yield lambda: client.transport.download(
+            httpserver.url_for(PATH),
+            what=f"the telemetry of match {MATCH_ID}",
+            parse=telemetry_parser(MATCH_ID),
+        )
 
 
 def _refused_then(*answers: Callable[[], Response]) -> Callable[[Request], Response]:
@@ -53,7 +58,7 @@ def _refused_then(*answers: Callable[[], Response]) -> Callable[[Request], Respo
 
 def test_an_epoch_reset_is_waited_and_logged_with_its_reason(
     httpserver: HTTPServer,
-    downloader: TelemetryDownloader,
+    downloader: Callable[[], ParsedFile],
     clock: FakeClock,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -64,8 +69,8 @@ def test_an_epoch_reset_is_waited_and_logged_with_its_reason(
             lambda: Response(telemetry, content_type="application/json"),
         )
     )
-    with caplog.at_level(logging.INFO, logger="matchkit.client.downloads"):
-        parsed = downloader.fetch(TelemetryRequest(MATCH_ID, httpserver.url_for(PATH)))
+    with caplog.at_level(logging.INFO, logger="matchkit.client.transport"):
+        parsed = downloader()
     assert parsed.match_id == MATCH_ID
     assert len(httpserver.log) == 2
     assert clock.sleeps == [60.0]
@@ -77,12 +82,12 @@ def test_an_epoch_reset_is_waited_and_logged_with_its_reason(
 
 
 def test_a_zero_wait_backs_off_instead_of_hammering(
-    httpserver: HTTPServer, downloader: TelemetryDownloader, clock: FakeClock
+    httpserver: HTTPServer, downloader: Callable[[], ParsedFile], clock: FakeClock
 ) -> None:
     httpserver.expect_request(PATH).respond_with_data("", status=429, headers={"Retry-After": "0"})
     with pytest.raises(RateLimitError) as raised:
-        downloader.fetch(TelemetryRequest(MATCH_ID, httpserver.url_for(PATH)))
-    attempts = downloader.retry.rate_limit_attempts
+        downloader()
+    attempts = RetryPolicy().rate_limit_attempts
     assert len(httpserver.log) == attempts
     assert len(clock.sleeps) == attempts - 1
     assert all(seconds > 0 for seconds in clock.sleeps), clock.sleeps

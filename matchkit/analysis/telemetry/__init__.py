@@ -8,7 +8,7 @@ beside each estimate and its interval; what was left out, and why, is in
 ``result.attrs["excluded"]``.
 Characters and battlerites are the wire's integer ids; ``character_name`` and
 ``battlerite_name`` come from ``names=`` (:class:`matchkit.names.Names`, e.g.
-``fetch_names(client.base_url)`` or ``sample_names()``, or a mapping of actor id -> name), and
+``client.names()`` or ``sample_names()``, or a mapping of actor id -> name), and
 an id without a name, or every id when ``names`` is None, is shown as the id.
 
 - :mod:`matchkit.analysis.telemetry.rates`: per-round stats per minute alive;
