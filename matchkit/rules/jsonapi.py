@@ -175,8 +175,8 @@ def load_document(document: RawDocument, *, document_index: int = 0) -> Document
 
     Raises:
         DocumentError: the text is not JSON; the top level is not an object; a top-level member
-            is given twice (:func:`require_unique_members`); the document is a JSON:API error document
-            (top-level ``errors``); it has no ``data`` member; ``data`` is not an object, a
+            is given twice (:func:`require_unique_members`); the document is a JSON:API error
+            document (top-level ``errors``); it has no ``data`` member; ``data`` is not an object, a
             list or null; ``included`` is not a list.
     """
     if isinstance(document, RAW_TYPES):
