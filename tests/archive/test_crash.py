@@ -18,12 +18,14 @@ from matchkit.archive.layout import locked
 from matchkit.archive.manifest import read_manifest
 from matchkit.errors import ArchiveBusyError
 from matchkit.rules.windows import format_time, parse_time
+from tests import depth
 from tests.archive.conftest import NOW_A, assert_same_archive, client_of
 from tests.archive.forks import ForkServer
 
 START = format_time(parse_time(NOW_A) - timedelta(days=3))
 WINDOW_HOURS = 24  # three batches
-TRIALS = 20
+TRIALS = depth.count("MATCHKIT_KILL_TRIALS", brief=20, deep=100)
+"""SIGKILL trials: 20 in ``make test``, 100 in ``make test-deep`` (:mod:`tests.depth`)."""
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,8 @@ after every step, no lazy table of the archive holds a row whose match is not in
 at the end, every version it records is whole too (or, compacted away, a typed error naming the
 missing file); and a last clean sync gives the matches of a sync in one go.
 
-``MATCHKIT_WHOLE_SEEDS=N`` runs N seeds (default 3; ``make test`` runs the default).
+``MATCHKIT_WHOLE_SEEDS=N`` runs N seeds (3 in ``make test``, 50 in ``make test-deep``:
+:mod:`tests.depth`).
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ import pytest
 
 import matchkit.archive as archive
 from matchkit.rules.windows import format_time, parse_time
+from tests import depth
 from tests.archive.conftest import NOW_A, client_of
 from tests.archive.forks import ForkServer
 from tests.archive.states import every_version_whole, orphans
 
-SEEDS = int(os.environ.get("MATCHKIT_WHOLE_SEEDS", "3"))
+SEEDS = depth.count("MATCHKIT_WHOLE_SEEDS", brief=3, deep=50)
 STEPS = 6
 START = format_time(parse_time(NOW_A) - timedelta(days=4))
 OPERATIONS = ("sync", "kill a sync", "compact", "kill a compaction", "compact to the latest")

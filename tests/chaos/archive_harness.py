@@ -314,7 +314,9 @@ class _Seed:
             want = _rows(self.world.truth.tables[name], columns, ids=have)
             if not got.equals(want):
                 failures.append(f"{name}: {len(got)} rows, the truth has {len(want)} of them")
-        with dask.config.set(scheduler="sync"):
+        # In this process, and by tasks: a LocalCluster another test left as Dask's default
+        # would otherwise plan a P2P shuffle that the synchronous scheduler cannot run.
+        with dask.config.set({"scheduler": "sync", "dataframe.shuffle.method": "tasks"}):
             players = set(opened.players["player_id"].compute())
         linked = set(frames.participants["player_id"].dropna())
         if players != linked:

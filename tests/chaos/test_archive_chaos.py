@@ -4,7 +4,8 @@ compactions, pauses past the retention, scope changes and damaged files, one inv
 scope history, once each, except what a recorded gap names; every view of it is whole after
 every stage; a damaged file is an ArchiveError naming it.
 
-Seeds: ``MATCHKIT_ARCHIVE_CHAOS_SEEDS`` (default :data:`DEFAULT_SEEDS`, about a minute of CPU),
+Seeds: ``MATCHKIT_ARCHIVE_CHAOS_SEEDS`` (:data:`BRIEF_SEEDS` in ``make test``, about a minute of
+CPU; :data:`DEEP_SEEDS` in ``make test-deep``, :mod:`tests.depth`),
 from ``MATCHKIT_ARCHIVE_CHAOS_FIRST`` (default 0); ``MATCHKIT_ARCHIVE_CHAOS_SEED=N`` replays seed
 N alone. The longer run: ``PYTHONPATH=. python -m tests.chaos.archive_run --seeds 1000``.
 """
@@ -16,9 +17,11 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests import depth
 from tests.chaos.archive_harness import ArchiveWorld, open_archive_world, run_archive_seed
 
-DEFAULT_SEEDS = 4
+BRIEF_SEEDS = 4
+DEEP_SEEDS = 300
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +34,7 @@ def _seeds() -> list[int]:
     replay = os.environ.get("MATCHKIT_ARCHIVE_CHAOS_SEED", "").strip()
     if replay:
         return [int(replay)]
-    count = int(os.environ.get("MATCHKIT_ARCHIVE_CHAOS_SEEDS", "") or DEFAULT_SEEDS)
+    count = depth.count("MATCHKIT_ARCHIVE_CHAOS_SEEDS", brief=BRIEF_SEEDS, deep=DEEP_SEEDS)
     first = int(os.environ.get("MATCHKIT_ARCHIVE_CHAOS_FIRST", "") or 0)
     return list(range(first, first + count))
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import uvicorn
 
-from matchkit.errors import MatchkitError
+from matchkit.errors import ServiceError
 from matchkit.service.auth import resolve_api_keys
 from matchkit.service.protocol import ConnectionLimits, uvicorn_config
 from matchkit.service.pubg.app import create_app
@@ -66,8 +66,13 @@ def running(
         (create_telemetry_app(app.state.service), cdn_listener),
         (app, listener),
     ):
-        config = uvicorn_config(served, limits=limits, log_level=log_level, access_log=False,
-                                timeout_graceful_shutdown=5, date_header=False)  # fmt: skip
+        config = uvicorn_config(
+            served,
+            limits=limits,
+            log_level=log_level,
+            access_log=False,
+            timeout_graceful_shutdown=5,
+        )
         server = uvicorn.Server(config)
         thread = threading.Thread(
             target=server.run, kwargs={"sockets": [socket_]}, name="matchkit-pubg", daemon=True
@@ -79,7 +84,7 @@ def running(
         for server, thread, _ in servers:
             while not server.started:
                 if not thread.is_alive() or time.monotonic() > deadline:
-                    raise MatchkitError("the embedded PUBG service did not start; see the log")
+                    raise ServiceError("the embedded PUBG service did not start; see the log")
                 time.sleep(0.005)  # waiting for startup, not for a result
         service = app.state.service
         yield RunningService(
@@ -147,15 +152,13 @@ def serve(
         f"now: {now_text}; rate limit: {limit} on {limited}; telemetry files on {telemetry_url}"
     )
     cdn = uvicorn.Server(
-        uvicorn_config(
-            create_telemetry_app(service), limits=limits, log_level="warning", date_header=False
-        )
+        uvicorn_config(create_telemetry_app(service), limits=limits, log_level="warning")
     )
     thread = threading.Thread(
         target=cdn.run, kwargs={"sockets": [cdn_listener]}, name="matchkit-pubg-cdn", daemon=True
     )
     thread.start()
-    config = uvicorn_config(app, limits=limits, log_level="info", date_header=False)
+    config = uvicorn_config(app, limits=limits, log_level="info")
     try:
         uvicorn.Server(config).run(sockets=[listener])
     finally:
