@@ -163,9 +163,9 @@ def make_client(
 
 
 @pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
+def service() -> Iterator[RunningService]:
     """The sample set served on loopback by the reference service, for one test module."""
-    with running(store_dir=tmp_path_factory.mktemp("store")) as handle:
+    with running() as handle:
         yield handle
 
 

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pytest
 import requests
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
@@ -74,9 +73,9 @@ class Proxy:
         return [params for path, params in self.seen if path == LIST]
 
 
-def reference_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def reference_service() -> Iterator[Any]:
     """A reference service on the sample data set: ``yield from`` it in a module's fixture."""
-    with running(store_dir=tmp_path_factory.mktemp("store")) as service:
+    with running() as service:
         yield service
 
 

@@ -25,8 +25,8 @@ PLAYERS = "/shards/global/players"
 
 
 @pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
-    yield from reference_service(tmp_path_factory)
+def service() -> Iterator[RunningService]:
+    yield from reference_service()
 
 
 @pytest.fixture(scope="module")

@@ -16,15 +16,15 @@ from tests.service.asgi import KEY, event_loop
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory):
+def reference():
     """A reference service on loopback for this module (see :func:`reference_service`)."""
-    yield from reference_service(tmp_path_factory)
+    yield from reference_service()
 
 
 @pytest.fixture(scope="module")
-def sample_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
+def sample_service() -> Iterator[RunningService]:
     """The sample set served on loopback for this module's command-line runs."""
-    with running(store_dir=tmp_path_factory.mktemp("store")) as handle:
+    with running() as handle:
         yield handle
 
 
@@ -36,9 +36,9 @@ def keyed(sample_service: RunningService, monkeypatch: pytest.MonkeyPatch) -> Ru
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
+def app() -> Any:
     """The sample service's ASGI application, keyed with :data:`tests.service.asgi.KEY`."""
-    return create_app(store_dir=tmp_path_factory.mktemp("store"), api_keys=[KEY], rate_limit="off")
+    return create_app(api_keys=[KEY], rate_limit="off")
 
 
 @pytest.fixture(scope="module")

@@ -17,8 +17,6 @@ import warnings
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import pytest
-
 from matchkit.client.client import Client
 from matchkit.client.warnings import ClockSkewWarning
 from matchkit.service import running
@@ -33,12 +31,11 @@ def _client(base_url: str, api_key: str, folder: Path, **options: object) -> Cli
 
 
 def test_a_service_six_hours_behind_the_machine_gives_the_client_its_now(
-    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+    tmp_path: Path,
 ) -> None:
     service_now = datetime.now(UTC).replace(microsecond=0) - AHEAD
-    store = tmp_path_factory.mktemp("store")
     with (
-        running(now=service_now, store_dir=store) as service,
+        running(now=service_now) as service,
         warnings.catch_warnings(record=True) as said,
         _client(service.base_url, service.api_key, tmp_path) as client,
     ):
@@ -51,10 +48,9 @@ def test_a_service_six_hours_behind_the_machine_gives_the_client_its_now(
 
 
 def test_a_machine_clock_six_hours_ahead_takes_the_services_time(
-    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+    tmp_path: Path,
 ) -> None:
-    store = tmp_path_factory.mktemp("store")
-    with running(store_dir=store) as service:
+    with running() as service:
         assert service.now is not None
         ahead = service.now.timestamp() + AHEAD.total_seconds()
         with (

@@ -18,8 +18,6 @@ import warnings
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
-
 from matchkit.client.client import Client
 from matchkit.rules.windows import parse_time
 from matchkit.service import running
@@ -49,12 +47,11 @@ def _fetch(service, folder: Path):  # type: ignore[no-untyped-def]
 
 
 def test_a_window_of_the_newest_hours_is_said_to_be_provisional_and_not_kept(
-    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+    tmp_path: Path,
 ) -> None:
-    store = tmp_path_factory.mktemp("store")
-    with running(store_dir=store, now=NOW, ingestion_delay="5h") as service:
+    with running(now=NOW, ingestion_delay="5h") as service:
         frames, said, cached = _fetch(service, tmp_path / "now")
-    with running(store_dir=store, now=NOW + timedelta(days=1), ingestion_delay="5h") as later:
+    with running(now=NOW + timedelta(days=1), ingestion_delay="5h") as later:
         final, said_later, _ = _fetch(later, tmp_path / "later")
     missed = set(final.matches["match_id"]) - set(frames.matches["match_id"])
     assert missed  # matches of the window were listed after the first fetch

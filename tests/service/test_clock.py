@@ -41,10 +41,9 @@ def test_every_answer_says_the_services_pinned_now(
     assert read_date(date) == NOW
 
 
-def test_a_telemetry_file_says_it_too(tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_a_telemetry_file_says_it_too() -> None:
     """The asset host of the sample set (the service itself) dates its files the same way."""
-    store = tmp_path_factory.mktemp("store")
-    with running(store_dir=store) as sample:
+    with running() as sample:
         listed = requests.get(
             sample.base_url + "/shards/global/matches",
             headers={"Authorization": f"Bearer {sample.api_key}"},
@@ -60,9 +59,8 @@ def test_a_telemetry_file_says_it_too(tmp_path_factory: pytest.TempPathFactory) 
     assert read_date(date) == sample.now == NOW
 
 
-def test_a_fault_says_it_too(tmp_path_factory: pytest.TempPathFactory) -> None:
-    store = tmp_path_factory.mktemp("store")
-    with running(faults="503=1", now=NOW, store_dir=store) as faulty:
+def test_a_fault_says_it_too() -> None:
+    with running(faults="503=1", now=NOW) as faulty:
         response = requests.get(
             faulty.base_url + "/shards/global/matches",
             headers={"Authorization": f"Bearer {faulty.api_key}"},
@@ -73,11 +71,8 @@ def test_a_fault_says_it_too(tmp_path_factory: pytest.TempPathFactory) -> None:
     assert read_date(date) == NOW
 
 
-def test_the_wall_clock_is_the_date_of_a_service_that_follows_it(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> None:
-    store = tmp_path_factory.mktemp("store")
-    with running(now="wall", store_dir=store) as live:
+def test_the_wall_clock_is_the_date_of_a_service_that_follows_it() -> None:
+    with running(now="wall") as live:
         before = datetime.now(UTC)
         response = requests.get(live.base_url + "/status", timeout=30)
         after = datetime.now(UTC)

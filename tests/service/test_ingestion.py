@@ -165,9 +165,7 @@ def test_a_match_is_listed_and_served_only_once_its_delay_has_passed(
     assert _get(at_the_moment["at"], match_id) == 200
 
 
-def test_a_players_snapshot_is_of_their_latest_listed_match(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> None:
+def test_a_players_snapshot_is_of_their_latest_listed_match() -> None:
     """On the sample set, whose players' lifetime stats grow match by match: until a match is
     listed, its players' snapshot is the one of their match before."""
     dataset = open_dataset()
@@ -175,10 +173,9 @@ def test_a_players_snapshot_is_of_their_latest_listed_match(
     document = documents[-1]
     moment = _visible_at(document, "global", DEFAULT_DELAY)
     snapshots = {i["id"]: i for i in document["included"] if i["type"] == "player"}
-    store = tmp_path_factory.mktemp("store")
 
     def players(now: datetime) -> dict[str, Any]:
-        with running(store_dir=store, now=now, ingestion_delay="default") as service:
+        with running(now=now, ingestion_delay="default") as service:
             response = requests.get(
                 service.base_url + "/shards/global/players",
                 params={"filter[playerIds]": ",".join(sorted(snapshots)[:6])},

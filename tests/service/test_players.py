@@ -49,8 +49,8 @@ def latest(sample) -> dict[str, dict[str, tuple[tuple[str, str], dict[str, Any]]
 
 
 @pytest.fixture(scope="module")
-def sample_service(tmp_path_factory) -> Iterator[RunningService]:
-    with running(store_dir=tmp_path_factory.mktemp("players-store")) as handle:
+def sample_service() -> Iterator[RunningService]:
+    with running() as handle:
         yield handle
 
 
@@ -99,7 +99,7 @@ def test_stats_are_as_of_the_services_now(sample, latest, tmp_path):
     player_id, ((created_at, _), snapshot) = max(
         latest["global"].items(), key=lambda item: played(item[1][1]["attributes"]["stats"])
     )
-    with running(store_dir=tmp_path, now=created_at) as earlier:  # that match not yet played
+    with running(now=created_at) as earlier:  # that match not yet played
         then = Api(earlier).get(f"/shards/global/players/{player_id}").json()["data"]
     assert played(then["attributes"]["stats"]) == played(snapshot["attributes"]["stats"]) - 1
 
@@ -150,7 +150,7 @@ def test_a_given_up_name_finds_the_player_who_took_it(api, sample):
 def test_before_a_rename_the_old_name_finds_the_player(sample, tmp_path):
     rename = _renames(sample, "na")[0]
     now = format_time(parse_time(rename["at"]) - timedelta(seconds=1))
-    with running(store_dir=tmp_path, now=now) as earlier:
+    with running(now=now) as earlier:
         api = Api(earlier)
         names = f"{rename['from']},{rename['to']}"
         found = api.get("/shards/na/players", {"filter[playerNames]": names}).json()["data"]
@@ -228,7 +228,7 @@ def test_a_single_player_takes_no_parameters(api, latest):
 
 def test_players_need_a_key_and_carry_cors_gzip_and_rate_limit_headers(latest, tmp_path: Path):
     known = sorted(latest["global"])[0]
-    with running(store_dir=tmp_path, rate_limit="2/minute") as limited:
+    with running(rate_limit="2/minute") as limited:
         api = Api(limited)
         path = f"/shards/global/players/{known}"
         assert api.get(path, headers={"Authorization": "Bearer nope"}).status_code == 401

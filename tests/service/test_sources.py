@@ -15,8 +15,8 @@ from tests.conftest import shared_path
 
 
 @pytest.fixture(scope="module")
-def sample_service(tmp_path_factory):
-    with running(store_dir=tmp_path_factory.mktemp("sample-store")) as service:
+def sample_service():
+    with running() as service:
         yield service
 
 
