@@ -138,10 +138,19 @@ def build(folder: Path, count: int) -> str:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "matchkit", "synth", "--archive", str(folder), "--matches",
-         str(count)],
-        check=True, stdout=subprocess.DEVNULL,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "matchkit",
+            "synth",
+            "--archive",
+            str(folder),
+            "--matches",
+            str(count),
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     seconds = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

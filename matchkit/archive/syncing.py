@@ -61,8 +61,15 @@ __all__ = [
     "sync",
 ]
 
-FILTERS = ("player_ids", "patch_versions", "server_types", "ranking_type", "player_names",
-           "team_names", "game_modes")  # fmt: skip
+FILTERS = (
+    "player_ids",
+    "patch_versions",
+    "server_types",
+    "ranking_type",
+    "player_names",
+    "team_names",
+    "game_modes",
+)
 """The filters of :meth:`matchkit.Client.matches` a sync takes (its scope)."""
 
 

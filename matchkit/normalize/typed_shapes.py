@@ -210,8 +210,12 @@ class ShapeDecoder:
 Extras = Mapping[str, Mapping[str, Mapping[str, WireType]]]
 """Resource type -> section -> member -> wire type: members declared beyond the model's."""
 
-_KIND_WIRE_TYPES: dict[str, WireType] = {"Int64": "integer", "string": "text", "category": "text",
-                                         "datetime": "text"}  # fmt: skip
+_KIND_WIRE_TYPES: dict[str, WireType] = {
+    "Int64": "integer",
+    "string": "text",
+    "category": "text",
+    "datetime": "text",
+}
 
 
 def profile_extras(profile: Profile) -> Extras:

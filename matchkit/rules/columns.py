@@ -122,15 +122,33 @@ _PUBG_PARTICIPANT_STATS = _stats(
 
 PUBG_COLUMNS = ColumnMap(
     columns=(
-        WireColumn("match", "attributes", "matchType", "match_type", "category",
-                   "official, arcade, custom, event, ..."),
-        WireColumn("match", "attributes", "mapName", "map_name", "string",
-                   "the map's id, e.g. Baltic_Main (Erangel)"),
+        WireColumn(
+            "match",
+            "attributes",
+            "matchType",
+            "match_type",
+            "category",
+            "official, arcade, custom, event, ...",
+        ),
+        WireColumn(
+            "match",
+            "attributes",
+            "mapName",
+            "map_name",
+            "string",
+            "the map's id, e.g. Baltic_Main (Erangel)",
+        ),
         WireColumn("match", "attributes", "isCustomMatch", "is_custom_match", "boolean"),
         WireColumn("match", "attributes", "seasonState", "season_state", "string"),
         WireColumn("roster", "stats", "rank", "rank", "Int64", "the roster's placement, 1 won"),
-        WireColumn("roster", "stats", "teamId", "team_number", "Int64",
-                   "the roster's team number in the match (telemetry's teamId)"),
+        WireColumn(
+            "roster",
+            "stats",
+            "teamId",
+            "team_number",
+            "Int64",
+            "the roster's team number in the match (telemetry's teamId)",
+        ),
         *_PUBG_PARTICIPANT_STATS,
         WireColumn("player", "attributes", "createdAt", "created_at", "datetime"),
         WireColumn("player", "attributes", "updatedAt", "updated_at", "datetime"),
@@ -145,6 +163,6 @@ PUBG_COLUMNS = ColumnMap(
         for size in ("solo", "duo", "squad")
         for view in ("", "-fpp")
     ),
-)  # fmt: skip
+)
 """PUBG's documents (``../shared/pubg/``): player ids and kinds from ``stats.playerId``, typed
 stats, the map and match type, players' times."""

@@ -35,8 +35,19 @@ SPELL = "Structures.UserRoundSpell"
 MATCH_FINISHED = "Structures.MatchFinishedEvent"
 TEAM_UPDATE = "com.stunlock.battlerite.team.TeamUpdateEvent"
 SHUTDOWN = "Structures.ServerShutdown"
-EVENT_TYPES = (QUEUE, MATCH_START, RESERVED_USER, PICK, ROUND_EVENT, DEATH, ROUND_FINISHED, SPELL,
-               MATCH_FINISHED, TEAM_UPDATE, SHUTDOWN)  # fmt: skip
+EVENT_TYPES = (
+    QUEUE,
+    MATCH_START,
+    RESERVED_USER,
+    PICK,
+    ROUND_EVENT,
+    DEATH,
+    ROUND_FINISHED,
+    SPELL,
+    MATCH_FINISHED,
+    TEAM_UPDATE,
+    SHUTDOWN,
+)
 """Every event type of a match's telemetry, in the order they occur."""
 ROYALE_EVENT_TYPES = (QUEUE, MATCH_START, RESERVED_USER, DEATH, SHUTDOWN)
 """The event types of a Royale match's telemetry: match-level events only (telemetry.md, "What

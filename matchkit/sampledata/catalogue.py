@@ -18,10 +18,37 @@ __all__ = ["Catalogue", "Character", "CosmeticCatalogue", "Patch", "build_catalo
 
 # Invented character names, for the README and notebooks only: the wire carries the id.
 CHARACTER_NAMES = (
-    "Ashwind", "Bramble", "Cinder", "Dusk", "Ember", "Fable", "Gale", "Harrow", "Iris", "Juniper",
-    "Kestra", "Lumen", "Marrow", "Nettle", "Onyx", "Pike", "Quill", "Rune", "Sable", "Thistle",
-    "Umber", "Vesper", "Wren", "Xyla", "Yarrow", "Zephyr", "Alder", "Briar", "Coral", "Drift",
-)  # fmt: skip
+    "Ashwind",
+    "Bramble",
+    "Cinder",
+    "Dusk",
+    "Ember",
+    "Fable",
+    "Gale",
+    "Harrow",
+    "Iris",
+    "Juniper",
+    "Kestra",
+    "Lumen",
+    "Marrow",
+    "Nettle",
+    "Onyx",
+    "Pike",
+    "Quill",
+    "Rune",
+    "Sable",
+    "Thistle",
+    "Umber",
+    "Vesper",
+    "Wren",
+    "Xyla",
+    "Yarrow",
+    "Zephyr",
+    "Alder",
+    "Briar",
+    "Coral",
+    "Drift",
+)
 
 
 @dataclass(frozen=True)
@@ -165,12 +192,37 @@ def build_catalogue() -> Catalogue:
 
 # Item names of the na shard's participant stats (items, itemGrants, itemUses, itemSells).
 ITEM_NAMES = (
-    "HalcyonPotion", "WeaponBlade", "CrystalBit", "SwiftShooter", "SixSins", "Hourglass",
-    "LightArmor", "LightShield", "SprintBoots", "TravelBoots", "HeavySteel", "EclipsePrism",
-    "BlazingSalvo", "Sorrowblade", "TornadoTrigger", "Shatterglass", "CoatOfPlates", "Aegis",
-    "ReflexBlock", "Frostburn", "BrokenMyth", "JourneyBoots", "TensionBow", "Contraption",
-    "Flaregun", "LuckyStrike", "BreakingPoint", "HeavyPrism", "VoidBattery", "Clockwork",
-)  # fmt: skip
+    "HalcyonPotion",
+    "WeaponBlade",
+    "CrystalBit",
+    "SwiftShooter",
+    "SixSins",
+    "Hourglass",
+    "LightArmor",
+    "LightShield",
+    "SprintBoots",
+    "TravelBoots",
+    "HeavySteel",
+    "EclipsePrism",
+    "BlazingSalvo",
+    "Sorrowblade",
+    "TornadoTrigger",
+    "Shatterglass",
+    "CoatOfPlates",
+    "Aegis",
+    "ReflexBlock",
+    "Frostburn",
+    "BrokenMyth",
+    "JourneyBoots",
+    "TensionBow",
+    "Contraption",
+    "Flaregun",
+    "LuckyStrike",
+    "BreakingPoint",
+    "HeavyPrism",
+    "VoidBattery",
+    "Clockwork",
+)
 
 
 def patch_schedule(start: datetime, end: datetime, first: tuple[int, int]) -> tuple[Patch, ...]:

@@ -70,9 +70,17 @@ def serve(
     """
     double = double_for(profile)
     if double is not None:
-        given = {"host": host, "port": port, "api_keys": api_keys, "api_key_file": api_key_file,
-                 "limits": limits, "environ": environ, "announce": announce,
-                 "announce_key": announce_key, **options}  # fmt: skip
+        given = {
+            "host": host,
+            "port": port,
+            "api_keys": api_keys,
+            "api_key_file": api_key_file,
+            "limits": limits,
+            "environ": environ,
+            "announce": announce,
+            "announce_key": announce_key,
+            **options,
+        }
         require_known_options(given, double.serve, double.create_app, profile=profile)
         double.serve(**given)
         return

@@ -25,11 +25,29 @@ SHARD = "na"
 SIDES = ("left/blue", "right/red")
 # Display names of the final build's items, as the recorded `items` lists show them.
 BUILD_ITEMS = (
-    "Weapon3", "Crystal3", "Boots3", "Critical", "BreakingPoint", "Crystal Matrix", "LuckyStrike",
-    "Tornado Trigger", "Tension Bow", "Serpent Mask", "Halcyon Chargers", "Clockwork",
-    "Contraption", "Heavy Prism", "EveOfHarvest", "Broken Myth", "Frostburn", "Oakheart",
-    "Aegis", "Fountain of Renewal", "Shiversteel", "War Treads",
-)  # fmt: skip
+    "Weapon3",
+    "Crystal3",
+    "Boots3",
+    "Critical",
+    "BreakingPoint",
+    "Crystal Matrix",
+    "LuckyStrike",
+    "Tornado Trigger",
+    "Tension Bow",
+    "Serpent Mask",
+    "Halcyon Chargers",
+    "Clockwork",
+    "Contraption",
+    "Heavy Prism",
+    "EveOfHarvest",
+    "Broken Myth",
+    "Frostburn",
+    "Oakheart",
+    "Aegis",
+    "Fountain of Renewal",
+    "Shiversteel",
+    "War Treads",
+)
 
 
 @dataclass

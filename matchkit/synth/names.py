@@ -27,20 +27,49 @@ __all__ = ["CATALOGUE_FILE", "CATALOGUE_FORMAT", "catalogue_document", "write_ca
 CATALOGUE_FORMAT = "matchkit-catalogue/1"
 
 MOUNT_NAMES = (
-    "Plains Horse", "Ash Stag", "Dune Strider", "Frost Wolf", "Moss Boar", "Ember Lynx",
-    "Tide Ray", "Storm Hawk", "Iron Ram", "Glass Moth", "Sun Camel", "Night Mare",
-    "Reed Heron", "Thorn Bear", "Cloud Ox", "Salt Lizard", "Copper Goat", "Velvet Hare",
-    "Cinder Drake", "Star Elk",
-)  # fmt: skip
+    "Plains Horse",
+    "Ash Stag",
+    "Dune Strider",
+    "Frost Wolf",
+    "Moss Boar",
+    "Ember Lynx",
+    "Tide Ray",
+    "Storm Hawk",
+    "Iron Ram",
+    "Glass Moth",
+    "Sun Camel",
+    "Night Mare",
+    "Reed Heron",
+    "Thorn Bear",
+    "Cloud Ox",
+    "Salt Lizard",
+    "Copper Goat",
+    "Velvet Hare",
+    "Cinder Drake",
+    "Star Elk",
+)
 OUTFIT_STYLES = (
-    "Classic", "Wanderer", "Gilded", "Frostbound", "Verdant", "Stormcaller", "Shadow", "Regal",
-)  # fmt: skip
+    "Classic",
+    "Wanderer",
+    "Gilded",
+    "Frostbound",
+    "Verdant",
+    "Stormcaller",
+    "Shadow",
+    "Regal",
+)
 ATTACHMENT_NAMES = ("Banner", "Charm", "Lantern", "Pennant", "Totem", "Relic")
 EMOTE_NAMES = ("Wave", "Bow", "Laugh", "Taunt", "Cheer", "Shrug")
 MAP_NAMES = (
-    "Blackstone Pit", "Sunken Temple", "Mount Araz", "Dragon Garden", "Orman Ruins",
-    "Lunar Bay", "Jade Quarry", "Frostgate",
-)  # fmt: skip
+    "Blackstone Pit",
+    "Sunken Temple",
+    "Mount Araz",
+    "Dragon Garden",
+    "Orman Ruins",
+    "Lunar Bay",
+    "Jade Quarry",
+    "Frostgate",
+)
 ROYALE_MAP_NAME = "Isle of Storms"
 
 

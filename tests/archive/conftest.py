@@ -35,8 +35,14 @@ def two_periods(tmp_path_factory: pytest.TempPathFactory) -> Path:
     documents = root / "documents"
     documents.mkdir()
     for name, seed, as_of in (("a", 11, NOW_A), ("b", 12, NOW_B)):
-        write_dataset(root / name, seed=seed, matches=MATCHES_PER_PERIOD, na_matches=1,
-                      as_of=as_of, days=DAYS_PER_PERIOD)  # fmt: skip
+        write_dataset(
+            root / name,
+            seed=seed,
+            matches=MATCHES_PER_PERIOD,
+            na_matches=1,
+            as_of=as_of,
+            days=DAYS_PER_PERIOD,
+        )
         shutil.copy(root / name / "global.jsonl.gz", documents / f"{name}.jsonl.gz")
     return documents
 
@@ -59,8 +65,12 @@ def service_a(two_periods: Path, store_dir: Path) -> Iterator[RunningService]:
 
 def client_of(service: RunningService, cache_dir: Path, **options: Any) -> Client:
     """A client of ``service`` (its key and now), no rate limit, no progress bar."""
-    defaults = {"api_key": service.api_key, "now": service.now, "rate_limit": "off",
-                "progress": False}  # fmt: skip
+    defaults = {
+        "api_key": service.api_key,
+        "now": service.now,
+        "rate_limit": "off",
+        "progress": False,
+    }
     return Client(service.base_url, cache_dir=cache_dir, **(defaults | options))
 
 

@@ -55,9 +55,16 @@ class ForkServer:
         """Start a sync of ``folder`` (``options``: ``settle_hours``, and ``base_url`` with its
         ``api_key`` for another service than the server's); its pid."""
         base_url = self.service.base_url if self.service is not None else None
-        spec = {"folder": str(folder), "base_url": base_url, "now": now,
-                "start": start, "window_hours": window_hours, "cache_dir": str(cache),
-                "wait": wait, **options}  # fmt: skip
+        spec = {
+            "folder": str(folder),
+            "base_url": base_url,
+            "now": now,
+            "start": start,
+            "window_hours": window_hours,
+            "cache_dir": str(cache),
+            "wait": wait,
+            **options,
+        }
         return int(self._ask("run " + json.dumps(spec)))
 
     def compact(self, folder: Path, *, retention_hours: float = 168, wait: float = 0) -> int:

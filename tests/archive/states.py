@@ -37,8 +37,12 @@ def kill_before_matches(client: Client, folder: Path, start: datetime, end: date
     manifest = orjson.loads((folder / "archive.json").read_bytes())
     batch = manifest["batch"] + 1
     stage(folder, batch, prepared)
-    manifest["pending"] = {"batch": batch, "start": format_time(start), "end": format_time(end),
-                           "problems": []}  # fmt: skip
+    manifest["pending"] = {
+        "batch": batch,
+        "start": format_time(start),
+        "end": format_time(end),
+        "problems": [],
+    }
     (folder / "archive.json").write_bytes(orjson.dumps(manifest))
     commit_batch(folder, batch, {label: t for label, t in prepared.items() if label != "matches"})
     return batch

@@ -28,9 +28,13 @@ from matchkit.client.client import Client
 
 def _sync(spec: dict) -> None:
     with Client(
-        spec["base_url"], api_key=spec.get("api_key"), now=spec["now"],
-        cache_dir=spec["cache_dir"], rate_limit="off", progress=False,
-    ) as client:  # fmt: skip
+        spec["base_url"],
+        api_key=spec.get("api_key"),
+        now=spec["now"],
+        cache_dir=spec["cache_dir"],
+        rate_limit="off",
+        progress=False,
+    ) as client:
         archive.sync(
             client,
             spec["folder"],

@@ -147,8 +147,16 @@ def test_sync(service_a, synced, damaged) -> None:
 def test_the_command_line_prints_the_message(service_a, synced, damaged, capsys, monkeypatch):
     folder, file = damaged
     monkeypatch.setenv("MATCHKIT_API_KEY", service_a.api_key)
-    sync = ["--base-url", service_a.base_url, "--now", NOW_A, "--rate-limit", "off",
-            "--cache-dir", str(synced[1])]  # fmt: skip
+    sync = [
+        "--base-url",
+        service_a.base_url,
+        "--now",
+        NOW_A,
+        "--rate-limit",
+        "off",
+        "--cache-dir",
+        str(synced[1]),
+    ]
     for command in (["info"], ["compact"], ["sync", *sync]):
         code = main(["archive", command[0], str(folder), *command[1:]])
         err = capsys.readouterr().err

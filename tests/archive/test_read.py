@@ -142,8 +142,12 @@ def test_dask_reads_it_on_a_local_cluster_of_processes(synced) -> None:
 
     folder, frames = synced
     opened = archive.open(folder)
-    with LocalCluster(n_workers=1, processes=True, threads_per_worker=1,
-                      dashboard_address=None) as cluster, Client(cluster):  # fmt: skip
+    with (
+        LocalCluster(
+            n_workers=1, processes=True, threads_per_worker=1, dashboard_address=None
+        ) as cluster,
+        Client(cluster),
+    ):
         counts = opened.matches.groupby("server_type").size().compute()
         players = len(opened.players)
     expected = frames.matches["server_type"].astype(str).value_counts()

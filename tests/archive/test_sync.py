@@ -96,8 +96,9 @@ def test_a_rerun_reads_the_settle_period_again_and_adds_nothing(service_a, tmp_p
 def test_another_scope_is_refused_unless_asked(service_a, tmp_path: Path) -> None:
     folder = tmp_path / "archive"
     with client_of(service_a, tmp_path / "cache") as client:
-        archive.sync(client, folder, now=parse_time(NOW_A) - timedelta(days=3),
-                     server_types=["QUICK3V3"])  # fmt: skip
+        archive.sync(
+            client, folder, now=parse_time(NOW_A) - timedelta(days=3), server_types=["QUICK3V3"]
+        )
         with pytest.raises(ArchiveScopeError, match="QUICK3V3") as caught:
             archive.sync(client, folder)
         assert caught.value.stored.filters == (("server_types", ("QUICK3V3",)),)
@@ -242,8 +243,12 @@ def test_the_settle_period_is_read_again_and_adds_no_duplicate(service_a, tmp_pa
     assert asked > 0
     assert second.added["matches"] == ((created >= day) & (created < day + timedelta(days=1))).sum()
     tables = stored_tables(folder)
-    keys = {"matches": ["match_id"], "participants": ["participant_id"],
-            "rosters": ["roster_id"], "players": ["player_id", "match_id"]}  # fmt: skip
+    keys = {
+        "matches": ["match_id"],
+        "participants": ["participant_id"],
+        "rosters": ["roster_id"],
+        "players": ["player_id", "match_id"],
+    }
     for label, key in keys.items():
         assert not tables[label].duplicated(key).any(), label
     assert set(tables["matches"]["match_id"]) == set(frames.matches["match_id"])

@@ -82,9 +82,12 @@ def test_its_telemetry_agrees_with_its_matches(tmp_path: Path) -> None:
         assert len(tables[name]) > 3_000, name
     assert consistency_problems(frames, telemetry) == []
     events = pd.concat(
-        [tables[name][["match_id", "cursor", "time"]] for name in TELEMETRY_TABLES
-         if "cursor" in tables[name] and name != "queue_region_samples"]
-    )  # fmt: skip
+        [
+            tables[name][["match_id", "cursor", "time"]]
+            for name in TELEMETRY_TABLES
+            if "cursor" in tables[name] and name != "queue_region_samples"
+        ]
+    )
     assert not events.duplicated(["match_id", "cursor"]).any()
     ordered = events.sort_values(["match_id", "cursor"])
     assert (ordered.groupby("match_id")["time"].diff().dropna() >= pd.Timedelta(0)).all()

@@ -19,8 +19,18 @@ def run(capsys, *arguments: str) -> tuple[int, str, str]:
 def test_sync_info_compact(service_a, tmp_path: Path, capsys, monkeypatch) -> None:
     monkeypatch.setenv("MATCHKIT_API_KEY", service_a.api_key)
     folder = str(tmp_path / "archive")
-    common = ["--base-url", service_a.base_url, "--now", NOW_A, "--rate-limit", "off",
-              "--cache-dir", str(tmp_path / "cache"), "--window-days", "1"]  # fmt: skip
+    common = [
+        "--base-url",
+        service_a.base_url,
+        "--now",
+        NOW_A,
+        "--rate-limit",
+        "off",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--window-days",
+        "1",
+    ]
     code, out, err = run(capsys, "archive", "sync", folder, "--start", "2026-10-29", *common)
     assert code == 0, err
     assert "added" in out
@@ -62,8 +72,18 @@ def test_help_has_examples(action: str, capsys) -> None:
 def test_settle_sets_where_the_archive_is_final(service_a, tmp_path: Path, capsys, monkeypatch):
     monkeypatch.setenv("MATCHKIT_API_KEY", service_a.api_key)
     folder = str(tmp_path / "archive")
-    common = ["--base-url", service_a.base_url, "--now", NOW_A, "--rate-limit", "off",
-              "--cache-dir", str(tmp_path / "cache"), "--start", "2026-10-30"]  # fmt: skip
+    common = [
+        "--base-url",
+        service_a.base_url,
+        "--now",
+        NOW_A,
+        "--rate-limit",
+        "off",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--start",
+        "2026-10-30",
+    ]
     code, _, err = run(capsys, "archive", "sync", folder, "--settle", "-1", *common)
     assert code == 2
     assert "--settle -1.0 must be from 0" in err

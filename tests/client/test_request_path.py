@@ -50,9 +50,11 @@ def test_the_imports_hold_no_circle_between_client_and_telemetry() -> None:
     assert {module: names for module, names in telemetry_to_client.items() if names} == {}
     # The one direction: the client downloads telemetry, through its own request path.
     client_to_telemetry = {
-        name for names in _imports("client").values() for name in names
+        name
+        for names in _imports("client").values()
+        for name in names
         if name.startswith("matchkit.telemetry")
-    }  # fmt: skip
+    }
     assert client_to_telemetry  # the check above is not vacuous
 
 
@@ -79,9 +81,10 @@ def test_the_status_to_error_mapping_appears_once() -> None:
     assert {place.split(":")[0] for place in places} == {"matchkit/client/retrying.py"}
     source = (PACKAGE / "client" / "retrying.py").read_text(encoding="utf-8")
     function = next(
-        node for node in ast.walk(ast.parse(source))
+        node
+        for node in ast.walk(ast.parse(source))
         if isinstance(node, ast.FunctionDef) and node.name == "status_error"
-    )  # fmt: skip
+    )
     assert all(
         function.lineno <= int(place.split(":")[1]) <= function.end_lineno for place in places
     )
@@ -125,9 +128,10 @@ def test_too_many_redirects_are_a_service_error(httpserver: HTTPServer) -> None:
     )
     with requests.Session() as session:
         path = RequestPath(
-            session, limits=Limits(timeout=5, max_redirects=3),
+            session,
+            limits=Limits(timeout=5, max_redirects=3),
             retry=RetryPolicy(attempts=2, sleep=lambda _: None),
-        )  # fmt: skip
+        )
         with pytest.raises(ServiceError, match="more than 3 redirects"):
             path.get(httpserver.url_for("/loop"), peer=SERVICE, headers={}, parse=_as_is)
     assert len(httpserver.log) == 2 * 4  # each attempt: the request and 3 redirects

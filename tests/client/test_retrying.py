@@ -37,9 +37,12 @@ def session() -> Iterator[requests.Session]:
 
 def _retrying(clock: FakeClock, **options: object) -> Retrying:
     policy = RetryPolicy(
-        attempts=3, rate_limit_attempts=3, sleep=clock.sleep, random=lambda: 0.5,
+        attempts=3,
+        rate_limit_attempts=3,
+        sleep=clock.sleep,
+        random=lambda: 0.5,
         wall_clock=lambda: WALL,
-    )  # fmt: skip
+    )
     return Retrying(policy, LOGGER, **options)  # type: ignore[arg-type]
 
 

@@ -111,9 +111,16 @@ def test_with_names_puts_each_name_beside_its_id():
     names = {"character": {"10": "Ashwind"}, "mount": {"7": "Ash Stag"}, "outfit": {"5": "Gilded"}}
     named = with_names(table, names)
     assert list(named.columns) == [
-        "actor", "character", "mount", "mount_name", "cosmetic_kind", "cosmetic_id", "cosmetic",
-        "map_id", "map",
-    ]  # fmt: skip
+        "actor",
+        "character",
+        "mount",
+        "mount_name",
+        "cosmetic_kind",
+        "cosmetic_id",
+        "cosmetic",
+        "map_id",
+        "map",
+    ]
     assert named["character"].tolist() == ["Ashwind", "11"]
     assert named["mount_name"].tolist()[0] == "Ash Stag"
     assert pd.isna(named["mount_name"][1])
@@ -122,9 +129,16 @@ def test_with_names_puts_each_name_beside_its_id():
     assert list(table.columns)[1] == "mount"  # the input is left alone
     last = with_names(table, names, ids="last")
     assert list(last.columns) == [
-        "character", "mount_name", "cosmetic_kind", "cosmetic", "map",
-        "actor", "mount", "cosmetic_id", "map_id",
-    ]  # fmt: skip
+        "character",
+        "mount_name",
+        "cosmetic_kind",
+        "cosmetic",
+        "map",
+        "actor",
+        "mount",
+        "cosmetic_id",
+        "map_id",
+    ]
     assert last[list(named.columns)].equals(named)  # the same columns, reordered
     with pytest.raises(InvalidArgumentError, match="ids='first'"):
         with_names(table, names, ids="first")  # type: ignore[arg-type]

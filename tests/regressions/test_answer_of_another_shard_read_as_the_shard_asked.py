@@ -23,8 +23,9 @@ def _na_pages(request: Request, proxy: Proxy) -> Response | None:
     if request.path != LIST:
         return None
     params = {k: v for k, v in request.args.items() if not k.startswith("filter[serverType")}
-    upstream = Request.from_values(path="/shards/na/matches", query_string=params,
-                                   headers=dict(request.headers))  # fmt: skip
+    upstream = Request.from_values(
+        path="/shards/na/matches", query_string=params, headers=dict(request.headers)
+    )
     return proxy.forward(upstream)
 
 

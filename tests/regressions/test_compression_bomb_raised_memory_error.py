@@ -38,8 +38,15 @@ def _bomb(mebibytes: int):
 
 
 def _client(url: str, tmp_path, **options) -> Client:
-    client = Client(url, api_key="k", cache_dir=tmp_path / "cache", rate_limit="off",
-                    progress=False, now="2026-10-31T00:00:00Z", **options)  # fmt: skip
+    client = Client(
+        url,
+        api_key="k",
+        cache_dir=tmp_path / "cache",
+        rate_limit="off",
+        progress=False,
+        now="2026-10-31T00:00:00Z",
+        **options,
+    )
     client.retry_policy = RetryPolicy(sleep=lambda _: None)
     return client
 

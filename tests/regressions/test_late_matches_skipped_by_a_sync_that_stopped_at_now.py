@@ -35,8 +35,9 @@ def documents(folder: Path, lines: list[bytes]) -> Path:
 def test_a_match_listed_late_is_archived_by_the_next_sync(tmp_path: Path) -> None:
     from matchkit.synth import write_dataset
 
-    write_dataset(tmp_path / "set", seed=3, matches=120, na_matches=1, as_of=NOW.isoformat(),
-                  days=4)  # fmt: skip
+    write_dataset(
+        tmp_path / "set", seed=3, matches=120, na_matches=1, as_of=NOW.isoformat(), days=4
+    )
     with gzip.open(tmp_path / "set" / "global.jsonl.gz", "rb") as lines:
         every = [line for line in lines if line.strip()]
 

@@ -23,8 +23,14 @@ BAD = ["http://[::1/x", "http://127.0.0.1:99999/x"]
 
 
 def _client(url: str, tmp_path) -> Client:
-    client = Client(url, api_key="k", cache_dir=tmp_path / "cache", rate_limit="off",
-                    progress=False, now="2026-10-31T00:00:00Z")  # fmt: skip
+    client = Client(
+        url,
+        api_key="k",
+        cache_dir=tmp_path / "cache",
+        rate_limit="off",
+        progress=False,
+        now="2026-10-31T00:00:00Z",
+    )
     client.retry_policy = RetryPolicy(attempts=2, sleep=lambda _: None)
     return client
 

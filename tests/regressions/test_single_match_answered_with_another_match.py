@@ -30,8 +30,11 @@ def test_another_matchs_document_is_an_error_and_never_cached(
                 headers={"Authorization": request.headers.get("Authorization", "")},
                 timeout=30,
             )
-            return Response(upstream.content, status=upstream.status_code,
-                            content_type=upstream.headers["Content-Type"])  # fmt: skip
+            return Response(
+                upstream.content,
+                status=upstream.status_code,
+                content_type=upstream.headers["Content-Type"],
+            )
         return None
 
     proxy = proxied_service(httpserver, reference, answer_b_for_a)

@@ -46,8 +46,12 @@ def test_a_file_of_another_match_is_never_cached(httpserver: HTTPServer, tmp_pat
     path = f"/cdn/{MATCH_ID}-telemetry.json"
     httpserver.expect_request(path).respond_with_handler(answer)
     frames = frames_with_url(document, httpserver.url_for(path))
-    options: dict[str, Any] = {"api_key": "k", "cache_dir": tmp_path / "cache",
-                               "rate_limit": "off", "progress": False}  # fmt: skip
+    options: dict[str, Any] = {
+        "api_key": "k",
+        "cache_dir": tmp_path / "cache",
+        "rate_limit": "off",
+        "progress": False,
+    }
     with Client(httpserver.url_for("/").rstrip("/"), **options) as client:
         client.retry_policy = RetryPolicy(sleep=lambda _: None)
         with pytest.raises(DocumentError, match="another match"):

@@ -34,8 +34,15 @@ def _trickle(handler: BaseHTTPRequestHandler) -> None:
 
 def test_a_trickling_body_ends_at_the_deadline(tmp_path) -> None:
     with raw_server(_trickle) as (url, seen):
-        client = Client(url, api_key="k", cache_dir=tmp_path / "cache", rate_limit="off",
-                        progress=False, timeout=0.5, now="2026-10-31T00:00:00Z")  # fmt: skip
+        client = Client(
+            url,
+            api_key="k",
+            cache_dir=tmp_path / "cache",
+            rate_limit="off",
+            progress=False,
+            timeout=0.5,
+            now="2026-10-31T00:00:00Z",
+        )
         client.retry_policy = RetryPolicy(attempts=2, sleep=lambda _: None)
         started = time.monotonic()
         with client, pytest.raises(ServiceError) as raised:

@@ -123,11 +123,19 @@ def at_the_moment(
     service computes the moment in SQL, to the microsecond)."""
     _, moment = late
     with (
-        running(data=dataset_dir, store_dir=store_dir, now=moment - timedelta(seconds=1),
-                ingestion_delay="default") as before,
-        running(data=dataset_dir, store_dir=store_dir, now=moment + timedelta(seconds=1),
-                ingestion_delay="default") as at,
-    ):  # fmt: skip
+        running(
+            data=dataset_dir,
+            store_dir=store_dir,
+            now=moment - timedelta(seconds=1),
+            ingestion_delay="default",
+        ) as before,
+        running(
+            data=dataset_dir,
+            store_dir=store_dir,
+            now=moment + timedelta(seconds=1),
+            ingestion_delay="default",
+        ) as at,
+    ):
         yield {"before": before, "at": at}
 
 

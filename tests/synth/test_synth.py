@@ -322,8 +322,12 @@ def test_participants_are_registered_anonymous_or_bots(global_documents, committ
                     assert str(stats["userID"]) == player["id"]
                 resource = included[("player", player["id"])]
                 assert set(resource["attributes"]) == {
-                    "name", "patchVersion", "shardId", "stats", "titleId"
-                }  # fmt: skip
+                    "name",
+                    "patchVersion",
+                    "shardId",
+                    "stats",
+                    "titleId",
+                }
                 assert resource["attributes"]["name"]
             elif stats.get("userID") == p.BOT_USER_ID:
                 kinds["bot"] += 1
@@ -437,9 +441,14 @@ def test_na_documents_have_the_older_shape(na_documents, committed):
         for roster in rosters:
             stats = roster["attributes"]["stats"]
             assert set(stats) == {
-                "acesEarned", "gold", "heroKills", "krakenCaptures", "side", "turretKills",
+                "acesEarned",
+                "gold",
+                "heroKills",
+                "krakenCaptures",
+                "side",
+                "turretKills",
                 "turretsRemaining",
-            }  # fmt: skip
+            }
             members = _members(document, roster)
             assert len(members) == p.NA_ROSTER_SIZE
             assert stats["heroKills"] == sum(m["attributes"]["stats"]["kills"] for m in members)
@@ -522,10 +531,21 @@ def test_cli_writes_a_small_data_set_of_another_seed(tmp_path, capsys, global_do
     out = tmp_path / "small"
     code = main(
         [
-            "synth", "--out", str(out), "--seed", "7", "--matches", "60", "--na-matches", "12",
-            "--as-of", "2026-01-15T12:00:00Z", "--days", "10",
+            "synth",
+            "--out",
+            str(out),
+            "--seed",
+            "7",
+            "--matches",
+            "60",
+            "--na-matches",
+            "12",
+            "--as-of",
+            "2026-01-15T12:00:00Z",
+            "--days",
+            "10",
         ]
-    )  # fmt: skip
+    )
     assert code == 0
     assert str(out) in capsys.readouterr().out
     dataset = open_dataset(out)

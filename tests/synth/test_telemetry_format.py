@@ -161,8 +161,20 @@ def _breaks():
         shutdown = _find(events, "ServerShutdown")
         shutdown["cursor"] = min(e["cursor"] for e in events) - 1
 
-    return [stat, winner, death, death_moved, cosmetic, character, score, pick, queue, team,
-            cursor, last]  # fmt: skip
+    return [
+        stat,
+        winner,
+        death,
+        death_moved,
+        cosmetic,
+        character,
+        score,
+        pick,
+        queue,
+        team,
+        cursor,
+        last,
+    ]
 
 
 @pytest.mark.parametrize("breaking", _breaks(), ids=lambda f: f.__name__)

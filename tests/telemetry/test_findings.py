@@ -108,8 +108,15 @@ def test_rates_and_deciding_rounds_are_consistent(telemetry: TelemetryFrames) ->
     rates = per_minute_rates(telemetry, by=["character", "round"])
     assert set(rates["stat"]) == {"damage_done", "healing_done", "disables_done"}
     assert list(rates.columns) == [  # the name where the id was, the id last
-        "character_name", "round", "stat", "per_minute", "ci_low", "ci_high", "n", "character",
-    ]  # fmt: skip
+        "character_name",
+        "round",
+        "stat",
+        "per_minute",
+        "ci_low",
+        "ci_high",
+        "n",
+        "character",
+    ]
     assert (rates["ci_low"] <= rates["per_minute"]).all()
     assert (rates["per_minute"] <= rates["ci_high"]).all()
     assert rates.attrs["excluded"]["player-rounds without a seat (bots)"] > 0

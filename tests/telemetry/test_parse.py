@@ -25,14 +25,28 @@ def small_file(match_id: str = MATCH) -> list[dict[str, Any]]:
     """A start, a death in round 0, the end of round 0, a death in round 1, the end of it."""
     stats = {"userID": "p1", "kills": 0, "deaths": 1, "score": 10}
     return [
-        event(30, ROUND_FINISHED, matchID=match_id, round=0, roundLength=60, winningTeam=1,
-              playerStats=[stats]),
+        event(
+            30,
+            ROUND_FINISHED,
+            matchID=match_id,
+            round=0,
+            roundLength=60,
+            winningTeam=1,
+            playerStats=[stats],
+        ),
         event(10, MATCH_START, matchID=match_id, version="1", type="QUICK2V2"),
         event(20, DEATH, matchID=match_id, userID="p1"),
         event(40, DEATH, matchID=match_id, userID="p1"),
-        event(50, ROUND_FINISHED, matchID=match_id, round=1, roundLength=70, winningTeam=2,
-              playerStats=[stats]),
-    ]  # fmt: skip
+        event(
+            50,
+            ROUND_FINISHED,
+            matchID=match_id,
+            round=1,
+            roundLength=70,
+            winningTeam=2,
+            playerStats=[stats],
+        ),
+    ]
 
 
 def frames_of(events: list[dict[str, Any]]) -> TelemetryFrames:

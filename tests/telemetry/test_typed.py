@@ -70,10 +70,16 @@ def test_the_recorded_real_file_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
 def _odd_files() -> dict[str, list[dict[str, Any]]]:
     """Files each with one thing the fast path does not declare (and one plain file)."""
     queue = event(
-        5, QUEUE, matchId=MATCH, userId="a", timeJoinedQueue="12", timeInQueue=3,
-        queueTypes=["x"], limitMatchmakingRange=True, regionSamples=[
-            {"region": "eu", "latencyMS": 20}, {"region": "us", "latencyMS": None}],
-    )  # fmt: skip
+        5,
+        QUEUE,
+        matchId=MATCH,
+        userId="a",
+        timeJoinedQueue="12",
+        timeInQueue=3,
+        queueTypes=["x"],
+        limitMatchmakingRange=True,
+        regionSamples=[{"region": "eu", "latencyMS": 20}, {"region": "us", "latencyMS": None}],
+    )
     cases: dict[str, list[dict[str, Any]]] = {"plain": [*small_file(), queue]}
 
     def case(name: str, change: Any) -> None:

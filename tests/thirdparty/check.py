@@ -75,8 +75,9 @@ def check(read: dict, wanted: dict) -> None:
         snapshot = wanted["global"][player["player_id"]]["attributes"]
         assert (got["id"], got["name"]) == (player["player_id"], player["to"]), (name, got)
         assert (got["picture"], got["title"]) == (
-            snapshot["stats"]["picture"], snapshot["stats"]["title"]
-        ), (name, got)  # fmt: skip
+            snapshot["stats"]["picture"],
+            snapshot["stats"]["title"],
+        ), (name, got)
         named = {key: value["localized_name"] for key, value in got["stats"].items()}
         assert named == {"2": "Wins", "3": "Losses", "26": "AccountLevel"}, named
         for key in ("2", "3", "26"):

@@ -259,8 +259,16 @@ def _damage(
             continue
         for helper in death.assists:
             amount = float(draw.integer(10, 40))
-            hits.append(Damage(round(death.time - 6, 3), helper, death.victim, amount,
-                               draw.pick(p.DAMAGE_CAUSERS)[0], "ArmShot"))  # fmt: skip
+            hits.append(
+                Damage(
+                    round(death.time - 6, 3),
+                    helper,
+                    death.victim,
+                    amount,
+                    draw.pick(p.DAMAGE_CAUSERS)[0],
+                    "ArmShot",
+                )
+            )
         count = draw.integer(1, 3)
         first = death.knocked_at if death.knocked_at is not None else death.time - count
         left = 100.0

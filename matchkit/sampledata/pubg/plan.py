@@ -28,9 +28,31 @@ from matchkit.sampledata.sampling import QuickDraw, WeightedTable, harmonic_weig
 __all__ = ["Bot", "MatchPlan", "Player", "SampleSetPlan", "ShardPlan", "build_plan"]
 
 _SYLLABLES = (
-    "ka", "ro", "mi", "ze", "tu", "vo", "li", "na", "pe", "shi", "gor", "dan", "bel", "fin",
-    "ash", "kor", "vel", "tor", "ryu", "jin", "mor", "sel", "ix", "ul",
-)  # fmt: skip
+    "ka",
+    "ro",
+    "mi",
+    "ze",
+    "tu",
+    "vo",
+    "li",
+    "na",
+    "pe",
+    "shi",
+    "gor",
+    "dan",
+    "bel",
+    "fin",
+    "ash",
+    "kor",
+    "vel",
+    "tor",
+    "ryu",
+    "jin",
+    "mor",
+    "sel",
+    "ix",
+    "ul",
+)
 _BOT_WORDS = ("Lap", "by", "ask", "ed", "Mor", "ning", "Sun", "rise", "Pine", "cone", "Ri", "ver")
 
 

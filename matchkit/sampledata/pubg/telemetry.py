@@ -29,17 +29,32 @@ __all__ = ["telemetry_bytes", "telemetry_events"]
 
 Event = dict[str, Any]
 _NO_VEHICLE = {
-    "vehicleType": "", "vehicleId": "", "seatIndex": -1, "healthPercent": 0, "feulPercent": 0,
-    "altitudeAbs": 0, "altitudeRel": 0, "velocity": 0, "isWheelsInAir": False,
-    "isInWaterVolume": False, "isEngineOn": True, "location": {"x": 0, "y": 0, "z": 0},
-}  # fmt: skip
+    "vehicleType": "",
+    "vehicleId": "",
+    "seatIndex": -1,
+    "healthPercent": 0,
+    "feulPercent": 0,
+    "altitudeAbs": 0,
+    "altitudeRel": 0,
+    "velocity": 0,
+    "isWheelsInAir": False,
+    "isInWaterVolume": False,
+    "isEngineOn": True,
+    "location": {"x": 0, "y": 0, "z": 0},
+}
 _REWARD = {
-    "bpRewardDetail": {"byPlayTime": 0, "byRanking": 0, "byKills": 0, "byDamageDealt": 0,
-                       "boostAmount": 0, "byModeScore": 0},
+    "bpRewardDetail": {
+        "byPlayTime": 0,
+        "byRanking": 0,
+        "byKills": 0,
+        "byDamageDealt": 0,
+        "boostAmount": 0,
+        "byModeScore": 0,
+    },
     "arcadeRewardDetail": {"byPlayTime": 0},
     "statTrakDataPairs": [],
     "headshotStatTrakDataPairs": [],
-}  # fmt: skip
+}
 
 
 def telemetry_bytes(match: MatchPlan, outcome: Outcome | None = None) -> bytes:
@@ -122,26 +137,34 @@ class _Renderer:
 
     def events(self) -> list[Event]:
         match = self.match
-        self._add(-60, "LogMatchDefinition", {
-            "MatchId": f"match.bro.{match.mode.match_type}.{match.shard}.{match.mode.id}."
-                       f"{match.created_at:%Y.%m.%d.%H}.{match.id}",
-            "PingQuality": "",
-        })  # fmt: skip
+        self._add(
+            -60,
+            "LogMatchDefinition",
+            {
+                "MatchId": f"match.bro.{match.mode.match_type}.{match.shard}.{match.mode.id}."
+                f"{match.created_at:%Y.%m.%d.%H}.{match.id}",
+                "PingQuality": "",
+            },
+        )
         for seat in self.seats:
             slot = match.rosters[seat[0]][seat[1]]
             if not isinstance(slot, Bot):
                 self._add(-50, "LogPlayerLogin", {"accountId": slot.id})
             self._add(-49, "LogPlayerCreate", {"character": self._character(seat, -49)})
-        self._add(0, "LogMatchStart", {
-            "mapName": match.map.id,
-            "weatherId": "Clear",
-            "characters": [self._start_character(seat) for seat in self.seats],
-            "cameraViewBehaviour": "FpsOnly" if match.mode.id.endswith("fpp") else "FpsAndTps",
-            "teamSize": match.mode.team_size,
-            "isCustomGame": match.custom,
-            "isEventMode": False,
-            "blueZoneCustomOptions": "[]",
-        })  # fmt: skip
+        self._add(
+            0,
+            "LogMatchStart",
+            {
+                "mapName": match.map.id,
+                "weatherId": "Clear",
+                "characters": [self._start_character(seat) for seat in self.seats],
+                "cameraViewBehaviour": "FpsOnly" if match.mode.id.endswith("fpp") else "FpsAndTps",
+                "teamSize": match.mode.team_size,
+                "isCustomGame": match.custom,
+                "isEventMode": False,
+                "blueZoneCustomOptions": "[]",
+            },
+        )
         if self.royale:
             self._flight()
             self._care_packages()
@@ -153,26 +176,56 @@ class _Renderer:
         return [event for _, _, event in self.out]
 
     def _start_character(self, seat: Seat) -> Event:
-        return {"character": self._character(seat, 0), "primaryWeaponFirst": "",
-                "primaryWeaponSecond": "", "secondaryWeapon": "", "spawnKitIndex": 0}  # fmt: skip
+        return {
+            "character": self._character(seat, 0),
+            "primaryWeaponFirst": "",
+            "primaryWeaponSecond": "",
+            "secondaryWeapon": "",
+            "spawnKitIndex": 0,
+        }
 
     def _flight(self) -> None:
         plane = p.VEHICLES[0][0]
         for seat in self.seats:
             leave = 20 + self.draw.random() * 40
-            vehicle = {**_NO_VEHICLE, "vehicleType": "TransportAircraft", "vehicleId": plane,
-                       "seatIndex": 0, "isEngineOn": False}  # fmt: skip
-            self._add(1, "LogVehicleRide", {
-                "character": self._character(seat, 1), "vehicle": vehicle, "seatIndex": 0,
-                "fellowPassengers": []})  # fmt: skip
-            self._add(leave, "LogVehicleLeave", {
-                "character": self._character(seat, leave), "vehicle": vehicle,
-                "rideDistance": 0, "seatIndex": 0, "maxSpeed": 0,
-                "fellowPassengers": []})  # fmt: skip
+            vehicle = {
+                **_NO_VEHICLE,
+                "vehicleType": "TransportAircraft",
+                "vehicleId": plane,
+                "seatIndex": 0,
+                "isEngineOn": False,
+            }
+            self._add(
+                1,
+                "LogVehicleRide",
+                {
+                    "character": self._character(seat, 1),
+                    "vehicle": vehicle,
+                    "seatIndex": 0,
+                    "fellowPassengers": [],
+                },
+            )
+            self._add(
+                leave,
+                "LogVehicleLeave",
+                {
+                    "character": self._character(seat, leave),
+                    "vehicle": vehicle,
+                    "rideDistance": 0,
+                    "seatIndex": 0,
+                    "maxSpeed": 0,
+                    "fellowPassengers": [],
+                },
+            )
             landing = min(leave + 40, self.outcome.survived[seat])
-            self._add(landing, "LogParachuteLanding", {
-                "character": self._character(seat, landing),
-                "distance": round(200 + 300 * self.draw.random(), 3)})  # fmt: skip
+            self._add(
+                landing,
+                "LogParachuteLanding",
+                {
+                    "character": self._character(seat, landing),
+                    "distance": round(200 + 300 * self.draw.random(), 3),
+                },
+            )
 
     def _care_packages(self) -> None:
         for number in range(2):
@@ -225,26 +278,37 @@ class _Renderer:
             alive = [seat for seat in self.seats if self._alive(seat, tick)]
             radius = round(size * 0.5 * max(0.02, 1 - tick / self.match.duration), 3)
             state = {
-                "elapsedTime": tick, "numStartTeams": teams,
+                "elapsedTime": tick,
+                "numStartTeams": teams,
                 "numAliveTeams": len({seat[0] for seat in alive}),
-                "numParticipatedTeams": teams, "numJoinPlayers": len(self.seats),
-                "numStartPlayers": len(self.seats), "numAlivePlayers": len(alive),
+                "numParticipatedTeams": teams,
+                "numJoinPlayers": len(self.seats),
+                "numStartPlayers": len(self.seats),
+                "numAlivePlayers": len(alive),
                 "numParticipatedPlayers": len(self.seats),
                 "safetyZonePosition": {"x": self.center[0], "y": self.center[1], "z": 0},
                 "safetyZoneRadius": radius,
                 "poisonGasWarningPosition": {"x": self.center[0], "y": self.center[1], "z": 0},
                 "poisonGasWarningRadius": round(radius * 0.8, 3),
-                "redZonePosition": {"x": 0, "y": 0, "z": 0}, "redZoneRadius": 0,
-                "blackZonePosition": {"x": 0, "y": 0, "z": 0}, "blackZoneRadius": 0,
-            }  # fmt: skip
+                "redZonePosition": {"x": 0, "y": 0, "z": 0},
+                "redZoneRadius": 0,
+                "blackZonePosition": {"x": 0, "y": 0, "z": 0},
+                "blackZoneRadius": 0,
+            }
             self._add(tick, "LogGameStatePeriodic", {"gameState": state})
             if not tick:
                 continue
             for seat in alive:
                 self._walk(seat, radius)
-                self._add(tick, "LogPlayerPosition", {
-                    "character": self._character(seat, tick), "elapsedTime": tick,
-                    "numAlivePlayers": len(alive)})  # fmt: skip
+                self._add(
+                    tick,
+                    "LogPlayerPosition",
+                    {
+                        "character": self._character(seat, tick),
+                        "elapsedTime": tick,
+                        "numAlivePlayers": len(alive),
+                    },
+                )
 
     def _walk(self, seat: Seat, radius: float) -> None:
         x, y = self.spot[seat]
@@ -282,25 +346,42 @@ class _Renderer:
     def _damage_info(self, death: Death, *, player: bool) -> Event:
         if player and death.killer is not None:
             reason = "HeadShot" if death.headshot else "TorsoShot"
-            return {"damageReason": reason, "damageTypeCategory": "Damage_Gun",
-                    "damageCauserName": death.causer, "additionalInfo": [],
-                    "distance": death.distance, "isThroughPenetrableWall": False}  # fmt: skip
-        return {"damageReason": "NonSpecific", "damageTypeCategory": "Damage_BlueZone",
-                "damageCauserName": death.causer, "additionalInfo": [], "distance": -1,
-                "isThroughPenetrableWall": False}  # fmt: skip
+            return {
+                "damageReason": reason,
+                "damageTypeCategory": "Damage_Gun",
+                "damageCauserName": death.causer,
+                "additionalInfo": [],
+                "distance": death.distance,
+                "isThroughPenetrableWall": False,
+            }
+        return {
+            "damageReason": "NonSpecific",
+            "damageTypeCategory": "Damage_BlueZone",
+            "damageCauserName": death.causer,
+            "additionalInfo": [],
+            "distance": -1,
+            "isThroughPenetrableWall": False,
+        }
 
     def _groggy(self, death: Death, attack: int) -> Event:
         # Knocks are by players, at a known moment (Outcome's _kill makes them so).
         assert death.killer is not None
         assert death.knocked_at is not None
         return {
-            "attackId": attack, "attacker": self._character(death.killer, death.knocked_at),
+            "attackId": attack,
+            "attacker": self._character(death.killer, death.knocked_at),
             "victim": self._character(death.victim, death.knocked_at, health=0),
-            "damageReason": "TorsoShot", "damageTypeCategory": "Damage_Gun",
-            "damageCauserName": death.causer, "damageCauserAdditionalInfo": [],
-            "victimWeapon": "", "victimWeaponAdditionalInfo": [], "distance": death.distance,
-            "isAttackerInVehicle": False, "dBNOId": attack, "isThroughPenetrableWall": False,
-        }  # fmt: skip
+            "damageReason": "TorsoShot",
+            "damageTypeCategory": "Damage_Gun",
+            "damageCauserName": death.causer,
+            "damageCauserAdditionalInfo": [],
+            "victimWeapon": "",
+            "victimWeaponAdditionalInfo": [],
+            "distance": death.distance,
+            "isAttackerInVehicle": False,
+            "dBNOId": attack,
+            "isThroughPenetrableWall": False,
+        }
 
     def _kill(self, death: Death, attack: int) -> Event:
         victim = death.victim
@@ -313,13 +394,21 @@ class _Renderer:
         slot = self.match.rosters[victim[0]][victim[1]]
         stats = self.outcome.stats[victim]
         result = {
-            "rank": self.outcome.ranks[victim[0]], "gameResult": "", "teamId": victim[0] + 1,
-            "stats": {"killCount": stats.kills, "distanceOnFoot": stats.walk_distance,
-                      "distanceOnSwim": stats.swim_distance,
-                      "distanceOnVehicle": stats.ride_distance,
-                      "distanceOnParachute": 300.0, "distanceOnFreefall": 250.0, **_REWARD},
-            "accountId": slot.id, "isRewardAbuse": False,
-        }  # fmt: skip
+            "rank": self.outcome.ranks[victim[0]],
+            "gameResult": "",
+            "teamId": victim[0] + 1,
+            "stats": {
+                "killCount": stats.kills,
+                "distanceOnFoot": stats.walk_distance,
+                "distanceOnSwim": stats.swim_distance,
+                "distanceOnVehicle": stats.ride_distance,
+                "distanceOnParachute": 300.0,
+                "distanceOnFreefall": 250.0,
+                **_REWARD,
+            },
+            "accountId": slot.id,
+            "isRewardAbuse": False,
+        }
         body: Event = {
             "attackId": attack,
             "dBNOId": attack if knocker is not None else -1,
@@ -351,27 +440,53 @@ class _Renderer:
         for seat in winners:
             slot = self.match.rosters[seat[0]][seat[1]]
             stats = self.outcome.stats[seat]
-            results.append({
-                "rank": 1, "gameResult": "", "teamId": seat[0] + 1,
-                "stats": {"killCount": stats.kills, "distanceOnFoot": stats.walk_distance,
-                          "distanceOnSwim": stats.swim_distance,
-                          "distanceOnVehicle": stats.ride_distance, "distanceOnParachute": 300.0,
-                          "distanceOnFreefall": 250.0, **_REWARD},
-                "accountId": slot.id, "isRewardAbuse": False,
-            })  # fmt: skip
+            results.append(
+                {
+                    "rank": 1,
+                    "gameResult": "",
+                    "teamId": seat[0] + 1,
+                    "stats": {
+                        "killCount": stats.kills,
+                        "distanceOnFoot": stats.walk_distance,
+                        "distanceOnSwim": stats.swim_distance,
+                        "distanceOnVehicle": stats.ride_distance,
+                        "distanceOnParachute": 300.0,
+                        "distanceOnFreefall": 250.0,
+                        **_REWARD,
+                    },
+                    "accountId": slot.id,
+                    "isRewardAbuse": False,
+                }
+            )
         characters = [
-            {"character": self._character(seat, end, health=0, end=True), "primaryWeaponFirst": "",
-             "primaryWeaponSecond": "", "secondaryWeapon": "", "spawnKitIndex": 0}
+            {
+                "character": self._character(seat, end, health=0, end=True),
+                "primaryWeaponFirst": "",
+                "primaryWeaponSecond": "",
+                "secondaryWeapon": "",
+                "spawnKitIndex": 0,
+            }
             for seat in self.seats
-        ]  # fmt: skip
-        self._add(end, "LogMatchEnd", {
-            "characters": characters, "gameResultOnFinished": {"results": results},
-            "allWeaponStats": []})  # fmt: skip
+        ]
+        self._add(
+            end,
+            "LogMatchEnd",
+            {
+                "characters": characters,
+                "gameResultOnFinished": {"results": results},
+                "allWeaponStats": [],
+            },
+        )
 
 
 def _item(item_id: str, category: str, sub_category: str) -> Event:
-    return {"itemId": item_id, "stackCount": 1, "category": category,
-            "subCategory": sub_category, "attachedItems": []}  # fmt: skip
+    return {
+        "itemId": item_id,
+        "stackCount": 1,
+        "category": category,
+        "subCategory": sub_category,
+        "attachedItems": [],
+    }
 
 
 def _iso(moment: datetime) -> str:

@@ -34,11 +34,27 @@ _ROLES = ("melee", "ranged", "support")
 # mod 20], prefixed by the character's name: ten distinct names per character, a different
 # rotation for each.
 BATTLERITE_NAMES = (
-    "Quickening", "Ironhide", "Second Wind", "Ember Heart", "Frost Veil", "Piercing Light",
-    "Stormcall", "Thornguard", "Deep Roots", "Swift Return", "Blood Pact", "Echoing Step",
-    "Bright Ward", "Shadow Mark", "Tidal Surge", "Stone Skin", "Last Stand", "Hunter's Eye",
-    "Wildfire", "Calm Mind",
-)  # fmt: skip
+    "Quickening",
+    "Ironhide",
+    "Second Wind",
+    "Ember Heart",
+    "Frost Veil",
+    "Piercing Light",
+    "Stormcall",
+    "Thornguard",
+    "Deep Roots",
+    "Swift Return",
+    "Blood Pact",
+    "Echoing Step",
+    "Bright Ward",
+    "Shadow Mark",
+    "Tidal Surge",
+    "Stone Skin",
+    "Last Stand",
+    "Hunter's Eye",
+    "Wildfire",
+    "Calm Mind",
+)
 _NAME_STEP = 3
 _ARCHETYPES = dict(t.ARCHETYPES)
 _WEIGHTS = tuple(harmonic_weights(t.BATTLERITES_PER_CHARACTER, t.BATTLERITE_SKEW))

@@ -64,8 +64,15 @@ ARCHETYPES = (("melee", 2), ("ranged", 4), ("support", 8))
 
 # -- queue times ------------------------------------------------------------
 # League of a player (0..6), drawn once per player id with these weights (a team: its league).
-LEAGUES = (("0", "0.22"), ("1", "0.22"), ("2", "0.19"), ("3", "0.15"), ("4", "0.11"),
-           ("5", "0.07"), ("6", "0.04"))  # fmt: skip
+LEAGUES = (
+    ("0", "0.22"),
+    ("1", "0.22"),
+    ("2", "0.19"),
+    ("3", "0.15"),
+    ("4", "0.11"),
+    ("5", "0.07"),
+    ("6", "0.04"),
+)
 # timeInQueue (s) = base of the player's league * factor of the match region
 #                   * (night factor in the night region at night) * spread,
 # spread triangular (low, mode, high), mean (low + mode + high) / 3.

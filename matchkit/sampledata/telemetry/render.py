@@ -57,8 +57,17 @@ SHARD = "global"
 ASSET_URL_PREFIX = f"{p.ASSET_BASE_URL}/{p.GLOBAL_TITLE_ID}/{SHARD}/"
 SERVICE_PATH_PREFIX = f"/telemetry/{SHARD}/"
 
-SCORE_TYPES = ("USES", "DAMAGE_DONE", "DAMAGE_RECEIVED", "HEALING_DONE", "HEALING_RECEIVED",
-               "CONTROL_DONE", "CONTROL_RECEIVED", "ENERGY_RECEIVED", "ENERGY_USED")  # fmt: skip
+SCORE_TYPES = (
+    "USES",
+    "DAMAGE_DONE",
+    "DAMAGE_RECEIVED",
+    "HEALING_DONE",
+    "HEALING_RECEIVED",
+    "CONTROL_DONE",
+    "CONTROL_RECEIVED",
+    "ENERGY_RECEIVED",
+    "ENERGY_USED",
+)
 _RATES = tuple((name, float(Fraction(rate))) for name, rate in t.ROUND_EVENT_RATES)
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MILLISECOND = timedelta(milliseconds=1)
@@ -159,16 +168,28 @@ def _play_round(log: _Log, draw: QuickDraw, index: int, begin: int, stats: list[
     if draw.chance(t.MOUNTS_AFTER_ELEVATOR_SHARE):
         humans = [one for one in people if not one.bot]
         if humans:
-            _round_event(log, begin + draw.integer(100, 300), draw.pick(humans), round_.ordinal,
-                         "MOUNTS_AFTER_ELEVATOR", 1)  # fmt: skip
+            _round_event(
+                log,
+                begin + draw.integer(100, 300),
+                draw.pick(humans),
+                round_.ordinal,
+                "MOUNTS_AFTER_ELEVATOR",
+                1,
+            )
     for person, row, deaths in zip(people, stats, death_times, strict=True):
         for time in deaths:
             log.match_event(time, ev.DEATH, userID=person.user_id)
         if person.bot:
             continue
         abilities = character_kit(person.actor).abilities
-        _round_event(log, begin + draw.integer(300, 2500), person, round_.ordinal, "MOUNT_DURATION",
-                     draw.integer(14, 23))  # fmt: skip
+        _round_event(
+            log,
+            begin + draw.integer(300, 2500),
+            person,
+            round_.ordinal,
+            "MOUNT_DURATION",
+            draw.integer(14, 23),
+        )
         until = deaths[0] if deaths else end
         window = max(1, until - begin - 3000)
         for kind, rate in _RATES:
@@ -242,8 +263,11 @@ def _arena(log: _Log, draw: QuickDraw, start: int) -> int:
                 continue
             kind = players.loadout(draw)
             for rite in players.battlerite_picks(draw, person, won=roster.won):
-                log.add(picked_at, ev.PICK, players.pick_event(view, person, rite, loadout=kind,
-                                                            time=picked_at))  # fmt: skip
+                log.add(
+                    picked_at,
+                    ev.PICK,
+                    players.pick_event(view, person, rite, loadout=kind, time=picked_at),
+                )
     last = begin
     for index, round_ in enumerate(view.rounds):
         last = _play_round(log, draw, index, begin, rows[index])

@@ -64,11 +64,12 @@ def _extra_deaths(view: MatchView, side: int, draw: Draw) -> int | None:
     killers = [one for one in people if one.side != side]
     known_kills = sum(one.stats.get("kills", 0) for one in killers)
     fixed = sum(
-        one.stats["deaths"] if "deaths" in one.stats else
-        sum(1 for r in view.rounds if r.winning_team != side)
+        one.stats["deaths"]
+        if "deaths" in one.stats
+        else sum(1 for r in view.rounds if r.winning_team != side)
         for one in people
         if one.side == side
-    )  # fmt: skip
+    )
     if all("kills" in one.stats for one in killers):
         return known_kills - fixed if known_kills >= fixed else None
     unknown = [one for one in people if one.side == side and "deaths" not in one.stats]

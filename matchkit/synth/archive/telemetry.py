@@ -171,13 +171,18 @@ def draw_telemetry(rng: np.random.Generator, c: TelemetryInputs) -> dict[str, pa
     _starts(rng, c, events, named, start_ms)
     arena_deaths = _arena(rng, c, events, named, start_ms)
     _deaths(rng, c, events, named, start_ms, arena_deaths)
-    events.add("match_finishes", np.arange(c.n), "end", {
-        "time": start_ms + c.duration * _MS,
-        "team_one_score": np.where(c.arena, c.final1, 0),  # 0 in Royale, as the service's
-        "team_two_score": np.where(c.arena, c.final2, 0),
-        "match_length": c.duration,
-        "region": c.region,
-    })  # fmt: skip
+    events.add(
+        "match_finishes",
+        np.arange(c.n),
+        "end",
+        {
+            "time": start_ms + c.duration * _MS,
+            "team_one_score": np.where(c.arena, c.final1, 0),  # 0 in Royale, as the service's
+            "team_two_score": np.where(c.arena, c.final2, 0),
+            "match_length": c.duration,
+            "region": c.region,
+        },
+    )
     _cursors(events.tables, events.order, c.n)
     events.tables["files"] = _files(events.tables, c)
     return {
@@ -192,34 +197,49 @@ def _starts(
     """A QueueEvent per human before the start, the MatchStart, a reservation per player."""
     queued = named[c.p_human[named]]
     waited = rng.gamma(2.0, 30.0, len(queued))
-    events.add("queue_events", c.p_match[queued], "queue_events", {
-        "time": start_ms[c.p_match[queued]] - (waited * _MS).astype(np.int64) - 5_000,
-        "user_id": c.p_user.take(pa.array(queued)),
-        "time_in_queue": waited,
-        "character": c.p_actor[queued],
-        "ranking_type": c.ranking.take(pa.array(c.p_match[queued])),
-        "team_side": c.p_side[queued],
-        "match_region": c.region.take(pa.array(c.p_match[queued])),
-    })  # fmt: skip
-    events.add("match_starts", np.arange(c.n), "match_starts", {
-        "time": start_ms,
-        "version": c.patch,
-        "server_type": c.server_type,
-        "game_mode": c.game_mode,
-        "map_id": c.map_id,
-        "team_size": c.size,
-        "region": c.region,
-    })  # fmt: skip
+    events.add(
+        "queue_events",
+        c.p_match[queued],
+        "queue_events",
+        {
+            "time": start_ms[c.p_match[queued]] - (waited * _MS).astype(np.int64) - 5_000,
+            "user_id": c.p_user.take(pa.array(queued)),
+            "time_in_queue": waited,
+            "character": c.p_actor[queued],
+            "ranking_type": c.ranking.take(pa.array(c.p_match[queued])),
+            "team_side": c.p_side[queued],
+            "match_region": c.region.take(pa.array(c.p_match[queued])),
+        },
+    )
+    events.add(
+        "match_starts",
+        np.arange(c.n),
+        "match_starts",
+        {
+            "time": start_ms,
+            "version": c.patch,
+            "server_type": c.server_type,
+            "game_mode": c.game_mode,
+            "map_id": c.map_id,
+            "team_size": c.size,
+            "region": c.region,
+        },
+    )
     match = c.p_match[named]
-    events.add("reserved_users", match, "reserved_users", {
-        "time": start_ms[match],
-        "user_id": c.p_user.take(pa.array(named)),
-        "server_type": c.server_type.take(pa.array(match)),
-        "character": c.p_actor[named],
-        "team": c.p_side[named],
-        "ranking_type": c.ranking.take(pa.array(match)),
-        **{slot: values[named] for slot, values in c.p_cosmetics.items()},
-    })  # fmt: skip
+    events.add(
+        "reserved_users",
+        match,
+        "reserved_users",
+        {
+            "time": start_ms[match],
+            "user_id": c.p_user.take(pa.array(named)),
+            "server_type": c.server_type.take(pa.array(match)),
+            "character": c.p_actor[named],
+            "team": c.p_side[named],
+            "ranking_type": c.ranking.take(pa.array(match)),
+            **{slot: values[named] for slot, values in c.p_cosmetics.items()},
+        },
+    )
 
 
 def _arena(
@@ -232,14 +252,19 @@ def _arena(
     slot = np.tile(np.arange(_PICKS), int(in_arena.sum()))
     kits = c.battlerites[pickers]
     choice = np.argsort(rng.random(kits.shape), axis=1)[np.arange(len(pickers)), slot]
-    events.add("battlerite_picks", c.p_match[pickers], "battlerite_picks", {
-        "time": start_ms[c.p_match[pickers]] + 1_000,
-        "user_id": c.p_user.take(pa.array(pickers)),
-        "round": np.zeros(len(pickers), np.int64),
-        "character": c.p_actor[pickers],
-        "server_type": c.server_type.take(pa.array(c.p_match[pickers])),
-        "battlerite_type": kits[np.arange(len(pickers)), choice],
-    })  # fmt: skip
+    events.add(
+        "battlerite_picks",
+        c.p_match[pickers],
+        "battlerite_picks",
+        {
+            "time": start_ms[c.p_match[pickers]] + 1_000,
+            "user_id": c.p_user.take(pa.array(pickers)),
+            "round": np.zeros(len(pickers), np.int64),
+            "character": c.p_actor[pickers],
+            "server_type": c.server_type.take(pa.array(c.p_match[pickers])),
+            "battlerite_type": kits[np.arange(len(pickers)), choice],
+        },
+    )
     q_match = np.repeat(np.arange(c.n), c.rounds)
     q_ord = ragged_arange(c.rounds)
     ends = np.cumsum(c.round_seconds * (np.arange(5)[None, :] < c.rounds[:, None]), axis=1)
@@ -247,12 +272,17 @@ def _arena(
         start_ms[q_match]
         + (c.intro + ends[q_match, q_ord] + c.round_break * q_ord) * _MS  # intro, rounds, breaks
     )
-    events.add("rounds", q_match, "round", {
-        "time": round_end,
-        "round": q_ord,
-        "round_length": c.round_seconds[q_match, q_ord],
-        "winning_team": np.where(c.outcome[q_match, q_ord], 1, 2),
-    })  # fmt: skip
+    events.add(
+        "rounds",
+        q_match,
+        "round",
+        {
+            "time": round_end,
+            "round": q_ord,
+            "round_length": c.round_seconds[q_match, q_ord],
+            "winning_team": np.where(c.outcome[q_match, q_ord], 1, 2),
+        },
+    )
     stats, deaths = _round_stats(rng, c, named[in_arena], round_end, q_match)
     events.tables["round_player_stats"] = stats
     return deaths
@@ -275,11 +305,16 @@ def _deaths(
     ).astype(np.int64)
     no_round = np.concatenate([np.zeros(len(arena["rows"]), bool), np.ones(len(died), bool)])
     rounds = np.concatenate([arena["round"], np.zeros(len(died), np.int64)])
-    events.add("deaths", np.concatenate([arena["rows"], c.p_match[died]]), "round", {
-        "time": np.concatenate([arena["time"], at]),
-        "user_id": pa.concat_arrays([arena["user_id"], c.p_user.take(pa.array(died))]),
-        "round": pa.array(rounds, mask=no_round),
-    })  # fmt: skip
+    events.add(
+        "deaths",
+        np.concatenate([arena["rows"], c.p_match[died]]),
+        "round",
+        {
+            "time": np.concatenate([arena["time"], at]),
+            "user_id": pa.concat_arrays([arena["user_id"], c.p_user.take(pa.array(died))]),
+            "round": pa.array(rounds, mask=no_round),
+        },
+    )
 
 
 def _round_stats(

@@ -182,8 +182,16 @@ def _write(
         n = min(plan.chunk, plan.matches - index * plan.chunk)
         low = plan.start + span * index
         rng = np.random.default_rng([*plan.seeds, index])
-        return draw_chunk(plan.model, rng, n, low, low + span, plan.patches,
-                          buckets=manifest.buckets, telemetry=plan.telemetry)  # fmt: skip
+        return draw_chunk(
+            plan.model,
+            rng,
+            n,
+            low,
+            low + span,
+            plan.patches,
+            buckets=manifest.buckets,
+            telemetry=plan.telemetry,
+        )
 
     # The next chunk is drawn while this one is written (numpy and deltalake both work
     # without the GIL): two chunks in memory at most.
