@@ -37,7 +37,7 @@ from matchkit.client.connection import connect
 from matchkit.client.listing import ListPlanner
 from matchkit.client.pager import Pager, ordered_frames
 from matchkit.client.plan import FetchPlan, list_path
-from matchkit.client.players import checked_player_id, fetch_players, player_frames
+from matchkit.client.players import checked_player_id, fetch_player, fetch_players
 from matchkit.client.retrying import RetryPolicy
 from matchkit.client.samples import (
     checked_sample_start,
@@ -48,7 +48,7 @@ from matchkit.client.samples import (
 from matchkit.client.settings import ClientSettings
 from matchkit.client.status import ServiceStatus, read_status
 from matchkit.client.warnings import RangeClampedWarning, UnlistedValueWarning
-from matchkit.errors import InvalidArgumentError, NotFoundError
+from matchkit.errors import InvalidArgumentError
 from matchkit.rules.profiles import Profile
 from matchkit.rules.windows import format_time, parse_time
 
@@ -468,8 +468,8 @@ class Client:
         ``player_ids=[player_id]``: the same time rules (any range, split into windows of at
         most 28 days, clamped to the retention period with a warning), cache and checks.
 
-        Without one (PUBG): the player's recent match ids (``GET /players?filter[playerIds]``,
-        the last 14 days, newest first), then those matches by id (:meth:`get_matches`: no
+        Without one (PUBG): the player's recent match ids (``GET /players/{id}``: the last 14
+        days, newest first), then those matches by id (:meth:`get_matches`: no
         rate limit, each cached forever), keeping those created in ``[start, end)`` (either
         bound may be left out); the result's ``player_matches`` lists every id the player
         listed. ``options`` are not taken there (nothing is filtered by the service).
@@ -513,15 +513,7 @@ class Client:
                 f"end {format_time(high)} is not after start {format_time(low)}",
                 parameter="end",
             )
-        listed = player_frames(
-            self.transport, self.shard, "ids", (player_id,), profile=self.profile
-        )
-        if listed.players.empty:
-            raise NotFoundError(
-                f"no player {player_id!r} on shard {self.shard}; look an id up by name with "
-                "client.players(names=[...])",
-                status=404,
-            )
+        listed = fetch_player(self.transport, self.shard, player_id, profile=self.profile)
         ids = list(dict.fromkeys(listed.player_matches["match_id"].astype(str)))
         frames = self._matches_with(ids, listed)
         created = frames.matches["created_at"]

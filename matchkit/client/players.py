@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from matchkit.client.arguments import match_path_segment
 from matchkit.client.request import Fetched
 from matchkit.client.responses import BadAnswerError
 from matchkit.client.warnings import PlayerNotFoundWarning
@@ -51,7 +52,9 @@ __all__ = [
     "PLAYER_EXPIRY",
     "checked_player_id",
     "checked_players",
+    "fetch_player",
     "fetch_players",
+    "player_check",
     "player_frames",
     "players_parser",
 ]
@@ -177,6 +180,46 @@ def player_frames(
     from matchkit.normalize.pipeline import to_frames
 
     return to_frames([body for body in found if body is not None], profile=profile)
+
+
+def player_check(player_id: str, shard: str) -> Callable[[Fetched], bytes]:
+    """The parse hook of ``GET /shards/<shard>/players/<player_id>``: the body, once it is that
+    player, of that shard.
+
+    Raises:
+        BadAnswerError: another player, or one of another shard.
+    """
+    asked = (player_id,)
+
+    def parse(fetched: Fetched) -> bytes:
+        data = (fetched.head or {}).get("data")
+        found: list[dict[str, Any]] = data if isinstance(data, list) else [data]
+        problem = _unasked(found, "ids", asked, shard)
+        if problem is not None:
+            raise BadAnswerError(f"a player that was not asked for: {problem}")
+        return fetched.require_body()
+
+    return parse
+
+
+def fetch_player(
+    transport: Transport, shard: str, player_id: str, *, profile: Profile = GAMELOCKER
+) -> MatchFrames:
+    """One player by id (``GET /shards/<shard>/players/<id>``, kept a day), as MatchFrames:
+    ``players``, and on PUBG ``player_matches`` (their recent match ids, newest first).
+
+    Raises:
+        NotFoundError: no player has that id on ``shard``.
+    """
+    from matchkit.normalize.pipeline import to_frames
+
+    body = transport.get(
+        f"/shards/{shard}/players/{match_path_segment(player_id)}",
+        kind="player",
+        expire_after=PLAYER_EXPIRY,
+        parse=player_check(player_id, shard),
+    )
+    return to_frames([body], profile=profile)
 
 
 def fetch_players(

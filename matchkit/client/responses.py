@@ -44,7 +44,15 @@ __all__ = [
 ]
 
 RequestKind = Literal[
-    "list", "match", "status", "players", "samples", "seasons", "catalogue", "telemetry"
+    "list",
+    "match",
+    "status",
+    "players",
+    "player",
+    "samples",
+    "seasons",
+    "catalogue",
+    "telemetry",
 ]
 """What a request asks for: the service's match lists, single matches, players, samples (PUBG's
 random match ids), seasons, status and catalogue of names, and the asset host's telemetry files
@@ -122,11 +130,11 @@ def check_body(kind: RequestKind, body: bytes) -> dict[str, Any]:
     Raises:
         BadAnswerError: the body is not a JSON object, it gives a top-level member twice (a
             second ``"data": []``: :func:`matchkit.rules.jsonapi.repeated_members`), or its
-            ``data`` is not a list of ``match``
-            resources (``list``), one match (``match``: a list of one or the object), a list of
-            ``player`` resources (``players``), one ``sample`` (``samples``), a list of
-            ``season`` resources (``seasons``) or a ``status`` resource (``status``); the
-            message says what it is instead.
+            ``data`` is not a list of ``match`` resources (``list``), one match (``match``: a
+            list of one or the object), a list of ``player`` resources (``players``), one
+            player (``player``), one ``sample`` (``samples``), a list of ``season`` resources
+            (``seasons``) or a ``status`` resource (``status``); the message says what it is
+            instead.
     """
     head = read_head(body)
     if head is None:
@@ -149,6 +157,11 @@ def check_body(kind: RequestKind, body: bytes) -> dict[str, Any]:
             _check_resource(resource, listed)
     elif kind == "samples":
         _check_resource(data, "sample")
+    elif kind == "player":
+        resources = data if isinstance(data, list) else [data]
+        if len(resources) != 1:
+            raise BadAnswerError(f"a document whose data is {_shape(data)}, not one player")
+        _check_resource(resources[0], "player")
     elif kind == "match":
         resources = data if isinstance(data, list) else [data]
         if len(resources) != 1:

@@ -98,6 +98,13 @@ KINDS: Mapping[str, Kind] = {
     "list": Kind(SERVICE, "matches", keyed=True),
     "match": Kind(SERVICE, "match", keyed=True, missing="no such match on this service"),
     "players": Kind(SERVICE, "players", keyed=True),
+    "player": Kind(
+        SERVICE,
+        "player",
+        keyed=True,
+        missing="no such player on this shard; look an id up by name with "
+        "client.players(names=[...])",
+    ),
     "samples": Kind(SERVICE, "samples", keyed=True, missing="no sample of that day on this shard"),
     "seasons": Kind(SERVICE, "seasons", keyed=True),
     "status": Kind(
