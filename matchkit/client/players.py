@@ -193,7 +193,7 @@ def player_check(player_id: str, shard: str) -> Callable[[Fetched], bytes]:
 
     def parse(fetched: Fetched) -> bytes:
         data = (fetched.head or {}).get("data")
-        found: list[dict[str, Any]] = data if isinstance(data, list) else [data]
+        found: list[Any] = data if isinstance(data, list) else [data]
         problem = _unasked(found, "ids", asked, shard)
         if problem is not None:
             raise BadAnswerError(f"a player that was not asked for: {problem}")

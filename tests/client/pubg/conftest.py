@@ -18,7 +18,6 @@ from matchkit.client.client import Client
 from matchkit.model.frames import MatchFrames
 from matchkit.service import RunningService, running
 
-
 NOW = "2026-11-20T00:00:00Z"
 """The double's now (the sample set's as-of), pinned in the clients: this machine's clock is
 not the service's."""
@@ -32,9 +31,7 @@ def pubg_service() -> Iterator[RunningService]:
 
 
 @pytest.fixture
-def pubg_client(
-    pubg_service: RunningService, tmp_path: Path
-) -> Callable[..., Client]:
+def pubg_client(pubg_service: RunningService, tmp_path: Path) -> Callable[..., Client]:
     """Clients of the module's PUBG double over loopback, on a fresh cache (closed after)."""
     opened: list[Client] = []
 
@@ -90,7 +87,5 @@ def cdn_proxy(httpserver: HTTPServer, pubg_service: RunningService) -> CdnProxy:
 def through(frames: MatchFrames, proxy: CdnProxy) -> MatchFrames:
     """``frames`` with their telemetry asset URLs on the proxy's host."""
     assets = frames.assets
-    urls = assets["url"].astype("string").str.replace(
-        r"^http://[^/]+", proxy.url, regex=True
-    )
+    urls = assets["url"].astype("string").str.replace(r"^http://[^/]+", proxy.url, regex=True)
     return replace(frames, assets=assets.assign(url=urls.astype(assets["url"].dtype)))

@@ -59,7 +59,8 @@ def test_players_by_name_are_case_sensitive(
     stats = [
         item["attributes"]["stats"]
         for item in match["included"]
-        if item["type"] == "participant" and item["attributes"]["stats"]["playerId"].startswith("account.")
+        if item["type"] == "participant"
+        and item["attributes"]["stats"]["playerId"].startswith("account.")
     ]
     names = [s["name"] for s in stats[:3]]
     client = pubg_client()
@@ -95,8 +96,11 @@ def test_player_matches_are_the_ids_the_player_lists(
     assert frames.player_matches["match_id"].tolist() == ids
     assert set(frames.player_matches["player_id"]) == {player_id}
     # the player played in every one of them
-    played = frames.participants.groupby("match_id")["player_id"].agg(lambda s: player_id in set(s))
-    assert bool(played.all()) and len(played) == len(ids)
+    played = frames.participants.groupby("match_id")["player_id"].agg(
+        lambda ids_of: player_id in set(ids_of)
+    )
+    assert bool(played.all())
+    assert len(played) == len(ids)
     # a window keeps the matches created in it
     start, end = "2026-11-15T00:00:00Z", "2026-11-17T00:00:00Z"
     window = client.player_matches(player_id, start, end)
@@ -148,7 +152,8 @@ def test_matches_by_id_take_no_rate_limit(
     assert waits == []
     ids = sample.matches["match_id"].tolist()
     more = client.samples(start="2026-11-11T00:00:00Z").matches["match_id"].tolist()
-    assert len(waits) >= 1 and waits[0] > 50  # the second samples request waits
+    assert len(waits) >= 1  # the second samples request waits its minute
+    assert waits[0] > 50
     waited = len(waits)
     fetched = client.get_matches(ids + more)  # the ids were fetched once already: cached
     fresh = pubg_client(rate_limit="1/minute", cache_dir=client.cache_dir.parent / "other")
@@ -194,7 +199,8 @@ def test_a_match_stays_in_the_cache_after_it_is_gone_upstream(tmp_path) -> None:
             later.base_url, profile="pubg", cache_dir=cache, progress=False, now=LATER
         ) as client:
             again = client.get_matches(ids)
-        assert [e.path for e in later.requests.entries if "/matches/" in e.path] == ["/shards/steam/matches/" + ids[0]]
+        asked = [e.path for e in later.requests.entries if "/matches/" in e.path]
+        assert asked == ["/shards/steam/matches/" + ids[0]]  # ours above; the client's: none
     assert again.matches["match_id"].tolist() == kept.matches["match_id"].tolist()
     assert len(again.participants) == len(kept.participants)
 
@@ -204,10 +210,8 @@ def test_requests_carry_no_key_where_the_profile_needs_none(
 ) -> None:
     """Without a key, PUBG's matches (keyless) are read; players ask for one."""
     client = pubg_client(api_key=None)
-    sample_ids = [
-        m["id"]
-        for m in _raw(pubg_service, "/shards/steam/samples")["data"]["relationships"]["matches"]["data"][:2]
-    ]
+    listed = _raw(pubg_service, "/shards/steam/samples")["data"]["relationships"]["matches"]
+    sample_ids = [m["id"] for m in listed["data"][:2]]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         frames = client.get_matches(sample_ids)
