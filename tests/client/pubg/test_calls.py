@@ -217,3 +217,15 @@ def test_requests_carry_no_key_where_the_profile_needs_none(
         frames = client.get_matches(sample_ids)
     assert frames.matches["match_id"].tolist() == sample_ids
     assert "/shards/steam/matches/" + sample_ids[0] in paths(pubg_service)
+
+
+def test_any_platform_shard_is_read(pubg_client: Callable[..., Client]) -> None:
+    client = pubg_client(shard="console")
+    frames = client.samples(start="2026-11-12T00:00:00Z")
+    assert len(frames.matches) > 0
+    assert set(frames.matches["shard_id"]) == {"console"}
+    again = client.get_matches(frames.matches["match_id"])
+    assert again.matches["match_id"].tolist() == frames.matches["match_id"].tolist()
+    empty = pubg_client(shard="stadia").samples()  # served, and empty in the sample set
+    assert empty.matches.empty
+    assert empty.samples["shard_id"].tolist() == ["stadia"]
