@@ -117,7 +117,8 @@ class TelemetryReader:
         parsers: given the matches the files are checked against, the parse hook of a match's
             file by its id.
         combine: the tables of the files, as they come, into the frames returned; with the
-            problems found before (matches skipped).
+            problems (matches skipped), a list that grows as the files are taken: read it
+            once they all are.
     """
 
     parsers: Callable[[MatchFrames], Callable[[str], Callable[[Fetched], Any]]]
@@ -185,7 +186,6 @@ def fetch_telemetry(
         requests_ = [_on_embedded(request, host) for request in requests_]
     transport = client.transport
     parser = reader.parsers(frames)
-    failed: list[str] = []
     files = download_in_order(
         requests_,
         cached=lambda request: transport.cached_download(
@@ -200,9 +200,9 @@ def fetch_telemetry(
         max_workers=workers,
         progress=show,
         on_error=on_error,
-        problems=failed,
+        problems=problems,  # a match skipped is added as its file is taken
     )
-    return reader.combine(files, problems + failed)
+    return reader.combine(files, problems)
 
 
 def _what(request: TelemetryRequest) -> str:

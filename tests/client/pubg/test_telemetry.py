@@ -74,3 +74,18 @@ def test_a_file_of_another_match_is_refused_the_first_time_and_never_cached(
     telemetry = client.telemetry(frames)
     assert telemetry.match_ids == [first]
     assert len(cdn_proxy.headers) == 3
+
+
+def test_on_error_skip_leaves_a_bad_file_out_and_says_so(
+    pubg_client: Callable[..., Client], cdn_proxy: CdnProxy
+) -> None:
+    client = pubg_client()
+    sample = client.samples(start="2026-11-17T00:00:00Z")
+    match_id = sample.matches["match_id"].iloc[0]
+    frames = through(sample.filter(sample.matches["match_id"] == match_id), cdn_proxy)
+    cdn_proxy.body = b'[{"_T": "LogMatchStart"}]'  # an event without _D
+    skipped = client.telemetry(frames, on_error="skip")
+    assert skipped.match_ids == []
+    assert len(skipped.problems) == 1
+    assert match_id in skipped.problems[0]
+    assert len(cdn_proxy.headers) == 1
