@@ -29,6 +29,10 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,archive]'
+	# chicken-dinner 0.11.0 (tests/thirdparty/test_pubg_clients.py) pins click<8.0, which dask's
+	# click>=8.1 excludes; its API client needs only requests and tabulate, so it is installed
+	# without its dependencies (and so cannot be in the dev extra).
+	$(BIN)/python -m pip install --quiet --no-deps 'chicken-dinner==0.11.0' 'tabulate>=0.8.3'
 	touch $(STAMP)
 
 venv: $(STAMP)

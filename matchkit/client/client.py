@@ -17,7 +17,7 @@ import contextlib
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Unpack
 
@@ -37,13 +37,20 @@ from matchkit.client.connection import connect
 from matchkit.client.listing import ListPlanner
 from matchkit.client.pager import Pager, ordered_frames
 from matchkit.client.plan import FetchPlan, list_path
-from matchkit.client.players import checked_player_id, fetch_players
+from matchkit.client.players import checked_player_id, fetch_player, fetch_players
 from matchkit.client.retrying import RetryPolicy
+from matchkit.client.samples import (
+    checked_sample_start,
+    fetch_sample,
+    fetch_seasons,
+    sample_match_ids,
+)
 from matchkit.client.settings import ClientSettings
 from matchkit.client.status import ServiceStatus, read_status
 from matchkit.client.warnings import RangeClampedWarning, UnlistedValueWarning
 from matchkit.errors import InvalidArgumentError
-from matchkit.rules.query import get_shard
+from matchkit.rules.profiles import Profile
+from matchkit.rules.windows import format_time, parse_time
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -53,6 +60,7 @@ if TYPE_CHECKING:
     from matchkit.rules.shards import ShardName
     from matchkit.telemetry.download import OnError
     from matchkit.telemetry.frames import TelemetryFrames
+    from matchkit.telemetry.pubg import PubgTelemetryFrames
 
 __all__ = [
     "Client",
@@ -73,7 +81,13 @@ class Client:
             else an embedded reference service on the sample data set (logged once at INFO).
         api_key: default ``MATCHKIT_API_KEY``; sent as ``Authorization: Bearer``, never logged,
             cached or shown.
-        shard: ``"global"`` or ``"na"`` (the older variant).
+        profile: the service's rules: ``"gamelocker"`` (the default: the interface of
+            ``docs/interface.md``) or ``"pubg"`` (PUBG's API: platform shards, 14 days, no
+            match list, players, samples and seasons; ``docs/pubg.md``); read once into
+            ``settings.profile``.
+        shard: one of the profile's shards; default its first (``"global"``, or ``"na"`` the
+            older variant; PUBG's ``"steam"``, ``"kakao"``, ``"psn"``, ``"xbox"``,
+            ``"console"``, ``"stadia"``, ``"tournament"``).
         cache_dir: folder of the HTTP cache; default ``MATCHKIT_CACHE_DIR``, else the platform's
             user cache folder.
         offline: answer only from the cache; a miss raises :class:`matchkit.errors.CacheMissError`.
@@ -107,7 +121,8 @@ class Client:
         base_url: str | None = None,
         *,
         api_key: str | None = None,
-        shard: ShardName = "global",
+        profile: str | Profile | None = None,
+        shard: str | None = None,
         cache_dir: str | os.PathLike[str] | None = None,
         offline: bool = False,
         rate_limit: str | float | None = None,
@@ -119,6 +134,7 @@ class Client:
     ) -> None:
         settings = ClientSettings.resolve(
             base_url,
+            profile=profile,
             shard=shard,
             cache_dir=cache_dir,
             offline=offline,
@@ -159,7 +175,8 @@ class Client:
         where = "embedded" if settings.embedded else settings.base_url
         rate = "off" if settings.rate_limit is None else str(settings.rate_limit)
         return (
-            f"Client({where!r}, shard={settings.shard!r}, offline={settings.offline}, "
+            f"Client({where!r}, profile={settings.profile.name!r}, shard={settings.shard!r}, "
+            f"offline={settings.offline}, "
             f"rate_limit={rate!r}, cache_dir={str(settings.cache_dir)!r})"
         )
 
@@ -174,6 +191,11 @@ class Client:
     @property
     def shard(self) -> ShardName:
         return self.settings.shard
+
+    @property
+    def profile(self) -> Profile:
+        """The service's rules (:class:`matchkit.rules.profiles.Profile`)."""
+        return self.settings.profile
 
     @property
     def embedded(self) -> bool:
@@ -308,7 +330,7 @@ class Client:
         body = self.get_match_body(match_id)
         from matchkit.normalize.pipeline import to_frames
 
-        return to_frames([body])
+        return to_frames([body], profile=self.profile)
 
     def get_matches(self, match_ids: Iterable[str]) -> MatchFrames:
         """Fetch several matches by id (each cached forever) and normalize them together.
@@ -344,7 +366,7 @@ class Client:
             bodies = [self._match_body(match_id, segment) for match_id, segment in shown]
         from matchkit.normalize.pipeline import to_frames
 
-        return to_frames(bodies)  # matches in the order their documents came
+        return to_frames(bodies, profile=self.profile)  # in the order their documents came
 
     def get_match_body(self, match_id: str) -> bytes:
         """The raw JSON:API document of one match, as the service sent it (cached forever):
@@ -430,8 +452,8 @@ class Client:
             InvalidArgumentError: bad arguments (before any request).
             ServiceError: the service failed, or kept answering with players not asked for.
         """
-        chosen = self.shard if shard is None else get_shard(shard).name
-        return fetch_players(self.transport, chosen, names=names, ids=ids)
+        chosen = self.shard if shard is None else self.profile.checked_shard(shard)
+        return fetch_players(self.transport, chosen, names=names, ids=ids, profile=self.profile)
 
     def player_matches(
         self,
@@ -440,14 +462,23 @@ class Client:
         end: str | date | None = None,
         **options: Unpack[FetchOptions],
     ) -> MatchFrames:
-        """The matches of one player in ``[start, end)``, window by window, as MatchFrames.
+        """The matches of one player in ``[start, end)``, as MatchFrames.
 
-        :meth:`matches` with ``player_ids=[player_id]``: the same time rules (any range, split
-        into windows of at most 28 days, clamped to the retention period with a warning), cache
-        and checks. Find a player's id by name with :meth:`players`.
+        With a match list (the Gamelocker services): :meth:`matches` with
+        ``player_ids=[player_id]``: the same time rules (any range, split into windows of at
+        most 28 days, clamped to the retention period with a warning), cache and checks.
+
+        Without one (PUBG): the player's recent match ids (``GET /players/{id}``: the last 14
+        days, newest first), then those matches by id (:meth:`get_matches`: no
+        rate limit, each cached forever), keeping those created in ``[start, end)`` (either
+        bound may be left out); the result's ``player_matches`` lists every id the player
+        listed. ``options`` are not taken there (nothing is filtered by the service).
+
+        Find a player's id by name with :meth:`players`.
 
         Raises:
             InvalidArgumentError: ``player_id`` is not one id, or another argument is bad.
+            NotFoundError: (PUBG) no player has that id.
         """
         player_id = checked_player_id(player_id)
         if "player_ids" in options:
@@ -455,7 +486,96 @@ class Client:
                 "player_matches takes one player_id; use matches(player_ids=[...]) for several",
                 parameter="player_ids",
             )
-        return self.matches(start, end, **(options | {"player_ids": [player_id]}))
+        if self.profile.match_list:
+            return self.matches(start, end, **(options | {"player_ids": [player_id]}))
+        return self._listed_player_matches(player_id, start, end, options)
+
+    def _listed_player_matches(
+        self,
+        player_id: str,
+        start: str | date | None,
+        end: str | date | None,
+        options: FetchOptions,
+    ) -> MatchFrames:
+        """A player's matches where the service has no match list: the ids their player
+        resource lists, then those matches by id."""
+        if options:
+            raise InvalidArgumentError(
+                f"player_matches takes no {', '.join(sorted(options))} on the "
+                f"{self.profile.name} profile (it has no match list to filter); filter the "
+                "frames it returns instead",
+                parameter=sorted(options)[0],
+            )
+        low = None if start is None else parse_time(start, parameter="start")
+        high = None if end is None else parse_time(end, parameter="end")
+        if low is not None and high is not None and high <= low:
+            raise InvalidArgumentError(
+                f"end {format_time(high)} is not after start {format_time(low)}",
+                parameter="end",
+            )
+        listed = fetch_player(self.transport, self.shard, player_id, profile=self.profile)
+        ids = list(dict.fromkeys(listed.player_matches["match_id"].astype(str)))
+        frames = self._matches_with(ids, listed)
+        created = frames.matches["created_at"]
+        keep = created.notna()
+        if low is not None:
+            keep &= created >= low
+        if high is not None:
+            keep &= created < high
+        if not bool(keep.all()):
+            frames = frames.filter(keep)
+        return frames
+
+    def samples(self, start: str | date | datetime | None = None) -> MatchFrames:
+        """A sample of random matches (PUBG's ``/samples``): its match ids, then its matches.
+
+        Args:
+            start: the sample's start (``filter[createdAt-start]``): at least 24 hours before
+                now and at most 14 days back (by the service's clock); ``None``: the newest
+                sample (yesterday's).
+
+        Returns:
+            The sample's matches, by id (no rate limit, each cached forever), with their
+            rosters, participants and assets; ``samples`` and ``sample_matches`` say what
+            the sample listed.
+
+        Raises:
+            InvalidArgumentError: the profile has no samples, or ``start`` breaks its rule
+                (before any request; the message names the rule).
+            NotFoundError: a listed match is gone (no partial result).
+        """
+        if isinstance(start, date) and not isinstance(start, datetime):
+            start = datetime(start.year, start.month, start.day, tzinfo=UTC)
+        moment = checked_sample_start(self.profile, start, now=self.now)
+        body = fetch_sample(self.transport, self.shard, moment, profile=self.profile)
+        from matchkit.normalize.pipeline import to_frames
+
+        listed = to_frames([body], profile=self.profile)
+        return self._matches_with(sample_match_ids(listed.sample_matches), listed)
+
+    def seasons(self) -> pd.DataFrame:
+        """The service's seasons (PUBG's ``/seasons``; kept a day in the cache), one row each
+        (``season_id``, ``is_current_season``, ``is_offseason``).
+
+        Raises:
+            InvalidArgumentError: the profile has no seasons endpoint.
+        """
+        if "seasons" not in self.profile.endpoints:
+            raise InvalidArgumentError(
+                f"the {self.profile.name} profile has no seasons endpoint", parameter="seasons"
+            )
+        from matchkit.normalize.pipeline import to_frames
+
+        body = fetch_seasons(self.transport, self.shard)
+        return to_frames([body], profile=self.profile).seasons
+
+    def _matches_with(self, ids: list[str], listed: MatchFrames) -> MatchFrames:
+        """The matches of ``ids`` by id, with the listing tables of ``listed`` (the players or
+        the sample that named them)."""
+        from matchkit.model.frames import MatchFrames
+
+        matches = self.get_matches(ids) if ids else self.get_matches([])
+        return MatchFrames.concat([listed, matches])
 
     # -- telemetry (matchkit/client/downloads.py does the work) ------------------------------
 
@@ -466,7 +586,7 @@ class Client:
         progress: bool | None = None,
         max_workers: int | None = None,
         on_error: OnError = "raise",
-    ) -> TelemetryFrames:
+    ) -> TelemetryFrames | PubgTelemetryFrames:
         """Download the telemetry files of ``matches`` and return them as TelemetryFrames.
 
         Args:
@@ -478,7 +598,12 @@ class Client:
                 missing or broken and list it in ``problems``.
 
         The files are fetched without the API key (the asset host is not the API), cached
-        forever and checked before they are stored. Each file becomes tables as it comes, so
+        forever and checked before they are stored. The profile's telemetry format chooses
+        the reader: on PUBG each file is read by
+        :func:`matchkit.telemetry.pubg.read_pubg_file` against its match's roster and the
+        result is :class:`matchkit.telemetry.pubg.PubgTelemetryFrames`; a file that fails its
+        check is a :class:`matchkit.errors.DocumentError` the first time (never cached, never
+        downloaded again). Each file becomes tables as it comes, so
         memory does not grow with the number of matches. See :mod:`matchkit.telemetry`.
 
         Raises:

@@ -67,10 +67,19 @@ def connect(
     cache_origin = None
     if settings.embedded:
         embedded = start_embedded(
-            resources, offline=settings.offline, api_key=api_key, fixed_now=settings.now
+            resources,
+            profile=settings.profile,
+            offline=settings.offline,
+            api_key=api_key,
+            fixed_now=settings.now,
         )
         service, api_key, cache_origin = embedded.service, embedded.api_key, embedded.cache_origin
-        settings = replace(settings, base_url=embedded.base_url, now=embedded.now)
+        settings = replace(
+            settings,
+            base_url=embedded.base_url,
+            now=embedded.now,
+            telemetry_url=embedded.telemetry_url,
+        )
     assert settings.base_url is not None  # given, or the embedded service's
     keys = CacheKeys(origin=cache_origin)
     try:
@@ -107,6 +116,7 @@ def connect(
         api_key=api_key,
         offline=settings.offline,
         keys=keys,
+        profile=settings.profile,
     )
     if isinstance(clock, ServiceClock) and not settings.offline:
         clock.ask = transport.confirm_service  # GET /status, when now is wanted before any answer

@@ -17,13 +17,25 @@ telemetry, events of another match, ...) is retried like a 5xx, never cached, an
 gets the right file. A stored file is read the same way (a failing one is dropped and fetched
 again), and kept forever (a telemetry file never changes).
 
+The profile's ``telemetry_format`` chooses the reader (:data:`READERS`). A PUBG file (tens of
+MB, gzip, ``_T``/``_D`` events on the CDN) is read by
+:func:`matchkit.telemetry.pubg.read_pubg_file` against its match's roster (the participants'
+account ids and kills): a file that fails is a :class:`matchkit.errors.DocumentError` the
+first time, never stored and never downloaded again in a retry loop (a file of the wrong match
+or a broken one stays so however often it is fetched; issue 36 measured 5 downloads of each
+such file before it failed). The files of many matches are downloaded concurrently (bounded by
+``max_workers``), with the progress bar, and combined into one
+:class:`matchkit.telemetry.pubg.PubgTelemetryFrames`.
+
 The import runs one way: the client imports :mod:`matchkit.telemetry` (parsing, tables, the
 pool), never the other way round.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -44,12 +56,24 @@ from matchkit.telemetry.download import (
 )
 from matchkit.telemetry.frames import TelemetryFrames
 from matchkit.telemetry.parse import ParsedFile, parse_file
+from matchkit.telemetry.pubg import (
+    MatchRoster,
+    PubgTelemetryFrames,
+    read_pubg_file,
+    rosters_of,
+)
 
 if TYPE_CHECKING:
     from matchkit.client.client import Client
     from matchkit.model.frames import MatchFrames
 
-__all__ = ["fetch_telemetry", "telemetry_parser"]
+__all__ = [
+    "READERS",
+    "TelemetryReader",
+    "fetch_telemetry",
+    "pubg_telemetry_parser",
+    "telemetry_parser",
+]
 
 
 def telemetry_parser(match_id: str) -> Callable[[Fetched], ParsedFile]:
@@ -68,6 +92,72 @@ def telemetry_parser(match_id: str) -> Callable[[Fetched], ParsedFile]:
     return parse
 
 
+def pubg_telemetry_parser(
+    match_id: str, roster: MatchRoster | None
+) -> Callable[[Fetched], PubgTelemetryFrames]:
+    """The parse hook of a PUBG telemetry file: the file read into tables and checked against
+    its match (its id, its players, its kills against ``roster``).
+
+    A file that fails raises :class:`matchkit.errors.DocumentError` as it is (not
+    BadAnswerError): the request ends there, nothing is stored, and the file is not downloaded
+    again.
+    """
+
+    def parse(fetched: Fetched) -> PubgTelemetryFrames:
+        return read_pubg_file(fetched.body or b"", match_id=match_id, roster=roster)
+
+    return parse
+
+
+@dataclass(frozen=True)
+class TelemetryReader:
+    """How the files of one telemetry format are read and combined.
+
+    Attributes:
+        parsers: given the matches the files are checked against, the parse hook of a match's
+            file by its id.
+        combine: the tables of the files, as they come, into the frames returned; with the
+            problems (matches skipped), a list that grows as the files are taken: read it
+            once they all are.
+    """
+
+    parsers: Callable[[MatchFrames], Callable[[str], Callable[[Fetched], Any]]]
+    combine: Callable[[Iterator[Any], list[str]], Any]
+
+
+def _gamelocker_parsers(frames: MatchFrames) -> Callable[[str], Callable[[Fetched], ParsedFile]]:
+    return telemetry_parser
+
+
+def _gamelocker_combine(files: Iterator[ParsedFile], problems: list[str]) -> TelemetryFrames:
+    tables, table_problems = build_tables(files)  # each file becomes tables as it comes
+    return TelemetryFrames(**tables, problems=tuple(problems + table_problems))
+
+
+def _pubg_parsers(
+    frames: MatchFrames,
+) -> Callable[[str], Callable[[Fetched], PubgTelemetryFrames]]:
+    rosters = rosters_of(frames)  # once for every file
+    return lambda match_id: pubg_telemetry_parser(match_id, rosters.get(match_id))
+
+
+def _pubg_combine(files: Iterator[PubgTelemetryFrames], problems: list[str]) -> PubgTelemetryFrames:
+    read = list(files)
+    combined = PubgTelemetryFrames.concat(read) if read else PubgTelemetryFrames.empty()
+    if not problems:
+        return combined
+    return replace(combined, problems=(*combined.problems, *problems))
+
+
+READERS: Mapping[str, TelemetryReader] = MappingProxyType(
+    {
+        "gamelocker": TelemetryReader(_gamelocker_parsers, _gamelocker_combine),
+        "pubg": TelemetryReader(_pubg_parsers, _pubg_combine),
+    }
+)
+"""The reader of each telemetry format (a profile's ``telemetry_format``)."""
+
+
 def fetch_telemetry(
     client: Client,
     matches: MatchFrames | Iterable[str] | str,
@@ -75,7 +165,7 @@ def fetch_telemetry(
     progress: bool | None = None,
     max_workers: int | None = None,
     on_error: OnError = "raise",
-) -> TelemetryFrames:
+) -> TelemetryFrames | PubgTelemetryFrames:
     """Download the telemetry of ``matches`` through ``client``'s transport: see
     :meth:`matchkit.Client.telemetry`."""
     from matchkit.model.frames import MatchFrames
@@ -88,27 +178,31 @@ def fetch_telemetry(
         frames = matches
     else:
         frames = _matches_by_id(client, _match_ids(matches), on_error=on_error, problems=problems)
+    reader = READERS[client.settings.profile.telemetry_format]
     requests_, missing = telemetry_requests(frames, on_error=on_error)
     problems += missing
     if client.settings.embedded:
-        requests_ = [_on_embedded(request, client.base_url) for request in requests_]
+        host = client.settings.telemetry_url or client.base_url
+        requests_ = [_on_embedded(request, host) for request in requests_]
     transport = client.transport
-    failed: list[str] = []
+    parser = reader.parsers(frames)
     files = download_in_order(
         requests_,
         cached=lambda request: transport.cached_download(
-            request.url, what=_what(request), parse=telemetry_parser(request.match_id)
+            request.url, what=_what(request), parse=parser(request.match_id)
         ),
         download=lambda request: transport.download(
-            request.url, what=_what(request), parse=telemetry_parser(request.match_id), fresh=True
+            request.url,
+            what=_what(request),
+            parse=parser(request.match_id),
+            fresh=True,
         ),
         max_workers=workers,
         progress=show,
         on_error=on_error,
-        problems=failed,
+        problems=problems,  # a match skipped is added as its file is taken
     )
-    tables, table_problems = build_tables(files)  # each file becomes tables as it comes
-    return TelemetryFrames(**tables, problems=tuple(problems + failed + table_problems))
+    return reader.combine(files, problems)
 
 
 def _what(request: TelemetryRequest) -> str:
@@ -141,7 +235,7 @@ def _matches_by_id(
             if on_error == "raise":
                 raise
             problems.append(f"telemetry of match {match_id} skipped: {error}")
-    return to_frames(bodies)  # matches in the order of ids
+    return to_frames(bodies, profile=client.settings.profile)  # matches in the order of ids
 
 
 def _on_embedded(request: TelemetryRequest, base_url: str) -> TelemetryRequest:

@@ -35,12 +35,32 @@ from matchkit.client.warnings import (
     clamp_notice,
     provisional_notice,
 )
+from matchkit.errors import InvalidArgumentError
+from matchkit.rules.profiles import Profile
 from matchkit.rules.query import SERVER_TYPES, MatchQuery, unlisted_server_types
 
 __all__ = ["ListPlanner"]
 
 _CALLER = 3
 """The caller's frame, seen from :meth:`ListPlanner.plan`: the caller, the public call, here."""
+
+
+def require_match_list(profile: Profile) -> None:
+    """Refuse a fetch by time where the service has no match list, saying how its matches are
+    found (never an empty frame: on PUBG, a window with "no matches" would be a lie).
+
+    Raises:
+        InvalidArgumentError: ``profile`` has no match list.
+    """
+    if profile.match_list:
+        return
+    raise InvalidArgumentError(
+        f"the {profile.name} profile's service has no match list, so matches(start, end) "
+        "cannot find its matches; find them from players (client.players(names=[...]), then "
+        "client.player_matches(player_id)), from samples (client.samples(start=None)), or by "
+        "id (client.get_matches(ids))",
+        parameter="start",
+    )
 
 
 class ListPlanner:
@@ -66,8 +86,11 @@ class ListPlanner:
         """The plan of a call's arguments, after the notices it calls for.
 
         Raises:
-            InvalidArgumentError: an argument is invalid (before any request).
+            InvalidArgumentError: an argument is invalid (before any request), or the
+                profile's service has no match list (PUBG): the message says how matches
+                are found there.
         """
+        require_match_list(self.settings.profile)
         query = self._query(start, end, options)
         plan = make_plan(
             query,

@@ -219,6 +219,7 @@ class RequestPath:
         empty: Callable[[requests.Response, bool], bool] | None = None,
         hints: Mapping[int, str] | None = None,
         bad_answer_error: type[MatchkitError] = ServiceError,
+        limited: bool = True,
     ) -> T:
         """GET ``url?params`` until its answer is final: parsed (then stored), or an error.
 
@@ -237,6 +238,9 @@ class RequestPath:
             hints: per status, what the user can do (:func:`retrying.status_error`).
             bad_answer_error: the type of the error of an answer still refused when the tries
                 are spent.
+            limited: whether the service limits this endpoint (the profile's
+                ``rate_limited``): the client's own limit applies only then, and only to a
+                peer it applies to.
 
         Raises:
             ServiceError: ``url`` cannot be requested; the answer is larger than the cap;
@@ -255,7 +259,7 @@ class RequestPath:
             )
 
         def send() -> requests.Response:
-            if peer.throttled and self.throttle is not None:
+            if limited and peer.throttled and self.throttle is not None:
                 self.throttle.wait_for(url)
             response = self.sender.send(
                 url, params, dict(headers), shown=shown, what=what, host=peer.name

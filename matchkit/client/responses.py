@@ -37,14 +37,25 @@ __all__ = [
     "check_body",
     "empty_list",
     "error_objects",
+    "no_players_found",
     "rate_limit_wait",
     "read_head",
     "read_rate_limit_wait",
 ]
 
-RequestKind = Literal["list", "match", "status", "players", "catalogue", "telemetry"]
-"""What a request asks for: the service's match lists, single matches, players, status and
-catalogue of names, and the asset host's telemetry files
+RequestKind = Literal[
+    "list",
+    "match",
+    "status",
+    "players",
+    "player",
+    "samples",
+    "seasons",
+    "catalogue",
+    "telemetry",
+]
+"""What a request asks for: the service's match lists, single matches, players, samples (PUBG's
+random match ids), seasons, status and catalogue of names, and the asset host's telemetry files
 (:data:`matchkit.client.transport.KINDS` holds each one's rules)."""
 _TAG = re.compile(r"<[^>]*>")
 _SPACE = re.compile(r"\s+")
@@ -119,10 +130,11 @@ def check_body(kind: RequestKind, body: bytes) -> dict[str, Any]:
     Raises:
         BadAnswerError: the body is not a JSON object, it gives a top-level member twice (a
             second ``"data": []``: :func:`matchkit.rules.jsonapi.repeated_members`), or its
-            ``data`` is not a list of ``match``
-            resources (``list``), one match (``match``: a list of one or the object), a list of
-            ``player`` resources (``players``) or a ``status`` resource (``status``); the
-            message says what it is instead.
+            ``data`` is not a list of ``match`` resources (``list``), one match (``match``: a
+            list of one or the object), a list of ``player`` resources (``players``), one
+            player (``player``), one ``sample`` (``samples``), a list of ``season`` resources
+            (``seasons``) or a ``status`` resource (``status``); the message says what it is
+            instead.
     """
     head = read_head(body)
     if head is None:
@@ -137,11 +149,19 @@ def check_body(kind: RequestKind, body: bytes) -> dict[str, Any]:
             raise BadAnswerError(f"a document whose data is {_shape(data)}, not a list of matches")
         for resource in data:
             _check_resource(resource, "match")
-    elif kind == "players":
+    elif kind in _LISTED:
+        listed = _LISTED[kind]
         if not isinstance(data, list):
-            raise BadAnswerError(f"a document whose data is {_shape(data)}, not a list of players")
+            raise BadAnswerError(f"a document whose data is {_shape(data)}, not a list of {kind}")
         for resource in data:
-            _check_resource(resource, "player")
+            _check_resource(resource, listed)
+    elif kind == "samples":
+        _check_resource(data, "sample")
+    elif kind == "player":
+        resources = data if isinstance(data, list) else [data]
+        if len(resources) != 1:
+            raise BadAnswerError(f"a document whose data is {_shape(data)}, not one player")
+        _check_resource(resources[0], "player")
     elif kind == "match":
         resources = data if isinstance(data, list) else [data]
         if len(resources) != 1:
@@ -151,6 +171,10 @@ def check_body(kind: RequestKind, body: bytes) -> dict[str, Any]:
         resources = data if isinstance(data, list) and len(data) == 1 else [data]
         _check_resource(resources[0], "status")
     return head
+
+
+_LISTED = {"players": "player", "seasons": "season"}
+"""The kinds whose ``data`` is a list of resources of one type (besides the match list)."""
 
 
 def _check_resource(resource: object, expected: str) -> None:
@@ -294,6 +318,25 @@ def empty_list(
         )
     if not _is_error_document(response.content):
         raise BadAnswerError("a 404 that is not the service's JSON:API error document")
+    return True
+
+
+def no_players_found(response: requests.Response, *, redirected: bool) -> bool:
+    """Whether a players request's final error answer means "none of them" (PUBG answers a
+    request none of whose names or ids it knows with 404 "No Players Found Matching Criteria").
+
+    Only the service's own error document, not at the end of a redirect, means that; any other
+    404 (a gateway's page, another host's) is retried like a 5xx, then a ServiceError.
+
+    Raises:
+        BadAnswerError: a 404 that cannot mean "none found".
+    """
+    if response.status_code != 404:
+        return False
+    if redirected:
+        raise BadAnswerError("a 404 at the end of a redirect, where players were asked")
+    if not _is_error_document(response.content):
+        raise BadAnswerError("a 404 that is not the service's error document")
     return True
 
 

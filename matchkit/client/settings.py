@@ -26,7 +26,7 @@ from matchkit.client.arguments import (
 from matchkit.client.cache import resolve_cache_dir
 from matchkit.client.sending import Limits
 from matchkit.client.throttle import RateLimit, parse_rate_limit
-from matchkit.rules.query import get_shard
+from matchkit.rules.profiles import GAMELOCKER, Profile, get_profile
 from matchkit.rules.shards import ShardName
 from matchkit.rules.windows import SETTLE, format_time, parse_time
 
@@ -41,7 +41,7 @@ class ClientSettings:
         base_url: the service; for the embedded one, the address it listens on (``None`` until
             it is started).
         embedded: whether the client serves the sample data set from its own reference service.
-        shard: ``"global"`` or ``"na"``.
+        shard: one of the profile's shards (``"global"`` or ``"na"``; PUBG's ``"steam"``, ...).
         cache_dir: the folder of the HTTP cache.
         offline: answer only from the cache.
         rate_limit: the client-side rate, or ``None`` when off.
@@ -53,6 +53,11 @@ class ClientSettings:
             reaching into it warns that it is provisional, and its pages are kept a minute.
             :data:`matchkit.rules.windows.SETTLE` for a remote service; nothing for the
             embedded one, which lists every match of its data set from its ``createdAt``.
+        profile: the service's rules (:class:`matchkit.rules.profiles.Profile`): its shards,
+            retention, endpoints, batch sizes, the endpoints its rate limit applies to, its
+            telemetry format. The client reads its fields; it never asks for it by name.
+        telemetry_url: the embedded service's host of telemetry files when it has one of its
+            own (the PUBG double's second listener), else ``None``.
     """
 
     base_url: str | None
@@ -65,13 +70,16 @@ class ClientSettings:
     progress: bool
     now: datetime | None
     settle: timedelta = SETTLE
+    profile: Profile = GAMELOCKER
+    telemetry_url: str | None = None
 
     @classmethod
     def resolve(
         cls,
         base_url: str | None = None,
         *,
-        shard: ShardName = "global",
+        profile: str | Profile | None = None,
+        shard: str | None = None,
         cache_dir: str | os.PathLike[str] | None = None,
         offline: bool = False,
         rate_limit: str | float | None = None,
@@ -86,7 +94,8 @@ class ClientSettings:
         Raises:
             InvalidArgumentError: a setting is invalid.
         """
-        resolved_shard = get_shard(shard).name
+        chosen = get_profile(profile)
+        resolved_shard = chosen.checked_shard(chosen.shards[0] if shard is None else shard)
         limits = Limits(
             timeout=checked_timeout(timeout),
             max_body_bytes=checked_max_body_bytes(max_body_bytes),
@@ -97,7 +106,7 @@ class ClientSettings:
         return cls(
             base_url=None if url is None else url.rstrip("/"),
             embedded=embedded,
-            shard=resolved_shard,
+            shard=resolved_shard,  # type: ignore[arg-type]  # the profile's shard names
             cache_dir=resolve_cache_dir(cache_dir),
             offline=bool(offline),
             rate_limit=parse_rate_limit(rate_limit, remote=not embedded),
@@ -105,6 +114,7 @@ class ClientSettings:
             progress=bool(progress),
             now=pinned,
             settle=timedelta(0) if embedded else SETTLE,
+            profile=chosen,
         )
 
     def __repr__(self) -> str:
@@ -112,7 +122,8 @@ class ClientSettings:
         rate = "off" if self.rate_limit is None else str(self.rate_limit)
         now = "the service's clock" if self.now is None else format_time(self.now)
         return (
-            f"ClientSettings({where!r}, shard={self.shard!r}, offline={self.offline}, "
+            f"ClientSettings({where!r}, profile={self.profile.name!r}, shard={self.shard!r}, "
+            f"offline={self.offline}, "
             f"rate_limit={rate!r}, cache_dir={str(self.cache_dir)!r}, "
             f"timeout={self.limits.timeout:g}, now={now!r})"
         )

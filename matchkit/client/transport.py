@@ -38,11 +38,18 @@ from requests_cache.policy.expiration import get_expiration_datetime
 
 from matchkit.client.cache import CacheKeys, CachingSession, cached_response
 from matchkit.client.request import ASSET_HOST, SERVICE, Fetched, Parse, Peer, RequestPath
-from matchkit.client.responses import BadAnswerError, RequestKind, check_body, empty_list
+from matchkit.client.responses import (
+    BadAnswerError,
+    RequestKind,
+    check_body,
+    empty_list,
+    no_players_found,
+)
 from matchkit.client.retrying import RETRY_STATUSES, RetryPolicy
 from matchkit.client.sending import Limits
 from matchkit.client.urls import display_url, url_problem
 from matchkit.errors import CacheMissError, DocumentError, MatchkitError, ServiceError
+from matchkit.rules.profiles import GAMELOCKER, Profile
 
 __all__ = [
     "KINDS",
@@ -66,6 +73,9 @@ class Kind:
 
     Attributes:
         peer: who answers it.
+        endpoint: the profile's name of the endpoint it asks (``Profile.endpoints``): whether
+            the client's rate limit applies is whether the profile lists it in
+            ``rate_limited``.
         keyed: whether the API key is sent (match data only; never to the asset host).
         accept: the ``Accept`` header.
         shaped: whether a 200 must be a JSON:API document of this kind
@@ -76,6 +86,7 @@ class Kind:
     """
 
     peer: Peer
+    endpoint: str
     keyed: bool
     accept: str = _JSON_API
     shaped: bool = True
@@ -84,12 +95,24 @@ class Kind:
 
 
 KINDS: Mapping[str, Kind] = {
-    "list": Kind(SERVICE, keyed=True),
-    "match": Kind(SERVICE, keyed=True, missing="no such match on this service"),
-    "players": Kind(SERVICE, keyed=True),
-    "status": Kind(SERVICE, keyed=False, missing="no such status resource on this service"),
+    "list": Kind(SERVICE, "matches", keyed=True),
+    "match": Kind(SERVICE, "match", keyed=True, missing="no such match on this service"),
+    "players": Kind(SERVICE, "players", keyed=True),
+    "player": Kind(
+        SERVICE,
+        "player",
+        keyed=True,
+        missing="no such player on this shard; look an id up by name with "
+        "client.players(names=[...])",
+    ),
+    "samples": Kind(SERVICE, "samples", keyed=True, missing="no sample of that day on this shard"),
+    "seasons": Kind(SERVICE, "seasons", keyed=True),
+    "status": Kind(
+        SERVICE, "status", keyed=False, missing="no such status resource on this service"
+    ),
     "catalogue": Kind(
         SERVICE,
+        "catalogue",
         keyed=False,
         accept="application/json",
         shaped=False,
@@ -99,6 +122,7 @@ KINDS: Mapping[str, Kind] = {
     ),
     "telemetry": Kind(
         ASSET_HOST,
+        "telemetry",
         keyed=False,
         accept="application/json",
         shaped=False,
@@ -123,6 +147,9 @@ class Transport:
         api_key: sent to the service with match-data requests, never elsewhere.
         offline: answer only from the cache.
         keys: how requests are keyed in the cache.
+        profile: the service's rules: the endpoints its rate limit applies to (the client's
+            own limit applies to those only: PUBG's matches are free), and what a players
+            request answers when it finds none.
 
     Attributes:
         path: the request path (:class:`matchkit.client.request.RequestPath`).
@@ -139,8 +166,10 @@ class Transport:
         api_key: str | None,
         offline: bool,
         keys: CacheKeys | None = None,
+        profile: Profile = GAMELOCKER,
     ) -> None:
         self.session = session
+        self.profile = profile
         self.path = path
         self.keys = keys or CacheKeys()
         self.base_url = base_url.rstrip("/")
@@ -372,6 +401,8 @@ class Transport:
             self.session.cache.save_response(response, cache_key=request.key, expires=expires)
 
         def empty(response: requests.Response, redirected: bool) -> bool:
+            if request.kind == "players" and self.profile.no_players_found == "404":
+                return no_players_found(response, redirected=redirected)
             if request.kind != "list":
                 return False
             return empty_list(response, request.params, redirected=redirected)
@@ -388,6 +419,7 @@ class Transport:
             empty=empty,
             hints=self._hints(rules),
             bad_answer_error=rules.bad_answer_error,
+            limited=rules.endpoint in self.profile.rate_limited,
         )
 
     def _headers(self, rules: Kind) -> dict[str, str]:

@@ -125,6 +125,13 @@ class Profile:
         keyless: the endpoints that need no API key.
         error_style: how error bodies are written (:data:`ErrorStyle`).
         case_sensitive_names: whether a player name matches only in its own letter case.
+        player_lookup_splits: whether the client splits a look-up of more players than
+            :attr:`player_batch` into several requests (Gamelocker: decision 19), or refuses it
+            before any request (PUBG: each players request spends one of the 10 a minute, so
+            a longer list is the caller's choice to split, as the issue's rule says).
+        no_players_found: how it answers a players request none of whose names or ids it
+            knows: ``empty-list`` (a 200 with an empty ``data``, decision 19) or ``404`` (its
+            own error document, "No Players Found Matching Criteria": PUBG's).
         telemetry_format: the format of its telemetry files (``gamelocker``: decision 18's
             ``cursor``/``type``/``dataObject`` events; ``pubg``: ``_T``/``_D`` events).
         title_ids: the ``titleId`` values its documents carry (how the normalizer tells its
@@ -147,6 +154,8 @@ class Profile:
     keyless: frozenset[str]
     error_style: ErrorStyle
     case_sensitive_names: bool
+    player_lookup_splits: bool
+    no_players_found: Literal["empty-list", "404"]
     telemetry_format: str
     title_ids: tuple[str, ...]
     columns: ColumnMap = field(repr=False)
@@ -213,6 +222,8 @@ GAMELOCKER = Profile(
     keyless=frozenset({"status", "catalogue", "telemetry"}),
     error_style="jsonapi",
     case_sensitive_names=True,
+    player_lookup_splits=True,
+    no_players_found="empty-list",
     telemetry_format="gamelocker",
     title_ids=(),
     columns=GAMELOCKER_COLUMNS,
@@ -248,6 +259,8 @@ PUBG = Profile(
     keyless=frozenset({"status", "catalogue", "match", "telemetry"}),
     error_style="title-description",
     case_sensitive_names=True,
+    player_lookup_splits=False,
+    no_players_found="404",
     telemetry_format="pubg",
     title_ids=("bluehole-pubg",),
     columns=PUBG_COLUMNS,
