@@ -38,6 +38,7 @@ NOTEBOOKS = (
     "06-telemetry.ipynb",
     "07-one-player.ipynb",
     "08-a-year-of-matches.ipynb",
+    "09-pubg-a-day-of-samples.ipynb",
 )
 
 
