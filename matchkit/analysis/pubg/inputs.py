@@ -124,9 +124,9 @@ def map_sizes(extra: Mapping[str, int] | None = None) -> dict[str, int]:
         for size in extra.values()
     ):
         raise InvalidArgumentError(
-            f"map_sizes={extra!r} must map a map id to its size in centimetres (> 0), e.g. "
+            f"map_size={extra!r} must map a map id to its size in centimetres (> 0), e.g. "
             "{'Neon_Main': 816000}",
-            parameter="map_sizes",
+            parameter="map_size",
         )
     sizes.update({str(key): int(value) for key, value in extra.items()})
     return sizes
