@@ -16,7 +16,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
+from matchkit.analysis import TableSource
 from matchkit.analysis.pubg import (
+    PubgTelemetryFrames,
     damage_by_placement,
     kill_distances,
     landing_spots,
@@ -61,8 +63,8 @@ def _table(
 
 
 def plot_weapon_kill_shares(
-    data: Any,
-    telemetry: Any = None,
+    data: TableSource | pd.DataFrame,
+    telemetry: PubgTelemetryFrames | None = None,
     *,
     top: int = 15,
     ax: Axes | None = None,
@@ -99,8 +101,8 @@ def plot_weapon_kill_shares(
 
 
 def plot_kill_distances(
-    data: Any,
-    telemetry: Any = None,
+    data: TableSource | pd.DataFrame,
+    telemetry: PubgTelemetryFrames | None = None,
     *,
     top: int = 15,
     ax: Axes | None = None,
@@ -143,8 +145,8 @@ def plot_kill_distances(
 
 
 def plot_landing_heatmap(
-    data: Any,
-    telemetry: Any = None,
+    data: TableSource | pd.DataFrame,
+    telemetry: PubgTelemetryFrames | None = None,
     *,
     map_name: str | None = None,
     bins: int = 32,
@@ -202,7 +204,11 @@ def plot_landing_heatmap(
 
 
 def plot_damage_by_placement(
-    data: Any, telemetry: Any = None, *, ax: Axes | None = None, **style: Any
+    data: TableSource | pd.DataFrame,
+    telemetry: PubgTelemetryFrames | None = None,
+    *,
+    ax: Axes | None = None,
+    **style: Any,
 ) -> Axes:
     """Mean damage dealt by the roster's placement, with 95% intervals (1 = the winners)."""
     required = ("rank", "players", "mean_damage", "ci_low", "ci_high")
@@ -227,7 +233,11 @@ def plot_damage_by_placement(
 
 
 def plot_zone_phases(
-    data: Any, telemetry: Any = None, *, ax: Axes | None = None, **style: Any
+    data: TableSource | pd.DataFrame,
+    telemetry: PubgTelemetryFrames | None = None,
+    *,
+    ax: Axes | None = None,
+    **style: Any,
 ) -> Axes:
     """Where the winners stood by safe zone phase: their mean distance to the safe zone's
     centre over its radius (1 = its edge), with 95% intervals; each tick gives n positions."""

@@ -18,7 +18,8 @@ from matplotlib.axes import Axes
 from matplotlib.collections import LineCollection
 from matplotlib.patches import Circle
 
-from matchkit.analysis.pubg import PubgInputs, checked_pubg_inputs, map_sizes
+from matchkit.analysis import TableSource
+from matchkit.analysis.pubg import PubgInputs, PubgTelemetryFrames, checked_pubg_inputs, map_sizes
 from matchkit.errors import InvalidArgumentError, StorageError
 from matchkit.names import Names, as_names
 from matchkit.plots._style import new_axes
@@ -33,8 +34,8 @@ _GRID_LINES = 8
 
 
 def plot_match_map(
-    data: Any,
-    telemetry: Any,
+    data: TableSource,
+    telemetry: PubgTelemetryFrames,
     match_id: str,
     *,
     image: str | PathLike[str] | None = None,
@@ -136,9 +137,14 @@ def _size(map_id: str, map_size: int | None) -> float:
     return float(sizes[map_id])
 
 
-def _read_image(path: str | PathLike[str]) -> np.ndarray:
+def _read_image(path: object) -> np.ndarray:
     from matplotlib import image as mpimage
 
+    if not isinstance(path, str | PathLike):
+        raise InvalidArgumentError(
+            f"image={path!r} must be the path of your map image (a PNG or JPEG file)",
+            parameter="image",
+        )
     try:
         return np.asarray(mpimage.imread(Path(path)))
     except (OSError, ValueError, SyntaxError) as error:

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pandas as pd
 
 from matchkit.analysis._common import checked_confidence
-from matchkit.analysis.pubg.inputs import checked_pubg_inputs
+from matchkit.analysis.inputs import TableSource
+from matchkit.analysis.pubg.inputs import PubgTelemetryFrames, checked_pubg_inputs
 from matchkit.analysis.telemetry._common import mean_interval
 
 __all__ = ["damage_by_placement", "player_damage"]
 
 
-def player_damage(data: Any, telemetry: Any) -> pd.DataFrame:
+def player_damage(data: TableSource, telemetry: PubgTelemetryFrames) -> pd.DataFrame:
     """Each participant's damage to other teams, from LogPlayerTakeDamage, and its rank.
 
     Damage counts hits on a player of another team (not oneself, not a teammate), as PUBG's
@@ -68,7 +67,9 @@ def player_damage(data: Any, telemetry: Any) -> pd.DataFrame:
     return result
 
 
-def damage_by_placement(data: Any, telemetry: Any, *, confidence: float = 0.95) -> pd.DataFrame:
+def damage_by_placement(
+    data: TableSource, telemetry: PubgTelemetryFrames, *, confidence: float = 0.95
+) -> pd.DataFrame:
     """Mean damage dealt by placement (the roster's rank), over participants.
 
     Args:

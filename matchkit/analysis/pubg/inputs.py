@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from matchkit.analysis.inputs import is_archive
 from matchkit.errors import InvalidArgumentError
 from matchkit.model.frames import MatchFrames
 from matchkit.names import Names, as_names
@@ -62,6 +63,12 @@ def checked_pubg_inputs(data: object, telemetry: object) -> PubgInputs:
         InvalidArgumentError: ``data`` is not MatchFrames of PUBG matches, ``telemetry`` is not
             PubgTelemetryFrames, or holds a match ``data`` lacks.
     """
+    if is_archive(data):
+        raise InvalidArgumentError(
+            "data: the PUBG analyses do not read an archive yet (PUBG telemetry is not "
+            "archived); pass archive.to_frames(start, end) of PUBG matches and their telemetry",
+            parameter="data",
+        )
     if not isinstance(data, MatchFrames):
         raise InvalidArgumentError(
             "data must be MatchFrames of PUBG matches (matchkit.to_frames of PUBG documents, or "

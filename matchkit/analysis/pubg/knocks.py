@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import pandas as pd
 
 from matchkit.analysis._common import checked_confidence, group_keys
+from matchkit.analysis.inputs import TableSource
 from matchkit.analysis.pubg._statistics import quantile_interval
-from matchkit.analysis.pubg.inputs import checked_pubg_inputs
+from matchkit.analysis.pubg.inputs import PubgTelemetryFrames, checked_pubg_inputs
 from matchkit.analysis.telemetry._common import mean_interval
 from matchkit.errors import InvalidArgumentError
 
 __all__ = ["first_knock_summary", "first_knock_times"]
 
 
-def first_knock_times(data: Any, telemetry: Any) -> pd.DataFrame:
+def first_knock_times(data: TableSource, telemetry: PubgTelemetryFrames) -> pd.DataFrame:
     """Per match, the seconds from its LogMatchStart to its first LogPlayerMakeGroggy.
 
     Args:
@@ -60,8 +60,8 @@ def first_knock_times(data: Any, telemetry: Any) -> pd.DataFrame:
 
 
 def first_knock_summary(
-    data: Any,
-    telemetry: Any,
+    data: TableSource,
+    telemetry: PubgTelemetryFrames,
     *,
     by: str | Sequence[str] | None = None,
     confidence: float = 0.95,

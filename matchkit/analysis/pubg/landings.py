@@ -8,7 +8,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from matchkit.analysis.pubg.inputs import checked_pubg_inputs, map_labels, map_sizes
+from matchkit.analysis.inputs import TableSource
+from matchkit.analysis.pubg.inputs import (
+    PubgTelemetryFrames,
+    checked_pubg_inputs,
+    map_labels,
+    map_sizes,
+)
 from matchkit.errors import InvalidArgumentError
 from matchkit.names import Names
 
@@ -16,8 +22,8 @@ __all__ = ["landing_spots"]
 
 
 def landing_spots(
-    data: Any,
-    telemetry: Any,
+    data: TableSource,
+    telemetry: PubgTelemetryFrames,
     *,
     bins: int = 32,
     names: Names | Mapping[str, Any] | None = None,

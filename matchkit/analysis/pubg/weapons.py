@@ -9,8 +9,14 @@ import numpy as np
 import pandas as pd
 
 from matchkit.analysis._common import checked_confidence, group_keys, wilson_columns
+from matchkit.analysis.inputs import TableSource
 from matchkit.analysis.pubg._statistics import quantile_interval
-from matchkit.analysis.pubg.inputs import PubgInputs, causer_labels, checked_pubg_inputs
+from matchkit.analysis.pubg.inputs import (
+    PubgInputs,
+    PubgTelemetryFrames,
+    causer_labels,
+    checked_pubg_inputs,
+)
 from matchkit.errors import InvalidArgumentError
 from matchkit.names import Names
 
@@ -41,8 +47,8 @@ def player_kills(inputs: PubgInputs, by: Sequence[str] = ()) -> tuple[pd.DataFra
 
 
 def weapon_kill_shares(
-    data: Any,
-    telemetry: Any,
+    data: TableSource,
+    telemetry: PubgTelemetryFrames,
     *,
     by: str | Sequence[str] | None = None,
     names: Names | Mapping[str, Any] | None = None,
@@ -106,8 +112,8 @@ def weapon_kill_shares(
 
 
 def kill_distances(
-    data: Any,
-    telemetry: Any,
+    data: TableSource,
+    telemetry: PubgTelemetryFrames,
     *,
     quantiles: Sequence[float] = DISTANCE_QUANTILES,
     min_kills: int = 1,

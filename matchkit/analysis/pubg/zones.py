@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pandas as pd
 
 from matchkit.analysis._common import checked_confidence, wilson_columns
-from matchkit.analysis.pubg.inputs import checked_pubg_inputs
+from matchkit.analysis.inputs import TableSource
+from matchkit.analysis.pubg.inputs import PubgTelemetryFrames, checked_pubg_inputs
 from matchkit.analysis.telemetry._common import mean_interval
 
 __all__ = ["winner_zone_positions", "zone_phases"]
 
 
-def winner_zone_positions(data: Any, telemetry: Any) -> pd.DataFrame:
+def winner_zone_positions(data: TableSource, telemetry: PubgTelemetryFrames) -> pd.DataFrame:
     """Each position of a winning roster's player, against the safe zone at that moment.
 
     The winners are the players of each match's roster of rank 1 (``rosters.rank``, the
@@ -88,7 +87,9 @@ def _by_time(table: pd.DataFrame) -> pd.DataFrame:
     return table.sort_values(["time", "match_id"], kind="stable").reset_index(drop=True)
 
 
-def zone_phases(data: Any, telemetry: Any, *, confidence: float = 0.95) -> pd.DataFrame:
+def zone_phases(
+    data: TableSource, telemetry: PubgTelemetryFrames, *, confidence: float = 0.95
+) -> pd.DataFrame:
     """By safe zone phase, how far the winners stood from the safe zone's centre relative to
     its radius, and how often they were inside it.
 

@@ -51,6 +51,15 @@ def telemetry() -> PubgTelemetryFrames:
 
 
 @cache
+def small() -> tuple[MatchFrames, PubgTelemetryFrames]:
+    """The first three matches (a TDM and two squads), for tests of many calls."""
+    return (
+        matchkit.to_frames(list(documents()[:3])),
+        to_pubg_telemetry_frames(list(files()[:3])),
+    )
+
+
+@cache
 def raw() -> dict[str, list[dict[str, Any]]]:
     """match id -> its events, as JSON gives them."""
     return {match.id: orjson.loads(body) for match, body in zip(plans(), files(), strict=True)}

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+from types import SimpleNamespace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from matchkit.analysis.pubg import (
     damage_by_placement,
@@ -86,3 +89,49 @@ def test_bad_options_name_their_parameter(call, parameter) -> None:
     with pytest.raises(InvalidArgumentError) as error:
         call(sample.frames(), sample.telemetry())
     assert error.value.parameter == parameter
+
+
+def test_an_archive_is_refused_with_what_to_pass_instead() -> None:
+    import dask.dataframe as dd
+
+    frames = sample.frames()
+    archive = SimpleNamespace(matches=dd.from_pandas(frames.matches, npartitions=1))
+    with pytest.raises(InvalidArgumentError, match=r"archive\.to_frames\(start, end\)"):
+        weapon_kill_shares(archive, sample.telemetry())  # type: ignore[arg-type]
+
+
+_ANYTHING = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=8),
+    st.lists(st.one_of(st.integers(), st.floats(), st.text(max_size=4)), max_size=4),
+    st.dictionaries(st.text(max_size=4), st.one_of(st.integers(), st.text(max_size=4))),
+)
+_OPTIONS = {
+    "bins": lambda f, t, v: landing_spots(f, t, bins=v),
+    "map_size": lambda f, t, v: landing_spots(f, t, map_size=v),
+    "quantiles": lambda f, t, v: kill_distances(f, t, quantiles=v),
+    "min_kills": lambda f, t, v: kill_distances(f, t, min_kills=v),
+    "by": lambda f, t, v: weapon_kill_shares(f, t, by=v),
+    "names": lambda f, t, v: weapon_kill_shares(f, t, names=v),
+    "confidence": lambda f, t, v: damage_by_placement(f, t, confidence=v),
+}
+
+
+@pytest.mark.parametrize("option", sorted(_OPTIONS))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=_ANYTHING)
+def test_any_option_value_gives_a_result_or_an_error_naming_it(option: str, value) -> None:
+    frames, telemetry = sample.small()
+    refused = None
+    try:
+        result = _OPTIONS[option](frames, telemetry, value)
+    except InvalidArgumentError as raised:
+        refused = raised
+    if refused is not None:
+        assert refused.parameter == option
+        assert option in str(refused)
+    else:
+        assert len(result.columns) > 0

@@ -168,3 +168,20 @@ def test_zone_phase_ticks_give_the_positions() -> None:
     labels = [tick.get_text() for tick in ax.get_xticklabels()]
     assert labels
     assert all("\nn=" in label for label in labels)
+
+
+@pytest.mark.parametrize(
+    ("options", "parameter"),
+    [
+        ({"image": 7}, "image"),
+        ({"map_size": -5}, "map_size"),
+        ({"map_size": "big"}, "map_size"),
+        ({"names": 3}, "names"),
+    ],
+)
+def test_bad_match_map_options_name_their_parameter(options, parameter) -> None:
+    frames, telemetry = sample.small()
+    match_id = telemetry.match_ids[1]
+    with pytest.raises(InvalidArgumentError) as error:
+        plot_match_map(frames, telemetry, match_id, **options)
+    assert error.value.parameter == parameter
