@@ -1,5 +1,6 @@
 """Analysis of normalized matches and their telemetry: side win rates, durations, cosmetics,
-one player's history, battlerites, queue times, rates per minute.
+one player's history, battlerites, queue times, rates per minute; PUBG's weapons, kill
+distances, first knocks, landing spots, safe zones and damage (:mod:`matchkit.analysis.pubg`).
 
 Every analysis takes its ``data`` first: a :data:`TableSource` (MatchFrames with pandas, or an
 archive, :func:`matchkit.archive.open`, whose tables are lazy Dask DataFrames) or, for
@@ -34,6 +35,17 @@ from matchkit.analysis.display import PERCENT_COLUMNS, for_display, group_label,
 from matchkit.analysis.durations import DURATION_STATISTICS, duration_counts, duration_summary
 from matchkit.analysis.inputs import ArchiveTables, TableSource, TelemetryTableSource
 from matchkit.analysis.players import PlayerSummary, player_history, player_summary
+from matchkit.analysis.pubg import (
+    damage_by_placement,
+    first_knock_summary,
+    first_knock_times,
+    kill_distances,
+    landing_spots,
+    player_damage,
+    weapon_kill_shares,
+    winner_zone_positions,
+    zone_phases,
+)
 from matchkit.analysis.sides import SIDES, side_win_rates
 from matchkit.analysis.telemetry import (
     battlerite_win_rates,
@@ -57,18 +69,27 @@ __all__ = [
     "cosmetic_summary",
     "cosmetic_usage",
     "cosmetic_win_rates",
+    "damage_by_placement",
     "deciding_rounds",
     "duration_counts",
     "duration_summary",
+    "first_knock_summary",
+    "first_knock_times",
     "for_display",
     "group_label",
+    "kill_distances",
+    "landing_spots",
     "per_minute_rates",
     "percent",
+    "player_damage",
     "player_history",
     "player_summary",
     "queue_times",
     "side_win_rates",
     "version_key",
+    "weapon_kill_shares",
     "wilson_columns",
+    "winner_zone_positions",
     "with_group_columns",
+    "zone_phases",
 ]

@@ -81,7 +81,7 @@ MAPS = (
     MapSpec("Baltic_Main", "Erangel", 816_000, 6),
     MapSpec("Desert_Main", "Miramar", 816_000, 4),
     MapSpec("Savage_Main", "Sanhok", 408_000, 3),
-    MapSpec("DihorOtok_Main", "Vikendi", 612_000, 2),
+    MapSpec("DihorOtok_Main", "Vikendi", 816_000, 2),
     MapSpec("Tiger_Main", "Taego", 816_000, 3),
     MapSpec("Kiki_Main", "Deston", 816_000, 2),
     MapSpec("Neon_Main", "Rondo", 816_000, 2),
