@@ -51,10 +51,10 @@ def _digest(folder: Path) -> str:
 
 
 def _export(commit: str, target: Path) -> Path:
-    """The package and notebooks of ``commit``, extracted into ``target``."""
+    """The package, notebooks and sample data set of ``commit``, extracted into ``target``."""
     target.mkdir()
     archive = subprocess.run(
-        ["git", "-C", str(REPOSITORY), "archive", commit, "matchkit", "notebooks"],
+        ["git", "-C", str(REPOSITORY), "archive", commit, "matchkit", "notebooks", "data"],
         check=True,
         capture_output=True,
     ).stdout
@@ -70,10 +70,13 @@ def _run(code: Path, out: Path, cache: Path) -> dict:
     done = subprocess.run(
         [sys.executable, "-c", _RUN, str(out), str(assets_path())],
         env=env,
-        check=True,
+        cwd=out.parent,  # not the checkout: `python -c` puts its folder before PYTHONPATH
+        check=False,
         capture_output=True,
         text=True,
     )
+    if done.returncode != 0:
+        raise RuntimeError(f"the report of {code} failed:\n{done.stderr[-3000:]}")
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     if not figures["code"].startswith(str(code)):
         raise RuntimeError(f"ran {figures['code']}, not the code under {code}")
