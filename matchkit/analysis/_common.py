@@ -6,7 +6,6 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal, get_args
 
 import pandas as pd
-from scipy.stats import binomtest
 
 from matchkit.analysis._engine import is_lazy, map_values
 from matchkit.analysis.inputs import TableSource, checked_table_source
@@ -193,6 +192,10 @@ def wilson_columns(wins: pd.Series, trials: pd.Series, *, confidence: float) -> 
     The interval comes from :func:`scipy.stats.binomtest` (``method="wilson"``); identical
     ``(wins, trials)`` pairs are computed once.
     """
+    # Imported here: scipy.stats costs a second or more to import, paid by every notebook and
+    # script that imports matchkit.analysis, most of which compute no interval.
+    from scipy.stats import binomtest
+
     confidence = checked_confidence(confidence)
     cache: dict[tuple[int, int], tuple[float, float]] = {}
     lows: list[float] = []

@@ -13,7 +13,7 @@ import os
 import re
 import tempfile
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,13 +103,22 @@ def _start_order(paths: Sequence[Path]) -> list[int]:
 
 
 def execute_all(
-    paths: Sequence[Path], env: Mapping[str, str], *, jobs: int | None = None
+    paths: Sequence[Path],
+    env: Mapping[str, str],
+    *,
+    jobs: int | None = None,
+    then: Callable[[], object] | None = None,
 ) -> Iterator[Executed]:
     """Execute ``paths``, up to ``jobs`` at a time (default :func:`default_jobs`).
 
     Yields each executed notebook in the order of ``paths``, as soon as it and every one before
     it are done. Stopping early (a failed notebook, the caller breaking off) cancels the
     notebooks not started yet and waits for the running ones.
+
+    ``then`` (the report's API reference) takes the first kernel slot free once every notebook
+    has started, and the last notebook is yielded only when it has returned: run beside two
+    kernels on two cores it slowed all three, while at the end one core waits for the last
+    notebook. The iterator ends when it has returned, and raises its exception, if any.
 
     Raises:
         InvalidArgumentError: ``jobs`` is not a whole number >= 1.
@@ -121,12 +130,18 @@ def execute_all(
         jobs, parameter="jobs", message=f"jobs={jobs!r} must be a whole number >= 1", low=1
     )
     futures: dict[int, Future[Executed]] = {}
+    after: Future[object] | None = None
     with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="matchkit-report") as pool:
         try:
             for index in _start_order(paths):
                 futures[index] = pool.submit(_timed, paths[index], env)
+            after = pool.submit(then) if then is not None else None
             for index in range(len(paths)):
                 yield futures[index].result()
+            if after is not None:
+                after.result()
         finally:
             for future in futures.values():
                 future.cancel()
+            if after is not None:
+                after.cancel()

@@ -63,6 +63,15 @@ class ApiReference:
             raise
         return cls(target, process, output)
 
+    @classmethod
+    def write(cls, target: Path) -> None:
+        """Run pdoc to the end (in the caller's thread); raise ReportError if it failed."""
+        reference = cls.start(target)
+        try:
+            reference.finish()
+        finally:
+            reference.stop()
+
     def finish(self) -> None:
         """Wait for pdoc; raise ReportError with what it printed if it failed."""
         self.process.wait()

@@ -20,6 +20,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from matchkit.errors import StorageError
@@ -114,14 +115,14 @@ def build_report(
     )
     exporter.log = QUIET_LOG  # its notes (e.g. on images without alt text) are not the reader's
     pages = []
-    reference = None
+    # pdoc takes the first kernel slot free once every notebook has started (see
+    # matchkit.report._execute.execute_all): not a third process beside two kernels on two cores.
+    then = partial(ApiReference.write, folder.staging / API_FOLDER) if api_reference else None
     try:
-        if api_reference:
-            reference = ApiReference.start(folder.staging / API_FOLDER)
         copy_assets(folder.staging, folder=assets)
         if not env.get("MATCHKIT_BASE_URL"):
             _build_sample_store()  # once, before the kernels that would each build it
-        for executed in execute_all(paths, env, jobs=jobs):
+        for executed in execute_all(paths, env, jobs=jobs, then=then):
             started = time.perf_counter()
             notebook = stable_widget_ids(executed.notebook)
             title = notebook_title(notebook, executed.path)
@@ -135,16 +136,12 @@ def build_report(
             pages.append(page)
             if on_page is not None:
                 on_page(page)
-        if reference is not None:
-            reference.finish()
         index = index_page(
             [(page.title, page.html) for page in pages], api_modules=api_modules(folder.staging)
         )
         (folder.staging / "index.html").write_text(index, encoding="utf-8")
         written = folder.commit()
     except BaseException:
-        if reference is not None:
-            reference.stop()
         folder.discard()
         raise
     return written / "index.html"

@@ -87,3 +87,43 @@ def test_the_longest_notebook_starts_first_and_jobs_are_checked() -> None:
     for jobs in (0, -1, 1.5, True):
         with pytest.raises(InvalidArgumentError, match="jobs="):
             list(execute_all(paths, {}, jobs=jobs))  # type: ignore[arg-type]
+
+
+def test_then_takes_a_free_slot_once_every_notebook_has_started(tmp_path: Path) -> None:
+    """The API reference waits for a free kernel slot: with two slots and three notebooks, it
+    starts only after the third notebook started, and the iterator ends when it is done."""
+    import time
+
+    log = tmp_path / "ran.jsonl"
+    paths = [
+        timed(tmp_path / "first.ipynb", log, 3),
+        timed(tmp_path / "second.ipynb", log, 0),
+        timed(tmp_path / "third.ipynb", log, 0),
+    ]
+    then_ran: list[tuple[float, float]] = []
+
+    def then() -> None:
+        started = time.monotonic()
+        time.sleep(1)
+        then_ran.append((started, time.monotonic()))
+
+    executed = list(execute_all(paths, dict(os.environ), jobs=2, then=then))
+    finished = time.monotonic()
+    assert [item.path for item in executed] == paths
+    runs = read_runs(log)
+    [(then_start, then_end)] = then_ran
+    assert then_end <= finished
+    assert then_start >= runs["third"][0]  # not a third process beside two kernels
+    assert then_start < runs["first"][1]  # but in the slot the short notebooks freed
+
+
+def test_a_failing_then_is_raised_after_the_notebooks(tmp_path: Path) -> None:
+    paths = [notebook(tmp_path / "only.ipynb", "print(1)")]
+
+    def then() -> None:
+        raise MatchkitError("planted pdoc failure")
+
+    results = execute_all(paths, dict(os.environ), jobs=2, then=then)
+    assert next(results).path == paths[0]
+    with pytest.raises(MatchkitError, match="planted pdoc failure"):
+        next(results)

@@ -9,7 +9,6 @@ from typing import cast
 
 import numpy as np
 import pandas as pd
-from scipy import stats as scipy_stats
 
 from matchkit.analysis._engine import collect, is_lazy
 from matchkit.errors import InvalidArgumentError
@@ -62,6 +61,8 @@ def mean_interval(values: pd.Series, confidence: float) -> tuple[float, float, f
     mean = float(values.mean()) if n else float("nan")
     if n < 2:
         return mean, float("nan"), float("nan")
+    from scipy import stats as scipy_stats  # a second or more to import: only when used
+
     half = float(scipy_stats.t.ppf((1 + confidence) / 2, n - 1)) * float(values.std(ddof=1))
     half /= np.sqrt(n)
     return mean, mean - half, mean + half
