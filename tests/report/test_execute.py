@@ -22,13 +22,19 @@ def notebook(path: Path, *sources: str) -> Path:
     return path
 
 
-def timed(path: Path, log: Path, seconds: float) -> Path:
-    """A notebook that records when it ran (monotonic clock, shared by the kernels)."""
+def timed(path: Path, log: Path, seconds: float, *, until: Path | None = None) -> Path:
+    """A notebook that records when it ran (monotonic clock, shared by the kernels): it sleeps
+    ``seconds``, or, with ``until``, waits for that file to exist (at most a minute)."""
+    wait = (
+        f"time.sleep({seconds})\n"
+        if until is None
+        else "deadline = started + 60\n"
+        f"while not __import__('os').path.exists({str(until)!r}) and time.monotonic() < deadline:\n"
+        "    time.sleep(0.05)\n"
+    )
     source = (
         "import json, time\n"
-        "started = time.monotonic()\n"
-        f"time.sleep({seconds})\n"
-        f"with open({str(log)!r}, 'a') as out:\n"
+        "started = time.monotonic()\n" + wait + f"with open({str(log)!r}, 'a') as out:\n"
         f"    out.write(json.dumps([{path.stem!r}, started, time.monotonic()]) + '\\n')\n"
         f"print({path.stem!r})"
     )
@@ -95,8 +101,10 @@ def test_then_takes_a_free_slot_once_every_notebook_has_started(tmp_path: Path) 
     import time
 
     log = tmp_path / "ran.jsonl"
+    signal = tmp_path / "then-ran"  # the first notebook runs until `then` has run (a minute at
+    # most): it ends before `then` starts only if `then` waited for it, however slow the machine
     paths = [
-        timed(tmp_path / "first.ipynb", log, 3),
+        timed(tmp_path / "first.ipynb", log, 0, until=signal),
         timed(tmp_path / "second.ipynb", log, 0),
         timed(tmp_path / "third.ipynb", log, 0),
     ]
@@ -104,7 +112,7 @@ def test_then_takes_a_free_slot_once_every_notebook_has_started(tmp_path: Path) 
 
     def then() -> None:
         started = time.monotonic()
-        time.sleep(1)
+        signal.touch()
         then_ran.append((started, time.monotonic()))
 
     executed = list(execute_all(paths, dict(os.environ), jobs=2, then=then))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats as scipy_stats
 
 __all__ = ["quantile_interval"]
 
@@ -24,6 +23,8 @@ def quantile_interval(
         return float("nan"), float("nan"), float("nan")
     estimate = float(np.quantile(ordered, q))
     tail = (1 - confidence) / 2
+    from scipy import stats as scipy_stats  # a second or more to import: only when used
+
     low = int(scipy_stats.binom.ppf(tail, n, q))
     high = int(scipy_stats.binom.ppf(1 - tail, n, q)) + 1
     if low < 1 or high > n:
