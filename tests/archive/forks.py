@@ -46,14 +46,15 @@ class ForkServer:
         folder: Path,
         cache: Path,
         *,
-        now: str,
+        now: str | None,
         start: str | None,
         window_hours: float,
         wait: float = 0,
         **options: Any,
     ) -> int:
-        """Start a sync of ``folder`` (``options``: ``settle_hours``, and ``base_url`` with its
-        ``api_key`` for another service than the server's); its pid."""
+        """Start a sync of ``folder`` (``options``: ``settle_hours``, ``base_url`` with its
+        ``api_key`` for another service than the server's, and ``machine_clock`` with ``now``
+        ``None`` for a client that takes the service's now); its pid."""
         base_url = self.service.base_url if self.service is not None else None
         spec = {
             "folder": str(folder),

@@ -4,7 +4,8 @@ It imports everything once, says ``ready``, then reads commands on stdin, one a 
 
 - ``run JSON``: fork a child that syncs (JSON: folder, base_url, now, start, window_hours,
   cache_dir, wait, and optionally settle_hours, filters, and api_key, else the key in
-  MATCHKIT_API_KEY)
+  MATCHKIT_API_KEY; ``now`` null and ``machine_clock`` seconds since the epoch: no pinned now,
+  the machine's clock stopped there, so that the client takes the service's)
   and exits 0 (1 on an error); print its pid.
 - ``compact JSON``: fork a child that compacts (JSON: folder, retention_hours, wait); its pid.
 - ``wait PID``: wait for that child; print its exit code (``-9`` when killed by SIGKILL) and
@@ -19,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 import traceback
 from datetime import timedelta
 
@@ -27,6 +29,8 @@ from matchkit.client.client import Client
 
 
 def _sync(spec: dict) -> None:
+    machine_clock = spec.get("machine_clock")
+    clock = time.time if machine_clock is None else lambda: float(machine_clock)
     with Client(
         spec["base_url"],
         api_key=spec.get("api_key"),
@@ -34,6 +38,7 @@ def _sync(spec: dict) -> None:
         cache_dir=spec["cache_dir"],
         rate_limit="off",
         progress=False,
+        clock=clock,
     ) as client:
         archive.sync(
             client,

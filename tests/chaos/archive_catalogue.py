@@ -7,9 +7,11 @@ generator seeded with the seed: a seed replays the same plan. The harness
 (:mod:`tests.chaos.archive_harness`) runs it against the reference service and checks the
 invariant after a last clean sync.
 
-Two slots wait for work on other branches and are off (``enabled=False``) until it lands:
-the client's clock skewed from the service's (the client will take its now from the service's
-``Date``), and the service's ingestion delay (decision 20). Switch them on at the merge.
+Besides its plan, a seed draws its world's conditions (:func:`draw_conditions`), which hold
+for every stage: the client machine's clock skew from the service's (zero, under a minute, or
+up to 12 hours either way; the client is given no ``now=`` and must take the service's), and the
+service's ingestion delay (decision 20: off, the default long tail, or a fixed delay). They are
+drawn from a generator of their own, so that a seed's plan is the same with or without them.
 """
 
 from __future__ import annotations
@@ -18,7 +20,17 @@ import random
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-__all__ = ["DAMAGES", "SCOPES", "STAGES", "Stage", "StageKind", "draw_plan"]
+__all__ = [
+    "DAMAGES",
+    "INGESTION_DELAYS",
+    "SCOPES",
+    "STAGES",
+    "Conditions",
+    "Stage",
+    "StageKind",
+    "draw_conditions",
+    "draw_plan",
+]
 
 
 @dataclass(frozen=True)
@@ -42,12 +54,6 @@ STAGES: dict[str, StageKind] = {
         "a file damaged: open, info, compact and sync each raise an "
         "ArchiveError naming it; then the backup is restored",
     ),
-    "clock_skew": StageKind(
-        1, "the client's clock 12 h ahead of or behind the service's, then a sync", enabled=False
-    ),
-    "ingestion_delay": StageKind(
-        1, "the service lists matches late (decision 20), then syncs a day apart", enabled=False
-    ),
 }
 """What may happen to an archive, by name."""
 
@@ -67,6 +73,53 @@ DAMAGES = (
     "manifest_not_json",
 )
 """The damages a ``damage`` stage draws from (tests/chaos/archive_harness.py does them)."""
+
+
+INGESTION_DELAYS = ("off", "default", "2h")
+"""The service's ingestion delays a seed draws from (``running(ingestion_delay=...)``)."""
+
+SKEW_LIMIT = timedelta(hours=12)
+"""How far a seed's client clock may be from the service's, either way."""
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """What holds for every stage of a seed.
+
+    Attributes:
+        skew: the client machine's clock minus the service's.
+        ingestion_delay: the service's ``ingestion_delay`` setting (:data:`INGESTION_DELAYS`).
+    """
+
+    skew: timedelta = timedelta(0)
+    ingestion_delay: str = "off"
+
+    @property
+    def skew_kind(self) -> str:
+        """``none``, ``under a minute``, ``ahead`` or ``behind`` (for the figures)."""
+        if not self.skew:
+            return "none"
+        if abs(self.skew) <= timedelta(minutes=1):
+            return "under a minute"
+        return "ahead" if self.skew > timedelta(0) else "behind"
+
+    def __str__(self) -> str:
+        seconds = self.skew.total_seconds()
+        return (
+            f"clock skew {seconds:+.0f} s ({self.skew_kind}), "
+            f"ingestion delay {self.ingestion_delay}"
+        )
+
+
+def draw_conditions(seed: int) -> Conditions:
+    """The conditions of ``seed``: a clock skew of none (a quarter of the seeds), under a minute
+    (an eighth), else up to :data:`SKEW_LIMIT` either way, to the second; and an ingestion delay
+    from :data:`INGESTION_DELAYS`, each as likely."""
+    rng = random.Random(f"archive-chaos-conditions-{seed}")
+    kind = rng.choices(["none", "small", "large"], [2, 1, 5])[0]
+    limit = 60 if kind == "small" else int(SKEW_LIMIT.total_seconds())
+    skew = timedelta(0) if kind == "none" else timedelta(seconds=rng.randint(-limit, limit))
+    return Conditions(skew=skew, ingestion_delay=rng.choice(INGESTION_DELAYS))
 
 
 @dataclass(frozen=True)

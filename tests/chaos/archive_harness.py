@@ -7,16 +7,26 @@ each moment a plan's clock reaches (its store built once), the fork server that 
 and compactions a stage kills (``tests/archive/sync_child.py``), and the truth: every match of
 the data set, normalized from its documents.
 
+**The conditions** of a seed (:func:`tests.chaos.archive_catalogue.draw_conditions`): the
+service runs with the seed's ingestion delay, and every client (in this process and in the
+forked syncs) is given no ``now=`` but a machine clock skewed from the service's by the seed's
+skew; it must take the service's now from its answers. Every clean sync in this process records
+the :class:`ClockSkewWarning`: one is given when the skew is over a minute, none otherwise.
+
 **The invariant.** After every stage the archive's current view is whole (no row of a lazy
 table whose match is not in ``matches``). After the plan and a last clean sync at the plan's
 final moment, every version the archive records is whole (or, compacted away, a typed error
 naming the missing file), and the archive holds, exactly once each, the matches of its scope
-history: every match created since its start that passes the scope of the last scope period
-covering it is there, except those a recorded gap names (the service no longer held them), and
-no match is there that passes no scope covering it. Each match-owned table (rosters,
-participants, rounds, round participants, assets) holds exactly the truth's rows of those
-matches; every player of its participants has a snapshot. A damaged file is an ArchiveError
-naming it, from open, info, compact and sync alike. Anything else is a failure of the seed.
+history: every match created since its start and before the archive's ``final up to`` (the
+last sync's now minus its settle period) that the service listed at the last sync's moment (the
+service's own rule: :mod:`matchkit.service.ingestion`) and that passes the scope of the last
+scope period covering it is there, a match listed late (after an earlier sync had passed its
+``createdAt``) too, except those a recorded gap names (the service no longer held them), and
+no match is there that passes no scope covering it or that the service did not list. Each
+match-owned table (rosters, participants, rounds, round participants, assets) holds exactly
+the truth's rows of those matches; every player of its participants has a snapshot. A damaged
+file is an ArchiveError naming it, from open, info, compact and sync alike.
+Anything else is a failure of the seed.
 """
 
 from __future__ import annotations
@@ -29,10 +39,12 @@ import shutil
 import signal
 import time
 import traceback
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import dask
 import orjson
@@ -41,14 +53,22 @@ import pandas as pd
 import matchkit
 import matchkit.archive as archive
 from matchkit.archive.manifest import read_manifest
+from matchkit.client.client import Client
+from matchkit.client.warnings import ClockSkewWarning
 from matchkit.errors import ArchiveError, MatchkitError
 from matchkit.model.frames import MatchFrames
 from matchkit.rules.windows import format_time, parse_time
 from matchkit.service import RunningService, running
-from tests.archive.conftest import client_of
+from matchkit.service.ingestion import IngestionDelay, match_draw
 from tests.archive.forks import ForkServer
 from tests.archive.states import every_version_whole, orphans_in_files
-from tests.chaos.archive_catalogue import SCOPES, Stage, draw_plan
+from tests.chaos.archive_catalogue import (
+    SCOPES,
+    Conditions,
+    Stage,
+    draw_conditions,
+    draw_plan,
+)
 
 __all__ = ["ArchiveSeedResult", "ArchiveWorld", "open_archive_world", "run_archive_seed"]
 
@@ -79,9 +99,17 @@ class ArchiveWorld:
     truth: MatchFrames
 
     @contextlib.contextmanager
-    def service_at(self, moment: datetime) -> Iterator[RunningService]:
-        """The reference service, its clock at ``moment``."""
-        with running(data=self.documents, now=moment, store_dir=self.stores) as service:
+    def service_at(
+        self, moment: datetime, *, ingestion_delay: str = "off"
+    ) -> Iterator[RunningService]:
+        """The reference service, its clock at ``moment``, listing matches late by
+        ``ingestion_delay`` (decision 20)."""
+        with running(
+            data=self.documents,
+            now=moment,
+            store_dir=self.stores,
+            ingestion_delay=ingestion_delay,
+        ) as service:
             yield service
 
 
@@ -113,10 +141,16 @@ class ArchiveSeedResult:
 
     seed: int
     plan: list[Stage]
+    conditions: Conditions = field(default_factory=Conditions)
     outcomes: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     gaps: int = 0
     matches: int = 0
+    late: int = 0
+    """Matches in the archive that the service listed late: after an earlier sync had passed
+    their ``createdAt``."""
+    skew_warnings: int = 0
+    """The clean syncs in this process that gave a ClockSkewWarning."""
     seconds: float = 0.0
     cpu_seconds: float = 0.0
 
@@ -130,7 +164,8 @@ class ArchiveSeedResult:
     def describe(self) -> str:
         lines = [
             f"seed {self.seed}: {self.outcome} ({self.seconds:.1f} s, {self.matches} matches, "
-            f"{self.gaps} gaps)"
+            f"{self.late} listed late, {self.gaps} gaps; {self.conditions}, "
+            f"{self.skew_warnings} syncs warned of it)"
         ]
         outcomes = [*self.outcomes, *["not run"] * (len(self.plan) - len(self.outcomes))]
         lines.extend(
@@ -151,7 +186,10 @@ class _Seed:
         self.now = FIRST_NOW
         self.start = FIRST_NOW - timedelta(days=3)
         self.scope = 0
-        self.result = ArchiveSeedResult(seed, draw_plan(seed))
+        self.result = ArchiveSeedResult(seed, draw_plan(seed), draw_conditions(seed))
+        self.conditions = self.result.conditions
+        self.synced_at: list[datetime] = []
+        """The moments of the syncs run so far (clean or killed)."""
 
     def run(self) -> ArchiveSeedResult:
         for number, stage in enumerate(self.result.plan):
@@ -189,11 +227,13 @@ class _Seed:
             )
         if stage.kind == "killed_sync":
             self.now += stage.advance
-            with self.world.service_at(self.now) as service:
+            self.synced_at.append(self.now)
+            with self._service() as service:
                 pid = self.world.forks.start(
                     self.folder,
                     self.cache,
-                    now=format_time(self.now),
+                    now=None,
+                    machine_clock=self._machine_clock(),
                     start=self._start(),
                     window_hours=stage.window_hours,
                     base_url=service.base_url,
@@ -216,12 +256,33 @@ class _Seed:
     def _start(self) -> str:
         return format_time(self.start)
 
-    def _sync(self, *, window_hours: int, change: bool = False) -> archive.SyncResult:
+    def _service(self) -> contextlib.AbstractContextManager[RunningService]:
+        return self.world.service_at(self.now, ingestion_delay=self.conditions.ingestion_delay)
+
+    def _machine_clock(self) -> float:
+        """The client machine's clock: the service's now plus the seed's skew, stopped there
+        (the service's clock is pinned too, so that the two differ by the skew exactly)."""
+        return (self.now + self.conditions.skew).timestamp()
+
+    def _sync(
+        self, *, window_hours: int, change: bool = False, damaged: bool = False
+    ) -> archive.SyncResult:
+        self.synced_at.append(self.now)
+        machine_clock = self._machine_clock()
         with (
-            self.world.service_at(self.now) as service,
-            client_of(service, self.cache) as client,
+            self._service() as service,
+            Client(
+                service.base_url,
+                api_key=service.api_key,
+                cache_dir=self.cache,
+                rate_limit="off",
+                progress=False,
+                clock=lambda: machine_clock,
+            ) as client,
+            warnings.catch_warnings(record=True) as caught,
         ):
-            return archive.sync(
+            warnings.simplefilter("always", ClockSkewWarning)
+            result = archive.sync(
                 client,
                 self.folder,
                 start=self.start,
@@ -229,6 +290,19 @@ class _Seed:
                 allow_scope_change=change,
                 **SCOPES[self.scope],
             )
+        if not damaged:  # a sync of a damaged archive raises before it asks anything
+            self._check_warned([w for w in caught if issubclass(w.category, ClockSkewWarning)])
+        return result
+
+    def _check_warned(self, given: list[warnings.WarningMessage]) -> None:
+        skewed = abs(self.conditions.skew) > timedelta(minutes=1)
+        if skewed and not given:
+            raise AssertionError(f"no ClockSkewWarning for a skew of {self.conditions.skew}")
+        if not skewed and given:
+            raise AssertionError(
+                f"a ClockSkewWarning for a skew of {self.conditions.skew}: {given[0].message}"
+            )
+        self.result.skew_warnings += bool(given)
 
     def _kill(self, pid: int, after: float) -> str:
         time.sleep(after)
@@ -267,7 +341,7 @@ class _Seed:
             "open": lambda: archive.open(self.folder),
             "info": lambda: archive.info(self.folder),
             "compact": lambda: archive.compact(self.folder),
-            "sync": lambda: self._sync(window_hours=24),
+            "sync": lambda: self._sync(window_hours=24, damaged=True),
         }
 
     # -- the invariant --------------------------------------------------------------------
@@ -288,9 +362,23 @@ class _Seed:
             failures.append(f"{int(ids.duplicated().sum())} matches twice")
         truth = self.world.truth.matches
         created = truth["created_at"]
+        final = manifest.watermark
+        assert final is not None
+        assert final <= self.now
+        delay = IngestionDelay.parse(self.conditions.ingestion_delay)
         in_range = truth[(created >= self.start) & (created < self.now)]
-        required, allowed = set(), set()
+        required, allowed, late = set(), set(), set()
         for row in in_range.itertuples():
+            listed_at = _listed_at(row, delay)
+            if listed_at > self.now:  # not listed yet: the service never showed it
+                continue
+            if any(row.created_at < moment < listed_at for moment in self.synced_at[:-1]):
+                late.add(row.match_id)
+            if row.created_at >= final:  # not final yet: may be there, need not be
+                for period in manifest.scopes:
+                    if _passes(row, period.scope.filter_arguments()):
+                        allowed.add(row.match_id)
+                continue
             covering = [
                 period
                 for period in manifest.scopes
@@ -303,6 +391,9 @@ class _Seed:
             if any(_passes(row, period.scope.filter_arguments()) for period in covering):
                 allowed.add(row.match_id)
         have = set(ids)
+        self.result.late = len(late & have)
+        if late & required - have:
+            failures.append(f"{len(late & required - have)} matches listed late missing")
         if required - have:
             failures.append(f"{len(required - have)} matches missing, e.g. {min(required - have)}")
         if have - allowed:
@@ -321,6 +412,17 @@ class _Seed:
         linked = set(frames.participants["player_id"].dropna())
         if players != linked:
             failures.append(f"players: {len(players ^ linked)} without their snapshot or extra")
+
+
+def _listed_at(row: Any, delay: IngestionDelay) -> datetime:
+    """When the service lists the match of ``row``: the service's own rule (decision 20,
+    :mod:`matchkit.service.ingestion`): from its ``createdAt`` when the delay is off, else its
+    end (``createdAt`` plus its duration) plus the delay its draw gives."""
+    created: datetime = row.created_at
+    if delay.from_creation:
+        return created
+    duration = 0 if pd.isna(row.duration) else int(row.duration)
+    return created + timedelta(seconds=duration) + delay.delay(match_draw("global", row.match_id))
 
 
 def _passes(row: object, filters: dict[str, object]) -> bool:

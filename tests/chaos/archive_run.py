@@ -3,8 +3,9 @@
     PYTHONPATH=. python -m tests.chaos.archive_run --seeds 1000 [--first 0] [--quiet]
 
 Prints every failing seed (its plan, each stage's outcome, what failed), then the figures: seeds,
-stages run by kind, the seeds that ended in the exact truth (with and without recorded gaps), the
-typed errors the damaged files gave, and the failures. The pytest suite
+stages run by kind, the seeds' conditions (clock skew, ingestion delay), the matches listed late
+and the syncs that warned of the skew, the seeds that ended in the exact truth (with and without
+recorded gaps), the typed errors the damaged files gave, and the failures. The pytest suite
 (``tests/chaos/test_archive_chaos.py``) runs the first seeds of the same plans.
 """
 
@@ -24,6 +25,8 @@ def summary(results: list[ArchiveSeedResult], seconds: float) -> str:
     """The figures of a run."""
     stages: Counter[str] = Counter()
     outcomes: Counter[str] = Counter()
+    skews: Counter[str] = Counter(result.conditions.skew_kind for result in results)
+    delays: Counter[str] = Counter(result.conditions.ingestion_delay for result in results)
     for result in results:
         stages.update(stage.kind for stage in result.plan[: len(result.outcomes)])
         outcomes[result.outcome] += 1
@@ -41,12 +44,16 @@ def summary(results: list[ArchiveSeedResult], seconds: float) -> str:
         + "("
         + ", ".join(f"{kind} {stages[kind]}" for kind in STAGES if stages[kind])
         + ")",
+        "clock skew: "
+        + ", ".join(f"{kind} {count}" for kind, count in sorted(skews.items()))
+        + f" seeds ({sum(r.skew_warnings for r in results)} clean syncs warned of it); "
+        "ingestion delay: "
+        + ", ".join(f"{kind} {count}" for kind, count in sorted(delays.items()))
+        + f" seeds; {sum(r.late for r in results)} matches listed late, each archived",
         f"exact truth: {outcomes['exact']} seeds; exact but the recorded gaps: "
         f"{outcomes['exact but the gaps']}; failed: {outcomes['failed']}",
         f"typed errors: {typed} damaged files, each an ArchiveError naming it from open, info, "
         "compact and sync",
-        "switched off: "
-        + (", ".join(kind for kind, entry in STAGES.items() if not entry.enabled) or "none"),
     ]
     return "\n".join(lines)
 

@@ -1,7 +1,11 @@
 """The archive's chaos (issue 34, item 8): seeded plans of syncs, kills of syncs and compactions,
-compactions, pauses past the retention, scope changes and damaged files, one invariant (see
+compactions, pauses past the retention, scope changes and damaged files, under each seed's client
+clock skew (up to 12 h either way, the client given no now=) and the service's ingestion delay
+(decision 20), one invariant (see
 ``tests/chaos/archive_harness.py``): after a last clean sync, the archive holds the truth of its
-scope history, once each, except what a recorded gap names; every view of it is whole after
+scope history that the service listed up to its final-up-to, once each, except what a recorded
+gap names, late-listed matches included; a ClockSkewWarning when the skew is over a minute; every
+view of it is whole after
 every stage; a damaged file is an ArchiveError naming it.
 
 Seeds: ``MATCHKIT_ARCHIVE_CHAOS_SEEDS`` (:data:`BRIEF_SEEDS` in ``make test``, about a minute of
