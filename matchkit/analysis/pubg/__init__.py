@@ -3,7 +3,7 @@ landing spots, the safe zone against the winners, damage against placement.
 
 Every analysis takes ``data`` first, MatchFrames of PUBG matches (``matchkit.to_frames`` of
 PUBG documents, or a PUBG client's ``matches``), then ``telemetry``, one
-:class:`~matchkit.telemetry.pubg.PubgTelemetryFrames` of those matches (combine files with
+:class:`matchkit.telemetry.pubg.PubgTelemetryFrames` of those matches (combine files with
 :meth:`PubgTelemetryFrames.concat`). A match of ``data`` without telemetry is left out and
 counted in ``result.attrs["excluded"]``; telemetry of a match ``data`` lacks is an error.
 Every function returns a tidy pandas DataFrame with counts beside each estimate and its

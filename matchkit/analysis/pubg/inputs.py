@@ -1,7 +1,7 @@
 """What every PUBG analysis takes: MatchFrames of PUBG matches and their telemetry, checked
 together; the names of damage causers and maps; each map's size.
 
-The telemetry is one :class:`~matchkit.telemetry.pubg.PubgTelemetryFrames` (of one match or
+The telemetry is one :class:`matchkit.telemetry.pubg.PubgTelemetryFrames` (of one match or
 many; combine several with :meth:`PubgTelemetryFrames.concat`). The MatchFrames give what the
 files do not say with authority: the rosters' ranks, the game mode, the map of each match.
 """
@@ -18,6 +18,7 @@ from matchkit.analysis.inputs import is_archive
 from matchkit.errors import InvalidArgumentError
 from matchkit.model.frames import MatchFrames
 from matchkit.names import Names, as_names
+from matchkit.rules.profiles import PUBG
 from matchkit.telemetry.pubg import MAP_SIZES, PubgTelemetryFrames
 
 __all__ = [
@@ -76,7 +77,7 @@ def checked_pubg_inputs(data: object, telemetry: object) -> PubgInputs:
             parameter="data",
         )
     games = data.matches["game"].astype("string").fillna("(none)")
-    other = sorted(set(games[games != "pubg"]))
+    other = sorted(set(games[games != PUBG.game]))
     if other:
         raise InvalidArgumentError(
             f"data holds matches of game {', '.join(other)}, not PUBG: the PUBG analyses read "

@@ -61,7 +61,7 @@ def weapon_kill_shares(
 
     Args:
         data: MatchFrames of the PUBG matches.
-        telemetry: their :class:`~matchkit.telemetry.pubg.PubgTelemetryFrames`.
+        telemetry: their :class:`matchkit.telemetry.pubg.PubgTelemetryFrames`.
         by: columns of the matches table to group by (``map_name``, ``game_mode``, ...).
         names: Names with kind ``damage_causer`` (``client.names()``), or causer id -> name;
             an id without a name, or every id when None, is shown as the id.
