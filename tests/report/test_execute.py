@@ -25,19 +25,21 @@ def notebook(path: Path, *sources: str) -> Path:
 def timed(path: Path, log: Path, seconds: float, *, until: Path | None = None) -> Path:
     """A notebook that records when it ran (monotonic clock, shared by the kernels): it sleeps
     ``seconds``, or, with ``until``, waits for that file to exist (at most a minute)."""
-    wait = (
-        f"time.sleep({seconds})\n"
-        if until is None
-        else "deadline = started + 60\n"
-        f"while not __import__('os').path.exists({str(until)!r}) and time.monotonic() < deadline:\n"
-        "    time.sleep(0.05)\n"
-    )
-    source = (
-        "import json, time\n"
-        "started = time.monotonic()\n" + wait + f"with open({str(log)!r}, 'a') as out:\n"
+    if until is None:
+        wait = f"time.sleep({seconds})\n"
+    else:
+        wait = (
+            "import os\n"
+            "deadline = started + 60\n"
+            f"while not os.path.exists({str(until)!r}) and time.monotonic() < deadline:\n"
+            "    time.sleep(0.05)\n"
+        )
+    record = (
+        f"with open({str(log)!r}, 'a') as out:\n"
         f"    out.write(json.dumps([{path.stem!r}, started, time.monotonic()]) + '\\n')\n"
         f"print({path.stem!r})"
     )
+    source = "import json, time\nstarted = time.monotonic()\n" + wait + record
     return notebook(path, source)
 
 
