@@ -391,24 +391,7 @@ class _Renderer:
             if death.killer is not None and death.knocked_at is not None
             else None
         )
-        slot = self.match.rosters[victim[0]][victim[1]]
-        stats = self.outcome.stats[victim]
-        result = {
-            "rank": self.outcome.ranks[victim[0]],
-            "gameResult": "",
-            "teamId": victim[0] + 1,
-            "stats": {
-                "killCount": stats.kills,
-                "distanceOnFoot": stats.walk_distance,
-                "distanceOnSwim": stats.swim_distance,
-                "distanceOnVehicle": stats.ride_distance,
-                "distanceOnParachute": 300.0,
-                "distanceOnFreefall": 250.0,
-                **_REWARD,
-            },
-            "accountId": slot.id,
-            "isRewardAbuse": False,
-        }
+        result = self._game_result(victim)
         body: Event = {
             "attackId": attack,
             "dBNOId": attack if knocker is not None else -1,
@@ -433,31 +416,31 @@ class _Renderer:
         body["isSuicide"] = False
         return body
 
+    def _game_result(self, seat: tuple[int, int]) -> Event:
+        """A participant's ``GameResult`` (a victim's at its kill, a winner's at the end)."""
+        slot = self.match.rosters[seat[0]][seat[1]]
+        stats = self.outcome.stats[seat]
+        return {
+            "rank": self.outcome.ranks[seat[0]],
+            "gameResult": "",
+            "teamId": seat[0] + 1,
+            "stats": {
+                "killCount": stats.kills,
+                "distanceOnFoot": stats.walk_distance,
+                "distanceOnSwim": stats.swim_distance,
+                "distanceOnVehicle": stats.ride_distance,
+                "distanceOnParachute": 300.0,
+                "distanceOnFreefall": 250.0,
+                **_REWARD,
+            },
+            "accountId": slot.id,
+            "isRewardAbuse": False,
+        }
+
     def _end(self) -> None:
         end = float(self.match.duration)
         winners = [seat for seat in self.seats if self.outcome.ranks[seat[0]] == 1]
-        results = []
-        for seat in winners:
-            slot = self.match.rosters[seat[0]][seat[1]]
-            stats = self.outcome.stats[seat]
-            results.append(
-                {
-                    "rank": 1,
-                    "gameResult": "",
-                    "teamId": seat[0] + 1,
-                    "stats": {
-                        "killCount": stats.kills,
-                        "distanceOnFoot": stats.walk_distance,
-                        "distanceOnSwim": stats.swim_distance,
-                        "distanceOnVehicle": stats.ride_distance,
-                        "distanceOnParachute": 300.0,
-                        "distanceOnFreefall": 250.0,
-                        **_REWARD,
-                    },
-                    "accountId": slot.id,
-                    "isRewardAbuse": False,
-                }
-            )
+        results = [self._game_result(seat) for seat in winners]
         characters = [
             {
                 "character": self._character(seat, end, health=0, end=True),
