@@ -34,6 +34,7 @@ from matchkit.client.cache import MATCH_EXPIRY, STATUS_EXPIRY, CacheInfo, cache_
 from matchkit.client.catalogue import CATALOGUE_PATH, catalogue_parser
 from matchkit.client.checks import match_id_check
 from matchkit.client.connection import connect
+from matchkit.client.dictionaries import fetch_dictionaries
 from matchkit.client.listing import ListPlanner
 from matchkit.client.pager import Pager, ordered_frames
 from matchkit.client.plan import FetchPlan, list_path
@@ -394,17 +395,31 @@ class Client:
         self.transport.confirmed = True
         return status
 
-    def names(self) -> Names:
-        """The service's catalogue of names (``GET /catalogue``, no key, never cached): show
-        characters, cosmetics and maps by name in analysis tables and plots.
+    def names(self, dictionaries: str | os.PathLike[str] | None = None) -> Names:
+        """The names of the service's ids (characters, cosmetics, maps, items...), to show them
+        by name in analysis tables and plots.
+
+        Where they come from is the profile's: the Gamelocker services serve a catalogue
+        (``GET /catalogue``, no key, never cached); PUBG publishes dictionaries apart from its
+        API (:class:`~matchkit.rules.profiles.NameDictionaries`: its ``api-assets``
+        repository), read here one a kind of id, without the key, and cached for a week so that
+        they work offline afterwards (the embedded double serves its own on its second host).
+
+        Args:
+            dictionaries: where to read a profile's dictionaries instead: a folder URL, or a
+                local copy (a folder holding them at the published paths).
 
         Raises:
-            NotFoundError: the service has no catalogue (its ids stay ids; pass a mapping to
-                :func:`matchkit.names.load_names` instead).
-            ServiceError: the service could not be reached or answered another error.
-            DocumentError: the answer is not a catalogue (after the retries).
-            CacheMissError: offline (the catalogue is never cached).
+            InvalidArgumentError: ``dictionaries`` with a profile that has none, or a folder
+                that lacks one of them.
+            NotFoundError: the service has no catalogue, or a dictionary is not at its URL
+                (ids stay ids; pass a mapping to :func:`matchkit.names.load_names` instead).
+            ServiceError: the service or host could not be reached or answered another error.
+            DocumentError: an answer is not a catalogue or dictionary (after the retries).
+            CacheMissError: offline, and not cached (the catalogue never is).
         """
+        if self.settings.profile.name_dictionaries is not None or dictionaries is not None:
+            return fetch_dictionaries(self, dictionaries)
         return self.transport.get(
             CATALOGUE_PATH,
             kind="catalogue",

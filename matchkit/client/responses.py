@@ -53,10 +53,11 @@ RequestKind = Literal[
     "seasons",
     "catalogue",
     "telemetry",
+    "dictionary",
 ]
 """What a request asks for: the service's match lists, single matches, players, samples (PUBG's
-random match ids), seasons, status and catalogue of names, and the asset host's telemetry files
-(:data:`matchkit.client.transport.KINDS` holds each one's rules)."""
+random match ids), seasons, status and catalogue of names, and the asset hosts' telemetry files
+and dictionaries of names (:data:`matchkit.client.transport.KINDS` holds each one's rules)."""
 _TAG = re.compile(r"<[^>]*>")
 _SPACE = re.compile(r"\s+")
 _NEAR_NOW = 86_400.0

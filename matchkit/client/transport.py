@@ -129,6 +129,15 @@ KINDS: Mapping[str, Kind] = {
         bad_answer_error=DocumentError,
         missing="no such file on its host",
     ),
+    "dictionary": Kind(
+        ASSET_HOST,
+        "dictionary",
+        keyed=False,
+        accept="application/json",
+        shaped=False,
+        bad_answer_error=DocumentError,
+        missing="no such dictionary of names at its host",
+    ),
 }
 """The kinds of request, by name (:data:`matchkit.client.responses.RequestKind`)."""
 
@@ -269,10 +278,20 @@ class Transport:
         request = self._request(self.base_url + path, params, kind)
         return self._get(request, parse or _as_is, expire_after=expire_after, fresh=fresh)
 
-    def download(self, url: str, *, what: str, parse: Parse[T], fresh: bool = False) -> T:
-        """GET a telemetry file at ``url`` (the asset host): from the cache, else from its host,
-        never with the API key and never rate limited; kept forever once ``parse`` took it.
-        ``fresh``: the caller found it not cached (:meth:`cached_download`): ask its host.
+    def download(
+        self,
+        url: str,
+        *,
+        what: str,
+        parse: Parse[T],
+        fresh: bool = False,
+        kind: RequestKind = "telemetry",
+        expire_after: ExpirationTime = NEVER_EXPIRE,
+    ) -> T:
+        """GET a file at ``url`` on an asset host (a telemetry file, or a ``dictionary`` of
+        names): from the cache, else from its host, never with the API key and never rate
+        limited; kept (forever, unless ``expire_after``) once ``parse`` took it. ``fresh``: the
+        caller found it not cached (:meth:`cached_download`): ask its host.
 
         Raises:
             CacheMissError: offline and not cached.
@@ -281,8 +300,8 @@ class Transport:
             RateLimitError, ServiceError: the host kept refusing or failing, or ``url`` cannot
                 be requested.
         """
-        request = self._request(url, None, "telemetry", what=what)
-        return self._get(request, parse, expire_after=NEVER_EXPIRE, fresh=fresh)
+        request = self._request(url, None, kind, what=what)
+        return self._get(request, parse, expire_after=expire_after, fresh=fresh)
 
     def cached(
         self,

@@ -41,6 +41,7 @@ __all__ = [
     "PROFILES",
     "PUBG",
     "ErrorStyle",
+    "NameDictionaries",
     "Profile",
     "SamplesRule",
     "get_profile",
@@ -103,6 +104,20 @@ class SamplesRule:
 
 
 @dataclass(frozen=True)
+class NameDictionaries:
+    """Where a service's names are published apart from the service: one JSON object of
+    ``{id: name}`` a kind, at a path under one folder URL (PUBG's ``api-assets`` repository).
+
+    Attributes:
+        url: the folder of the dictionaries, ending in ``/``.
+        files: kind of id (``map``, ``item``...) -> the dictionary's path under :attr:`url`.
+    """
+
+    url: str
+    files: Mapping[str, str]
+
+
+@dataclass(frozen=True)
 class Profile:
     """One service of the interface family, declared.
 
@@ -136,6 +151,9 @@ class Profile:
             ``cursor``/``type``/``dataObject`` events; ``pubg``: ``_T``/``_D`` events).
         title_ids: the ``titleId`` values its documents carry (how the normalizer tells its
             documents when no profile is given; empty: whatever no other profile claims).
+        name_dictionaries: where its names are published apart from it
+            (:class:`NameDictionaries`), or ``None``: the service's own catalogue
+            (the ``catalogue`` endpoint) names its ids.
         columns: how its documents map to the model's columns (:class:`ColumnMap`).
     """
 
@@ -158,6 +176,7 @@ class Profile:
     no_players_found: Literal["empty-list", "404"]
     telemetry_format: str
     title_ids: tuple[str, ...]
+    name_dictionaries: NameDictionaries | None
     columns: ColumnMap = field(repr=False)
 
     def checked_shard(self, shard: object, *, parameter: str = "shard") -> str:
@@ -226,6 +245,7 @@ GAMELOCKER = Profile(
     no_players_found="empty-list",
     telemetry_format="gamelocker",
     title_ids=(),
+    name_dictionaries=None,
     columns=GAMELOCKER_COLUMNS,
 )
 """The Gamelocker interface (interface.md, decisions 1-20): the default profile."""
@@ -239,7 +259,6 @@ PUBG = Profile(
     endpoints=MappingProxyType(
         {
             "status": "/status",
-            "catalogue": "/catalogue",
             "match": "/shards/{shard}/matches/{match_id}",
             "players": "/shards/{shard}/players",
             "player": "/shards/{shard}/players/{player_id}",
@@ -256,13 +275,28 @@ PUBG = Profile(
     rate_limited=frozenset({"players", "player", "samples", "seasons"}),
     default_rate_limit=DEFAULT_RATE_LIMIT,
     rate_limit_reset="unix-seconds",
-    keyless=frozenset({"status", "catalogue", "match", "telemetry"}),
+    keyless=frozenset({"status", "match", "telemetry"}),
     error_style="title-description",
     case_sensitive_names=True,
     player_lookup_splits=False,
     no_players_found="404",
     telemetry_format="pubg",
     title_ids=("bluehole-pubg",),
+    # PUBG's own dictionaries (pubg/api-assets; no copy is shipped: the repository has no
+    # license file and its README defers to PUBG's terms).
+    name_dictionaries=NameDictionaries(
+        url="https://raw.githubusercontent.com/pubg/api-assets/master/dictionaries/",
+        files=MappingProxyType(
+            {
+                "map": "telemetry/mapName.json",
+                "game_mode": "gameMode.json",
+                "damage_causer": "telemetry/damageCauserName.json",
+                "damage_type": "telemetry/damageTypeCategory.json",
+                "item": "telemetry/item/itemId.json",
+                "vehicle": "telemetry/vehicle/vehicleId.json",
+            }
+        ),
+    ),
     columns=PUBG_COLUMNS,
 )
 """PUBG's developer API (decision 21)."""

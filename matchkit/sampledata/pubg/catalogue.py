@@ -3,8 +3,10 @@ vehicles, ids to names.
 
 Only what the set generates is named (PUBG's ``api-assets`` dictionaries are not copied: their
 repository has no license); an id the catalogue does not know shows as its id
-(:mod:`matchkit.names`). The double serves it at ``GET /catalogue``, in the catalogue format of
-the Gamelocker sample set (``{"format": "matchkit-catalogue/1", "names": {kind: {id: name}}}``).
+(:mod:`matchkit.names`). The double's second host serves it as PUBG publishes its own, one
+dictionary a kind at the paths of ``api-assets`` (:mod:`matchkit.service.pubg.cdn`); here it is
+in the catalogue format of the Gamelocker sample set
+(``{"format": "matchkit-catalogue/1", "names": {kind: {id: name}}}``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ def catalogue() -> dict[str, Any]:
             "map": {spec.id: spec.name for spec in p.MAPS},
             "game_mode": {mode.id: mode.name for mode in p.GAME_MODES},
             "damage_causer": dict([*p.DAMAGE_CAUSERS, p.ZONE_CAUSER]),
+            "damage_type": {"Damage_Gun": "Gun Damage", "Damage_BlueZone": "Bluezone Damage"},
             "item": {**dict(p.ITEMS), **weapons, p.CARE_PACKAGE[0]: p.CARE_PACKAGE[1]},
             "vehicle": dict(p.VEHICLES),
         },

@@ -2,13 +2,14 @@
 
 It serves the deterministic PUBG sample set (:mod:`matchkit.sampledata.pubg`) by the PUBG
 profile's rules (:data:`matchkit.rules.profiles.PUBG`): ``/status``, players, samples, seasons
-and matches on the platform shards, the telemetry files on a second host, the set's catalogue
-of names. Start it with ``matchkit serve --profile pubg``,
-``matchkit.service.running(profile="pubg")`` or ``create_app(profile="pubg")``.
+and matches on the platform shards; on a second host, the telemetry files and the set's
+dictionaries of names (as PUBG publishes its own in ``api-assets``). Start it with
+``matchkit serve --profile pubg``, ``matchkit.service.running(profile="pubg")`` or
+``create_app(profile="pubg")``.
 
 - :mod:`.app`: the ASGI app and each request's checks; :mod:`.handlers`: the endpoints;
 - :mod:`.bodies`: PUBG's error bodies, the status, the ``Date`` header;
-- :mod:`.cdn`: the telemetry host; :mod:`.server`: both on loopback listeners.
+- :mod:`.cdn`: the second host (telemetry, names); :mod:`.server`: both on loopback listeners.
 """
 
 from __future__ import annotations

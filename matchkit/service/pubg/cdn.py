@@ -1,4 +1,4 @@
-"""The PUBG double's telemetry host: the CDN the matches' asset URLs name.
+"""The PUBG double's second host: the CDN the matches' asset URLs name, and the names.
 
 ``GET /<title>/<shard>/YYYY/MM/DD/HH/mm/<asset id>-telemetry.json`` answers the match's event
 file (:mod:`matchkit.sampledata.pubg.telemetry`), gzip-compressed when the request accepts gzip
@@ -6,6 +6,11 @@ file (:mod:`matchkit.sampledata.pubg.telemetry`), gzip-compressed when the reque
 and has no rate limit; a file past the retention answers 403 (what the real CDN answers, per the
 API team in pubg-python issue #86), an unknown path 404. It is its own ASGI app, served on its
 own listener: a client's API key is never sent to it.
+
+It also serves the sample set's names (:mod:`matchkit.sampledata.pubg.catalogue`) as PUBG
+publishes its own, one ``{id: name}`` dictionary a kind at the paths of the PUBG profile's
+:class:`~matchkit.rules.profiles.NameDictionaries` (``/pubg/api-assets/master/dictionaries/
+telemetry/mapName.json``...), so that a client swaps only the host to read them here.
 """
 
 from __future__ import annotations
@@ -15,10 +20,14 @@ import threading
 import zlib
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlsplit
 
+import orjson
 from starlette.applications import Starlette
 
+from matchkit.rules.profiles import PUBG
 from matchkit.sampledata.pubg import PubgSampleSet
+from matchkit.sampledata.pubg.catalogue import catalogue
 from matchkit.sampledata.pubg.documents import asset_id, telemetry_path
 from matchkit.sampledata.pubg.plan import MatchPlan
 from matchkit.service.pubg.app import PubgService
@@ -30,6 +39,19 @@ __all__ = ["TELEMETRY_GZIP_LEVEL", "create_telemetry_app"]
 TELEMETRY_GZIP_LEVEL = 3
 _PATH = re.compile(r"/[^/]+/[^/]+/\d{4}/\d{2}/\d{2}/\d{2}/\d{2}/([0-9a-f-]{36})-telemetry\.json")
 _JSON = b"application/json"
+
+
+def _dictionaries() -> dict[str, bytes]:
+    """Path -> body of each name dictionary of the PUBG profile, from the set's catalogue (a
+    kind the catalogue does not name is an empty dictionary)."""
+    published = PUBG.name_dictionaries
+    assert published is not None  # the PUBG profile publishes its names
+    folder = urlsplit(published.url).path
+    names = catalogue()["names"]
+    return {
+        folder + path: orjson.dumps(names.get(kind, {}), option=orjson.OPT_SORT_KEYS)
+        for kind, path in published.files.items()
+    }
 
 
 def create_telemetry_app(service: PubgService) -> Starlette:
@@ -46,6 +68,7 @@ class _Telemetry:
         self.service = service
         self._index: dict[str, MatchPlan] | None = None
         self._lock = threading.Lock()
+        self._dictionaries = _dictionaries()
 
     def _assets(self) -> dict[str, MatchPlan]:
         with self._lock:
@@ -71,6 +94,9 @@ class _Telemetry:
         if scope["method"] not in ("GET", "HEAD"):
             return _error(405, f"{scope['method']} is not allowed here; use GET", now)
         path = scope["path"]
+        if path in self._dictionaries:
+            common = [(b"content-type", _JSON), *CORS_HEADERS, date_header(now)]
+            return RawResponse(200, common, self._dictionaries[path])
         found = _PATH.fullmatch(path)
         match = None if found is None else self._assets().get(found.group(1))
         if match is None or telemetry_path(match) != path or match.ended_at > now:

@@ -1,4 +1,4 @@
-"""The PUBG double's endpoints: status, players, samples, seasons, a match, the catalogue.
+"""The PUBG double's endpoints: status, players, samples, seasons, a match.
 
 Each answers from the sample set at the service's now: a match exists from its start plus its
 length until the retention has passed (and never when custom); a player lists the matches of
@@ -15,7 +15,6 @@ import orjson
 from starlette.requests import Request
 
 from matchkit.errors import InvalidArgumentError
-from matchkit.sampledata.pubg.catalogue import catalogue
 from matchkit.sampledata.pubg.documents import (
     player_resource,
     sample_resource,
@@ -181,11 +180,6 @@ async def seasons(service: PubgService, request: Request, context: Context) -> R
     return context.answer(200, orjson.dumps(body))
 
 
-async def names(service: PubgService, request: Request, context: Context) -> RawResponse:
-    _no_params(request, "/catalogue")
-    return context.answer(200, orjson.dumps(catalogue()))
-
-
 async def not_found(service: PubgService, request: Request, context: Context) -> RawResponse:
     endpoints: Sequence[str] = [
         path for name, path in service.profile.endpoints.items() if name in HANDLERS
@@ -198,7 +192,6 @@ async def not_found(service: PubgService, request: Request, context: Context) ->
 
 HANDLERS = {
     "status": status,
-    "catalogue": names,
     "match": get_match,
     "players": list_players,
     "player": get_player,

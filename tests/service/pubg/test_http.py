@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 from datetime import timedelta
 from email.utils import parsedate_to_datetime
+from urllib.parse import urlsplit
 
 import pytest
 import requests
@@ -271,16 +272,28 @@ def test_a_profile_or_option_the_service_does_not_know_is_refused() -> None:
         running(profile="pubg", data="somewhere")
 
 
-def test_the_catalogue_names_the_sets_ids_and_an_unknown_id_stays_itself(pubg, http) -> None:
+def test_the_second_host_serves_the_sets_dictionaries_at_pubgs_paths(pubg, http) -> None:
+    """As PUBG publishes its names (api-assets, apart from the API): one {id: name} object a
+    kind at the profile's paths; an unknown id stays itself. The API has no catalogue."""
     from matchkit.names import load_names
+    from matchkit.rules.profiles import PUBG
 
-    answer = http.get(f"{pubg.base_url}/catalogue", headers={"Accept": VND})
-    assert answer.status_code == 200
-    names = load_names(answer.json())
-    assert names.name("map", "Baltic_Main") == "Erangel"
-    assert names.name("game_mode", "squad-fpp") == "Squad FPP"
-    assert names.name("damage_causer", "WeapHK416_C") == "M416"
-    assert names.name("damage_causer", "IBRTransportAircraft_C") == "IBRTransportAircraft_C"
+    published = PUBG.name_dictionaries
+    assert published is not None
+    folder = pubg.telemetry_url + urlsplit(published.url).path
+    for path in published.files.values():
+        answer = http.get(folder + path)
+        assert answer.status_code == 200, path
+        assert isinstance(answer.json(), dict), path
+        assert answer.json(), path
+    maps = load_names(http.get(folder + published.files["map"]).json(), kind="map")
+    assert maps.name("map", "Baltic_Main") == "Erangel"
+    modes = http.get(folder + published.files["game_mode"]).json()
+    assert modes["squad-fpp"] == "Squad FPP"
+    causers = load_names(http.get(folder + published.files["damage_causer"]).json(), kind="c")
+    assert causers.name("c", "WeapHK416_C") == "M416"
+    assert causers.name("c", "IBRTransportAircraft_C") == "IBRTransportAircraft_C"
+    assert http.get(f"{pubg.base_url}/catalogue", headers={"Accept": VND}).status_code == 404
 
 
 def test_limited_endpoints_carry_the_headers_even_with_the_limit_off(pubg, http) -> None:
