@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import requests
 
 from tests.serve_process import run_serve, started_serve
@@ -14,6 +16,12 @@ def test_matchkit_serve_profile_pubg_serves_the_double(tmp_path) -> None:
     ) as served:
         assert served.banner[0].startswith("matchkit PUBG service on http://127.0.0.1:")
         assert "telemetry files on http://127.0.0.1:" in served.banner[2]
+        # the names, where the banner says, as PUBG publishes its own (api-assets)
+        names = re.search(r"names at (\S+) ", served.banner[2])
+        assert names is not None
+        assert names.group(1).endswith("/pubg/api-assets/master/dictionaries/")
+        maps = requests.get(names.group(1) + "telemetry/mapName.json", timeout=30).json()
+        assert maps["Baltic_Main"] == "Erangel"
         status = requests.get(f"{served.base_url}/status", headers={"Accept": VND}, timeout=30)
         assert status.json()["data"]["id"] == "pubg-api"
         sent = {"Authorization": f"Bearer {served.api_key}", "Accept": VND}

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import uvicorn
 
@@ -148,8 +149,11 @@ def serve(
     now_text = "wall clock" if service.fixed_now is None else service.fixed_now.isoformat()
     limit = service.rate_limiter.limit if service.rate_limiter is not None else "off"
     limited = ", ".join(sorted(service.profile.rate_limited))
+    published = service.profile.name_dictionaries
+    names = urlsplit(published.url).path if published is not None else "/"
     announce(
-        f"now: {now_text}; rate limit: {limit} on {limited}; telemetry files on {telemetry_url}"
+        f"now: {now_text}; rate limit: {limit} on {limited}; telemetry files on {telemetry_url}; "
+        f"names at {telemetry_url}{names} (client.names(dictionaries=...))"
     )
     cdn = uvicorn.Server(
         uvicorn_config(create_telemetry_app(service), limits=limits, log_level="warning")
