@@ -401,7 +401,7 @@ class Client:
 
         Where they come from is the profile's: the Gamelocker services serve a catalogue
         (``GET /catalogue``, no key, never cached); PUBG publishes dictionaries apart from its
-        API (:class:`~matchkit.rules.profiles.NameDictionaries`: its ``api-assets``
+        API (:class:`matchkit.rules.profiles.NameDictionaries`: its ``api-assets``
         repository), read here one a kind of id, without the key, and cached for a week so that
         they work offline afterwards (the embedded double serves its own on its second host).
 

@@ -1,5 +1,5 @@
 """A profile's names published apart from its service: what :meth:`matchkit.Client.names` reads
-when the profile declares :class:`~matchkit.rules.profiles.NameDictionaries` (PUBG's
+when the profile declares :class:`matchkit.rules.profiles.NameDictionaries` (PUBG's
 ``api-assets``: one ``{id: name}`` JSON object a kind of id).
 
 Each dictionary is a GET through the client's one transport (kind ``dictionary``): never with the

@@ -9,7 +9,7 @@ own listener: a client's API key is never sent to it.
 
 It also serves the sample set's names (:mod:`matchkit.sampledata.pubg.catalogue`) as PUBG
 publishes its own, one ``{id: name}`` dictionary a kind at the paths of the PUBG profile's
-:class:`~matchkit.rules.profiles.NameDictionaries` (``/pubg/api-assets/master/dictionaries/
+:class:`matchkit.rules.profiles.NameDictionaries` (``/pubg/api-assets/master/dictionaries/
 telemetry/mapName.json``...), so that a client swaps only the host to read them here.
 """
 
