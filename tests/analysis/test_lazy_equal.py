@@ -24,10 +24,12 @@ from matchkit.analysis._engine import is_lazy
 from tests.analysis.helpers import sample_frames
 from tests.analysis.lazy import lazy_tables
 
+# Monthly partitions, a match's rows together, are the archive's own layout: every call below
+# runs on a real monthly archive in tests/archive/test_analysis.py (and on three buckets a
+# month), so they are not repeated here from pandas.
 LAYOUTS = {
     "one partition, string": {"npartitions": 1},
     "seven partitions, object": {"npartitions": 7, "text": "object"},
-    "monthly partitions": {"by_month": True},
 }
 
 #: (function, args, kwargs) of every public analysis of MatchFrames: their options and groupings

@@ -24,8 +24,9 @@ from tests.archive.forks import ForkServer
 
 START = format_time(parse_time(NOW_A) - timedelta(days=3))
 WINDOW_HOURS = 24  # three batches
-TRIALS = depth.count("MATCHKIT_KILL_TRIALS", brief=20, deep=100)
-"""SIGKILL trials: 20 in ``make test``, 100 in ``make test-deep`` (:mod:`tests.depth`)."""
+TRIALS = depth.count("MATCHKIT_KILL_TRIALS", brief=8, deep=100)
+"""SIGKILL trials: 8 in ``make test`` (each about 2.5 s: a sync killed at a random moment of its
+three batches, then the next), 100 in ``make test-deep`` (:mod:`tests.depth`)."""
 
 
 @pytest.fixture(scope="module")

@@ -36,6 +36,7 @@ from matchkit.model.schema import TABLE_NAMES, TABLES
 from matchkit.sampledata.dataset import open_dataset
 from matchkit.service import running
 from matchkit.service.faults import FaultInjector
+from tests import depth
 from tests.client.conftest import FakeClock, stored_asset_urls
 
 START, END = "2026-07-03T00:00:00Z", "2026-10-31T00:00:00Z"  # the sample set's 120 days
@@ -105,8 +106,13 @@ def expected_since_fault_start() -> MatchFrames:
 # -- equal under faults ----------------------------------------------------------------------
 
 
+FAULT_SEEDS = depth.count("MATCHKIT_FAULT_SEEDS", brief=2, deep=20)
+"""Seeds of the 56-day fetch under faults (each about 20 s): 2 in ``make test``, 20 in ``make
+test-deep``; tests/chaos draws many more faults per second, on smaller fetches."""
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", range(1, FAULT_SEEDS + 1))
 def test_fetch_under_faults_equals_the_data_set(tmp_path, expected_since_fault_start, seed):
     expected = expected_since_fault_start
     with running(faults=FAULTS.format(seed=seed)) as service:
