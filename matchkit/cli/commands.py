@@ -162,6 +162,7 @@ def _report(args: argparse.Namespace) -> int:
         api_reference=args.api_reference,
         on_page=announce,
         jobs=args.jobs,
+        execute=args.execute,
     )
     print(f"report written: {index}")
     return 0

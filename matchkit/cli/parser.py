@@ -373,6 +373,7 @@ examples:
   matchkit report                                 # ./reports from the sample service
   matchkit report --out site --overwrite          # replace the report written there before
   MATCHKIT_API_KEY=... matchkit report --base-url https://api.example.com --out remote
+  matchkit report --no-execute --out preview      # the notebooks as committed, in seconds
 
 --out must be new, empty, or a previous matchkit report (with --overwrite); matchkit never
 replaces a folder holding anything it did not write.
@@ -399,6 +400,13 @@ replaces a folder holding anything it did not write.
         metavar="N",
         help="notebooks executed at a time, a kernel each; the pages are the same whatever N "
         "(default: 2, or 1 on a single core)",
+    )
+    report.add_argument(
+        "--no-execute",
+        dest="execute",
+        action="store_false",
+        help="render the notebooks as committed, with their saved outputs, without running them "
+        "(default: execute them; not with --base-url or --jobs)",
     )
 
 

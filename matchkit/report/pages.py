@@ -5,7 +5,8 @@ Each notebook (:mod:`matchkit.report.notebooks`) runs in a fresh kernel, two at 
 beside them (:mod:`matchkit.report.assets`), pdoc writes the API reference to ``api/``
 (:mod:`matchkit.report.api_reference`), an index links them all (:mod:`matchkit.report.index`),
 and the folder is written and swapped in as :mod:`matchkit.report.folder` says (never over what
-matchkit did not write).
+matchkit did not write). With ``execute=False`` no kernel runs: the pages show the outputs
+committed in the notebooks.
 
 The notebooks take their service from the environment (``MATCHKIT_BASE_URL``,
 ``MATCHKIT_API_KEY``), never from an injected cell, so that a key cannot end up in a notebook or
@@ -23,8 +24,8 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from matchkit.errors import StorageError
-from matchkit.report._execute import QUIET_LOG, execute_all
+from matchkit.errors import InvalidArgumentError, StorageError
+from matchkit.report._execute import QUIET_LOG, as_committed, execute_all
 from matchkit.report.api_reference import API_FOLDER, ApiReference, api_modules
 from matchkit.report.folder import ReportFolder
 from matchkit.report.index import index_page
@@ -58,6 +59,7 @@ def build_report(
     assets: str | os.PathLike[str] | None = None,
     on_page: Callable[[ReportPage], None] | None = None,
     jobs: int | None = None,
+    execute: bool = True,
 ) -> Path:
     """Execute the notebooks and write one HTML page each plus an ``index.html``.
 
@@ -80,12 +82,17 @@ def build_report(
         jobs: notebooks executed at a time, each in its own kernel (default: two, one on a
             single core; see :mod:`matchkit.report._execute`). The pages are the same bytes
             whatever the number.
+        execute: run the notebooks (the default). False renders them as committed, with the
+            outputs saved in them and no kernel (``matchkit report --no-execute``): a preview
+            of the pages, or the pages of notebooks whose outputs are checked otherwise (the
+            test suite's nbval re-runs each and compares its outputs with the committed ones).
 
     Returns:
         The path of ``index.html``.
 
     Raises:
-        InvalidArgumentError: ``out`` may not receive a report (see :mod:`matchkit.report.folder`).
+        InvalidArgumentError: ``out`` may not receive a report (see :mod:`matchkit.report.folder`),
+            or ``base_url`` or ``jobs`` is given with ``execute=False`` (no notebook runs).
         StorageError: a notebook is missing.
         ReportError: a cell failed (the message names the notebook), the web files are not
             installed or the API reference failed.
@@ -100,6 +107,13 @@ def build_report(
         if notebooks
         else [notebooks_path() / name for name in NOTEBOOKS]
     )
+    if not execute and (base_url is not None or jobs is not None):
+        given = "base_url" if base_url is not None else "jobs"
+        raise InvalidArgumentError(
+            f"{given} was given with execute=False, which runs no notebook (it renders their "
+            f"committed outputs): drop {given}, or execute the notebooks",
+            parameter=given,
+        )
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise StorageError(f"notebooks not found: {', '.join(missing)}", path=missing[0])
@@ -120,9 +134,14 @@ def build_report(
     then = partial(ApiReference.write, folder.staging / API_FOLDER) if api_reference else None
     try:
         copy_assets(folder.staging, folder=assets)
-        if not env.get("MATCHKIT_BASE_URL"):
+        if execute and not env.get("MATCHKIT_BASE_URL"):
             _build_sample_store()  # once, before the kernels that would each build it
-        for executed in execute_all(paths, env, jobs=jobs, then=then):
+        notebooks_done = (
+            execute_all(paths, env, jobs=jobs, then=then)
+            if execute
+            else as_committed(paths, then=then)
+        )
+        for executed in notebooks_done:
             started = time.perf_counter()
             notebook = stable_widget_ids(executed.notebook)
             title = notebook_title(notebook, executed.path)

@@ -13,6 +13,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+from matchkit.cli import main
 from matchkit.errors import InvalidArgumentError, MatchkitError
 from matchkit.report import NOTEBOOKS, ReportPage, build_report, notebooks_path
 from matchkit.report.assets import PAGE_URLS
@@ -181,6 +182,60 @@ def test_a_failing_notebook_is_named_and_leaves_no_report(tmp_path) -> None:
         build_report(out=tmp_path / "report", notebooks=[broken], api_reference=False)
     assert not (tmp_path / "report").exists()
     assert [p.name for p in tmp_path.iterdir()] == ["broken.ipynb"]
+
+
+def test_without_execution_the_pages_show_the_committed_outputs_and_no_kernel_runs(
+    tmp_path,
+) -> None:
+    """``execute=False`` renders what the notebook holds: a cell that would fail if it ran shows
+    its saved output instead, so no kernel ran it."""
+    path = write_notebook(tmp_path / "saved.ipynb", "Saved", "raise RuntimeError('it ran')")
+    notebook = nbformat.read(path, as_version=4)
+    notebook.cells[1].outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text="the committed output\n")
+    ]
+    nbformat.write(notebook, path)
+    pages: list[ReportPage] = []
+    index = build_report(
+        out=tmp_path / "report",
+        notebooks=[path],
+        api_reference=False,
+        execute=False,
+        on_page=pages.append,
+    )
+    page = (index.parent / "saved.html").read_text()
+    assert "the committed output" in page
+    assert "it ran" in page  # the source is shown
+    assert "RuntimeError: it ran" not in page  # but it never ran
+    assert "<title>Saved</title>" in page
+    assert [page.title for page in pages] == ["Saved"]
+    assert (index.parent / MARKER).exists()
+
+
+@pytest.mark.parametrize("given", [{"base_url": "http://127.0.0.1:9"}, {"jobs": 2}])
+def test_without_execution_a_service_or_jobs_is_refused(
+    given: dict[str, object], small_notebooks, tmp_path
+) -> None:
+    name = next(iter(given))
+    with pytest.raises(InvalidArgumentError, match=rf"{name} was given with execute=False") as info:
+        build_report(out=tmp_path / "report", notebooks=small_notebooks, execute=False, **given)
+    assert info.value.parameter == name
+    assert list(tmp_path.iterdir()) == []  # refused before any work
+
+
+def test_the_command_renders_the_committed_notebooks_without_running_them(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "preview"
+    assert main(["report", "--no-execute", "--no-api-reference", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    for name in NOTEBOOKS:
+        page = out / name.replace(".ipynb", ".html")
+        assert page.is_file(), name
+        assert page.name in printed
+    assert f"report written: {out.resolve() / 'index.html'}" in printed
+    assert main(["report", "--no-execute", "--jobs", "2", "--out", str(tmp_path / "x")]) == 2
+    assert "jobs was given with execute=False" in capsys.readouterr().err
 
 
 def test_missing_notebooks_are_named(tmp_path) -> None:
