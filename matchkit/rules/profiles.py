@@ -117,7 +117,7 @@ class NameDictionaries:
     files: Mapping[str, str]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Profile:
     """One service of the interface family, declared.
 
@@ -178,6 +178,11 @@ class Profile:
     title_ids: tuple[str, ...]
     name_dictionaries: NameDictionaries | None
     columns: ColumnMap = field(repr=False)
+
+    def __repr__(self) -> str:
+        # Its name says which one it is; the fields' repr would show frozensets in the order of
+        # the run's string hashing (the API reference differed between two builds).
+        return f"Profile({self.name!r})"
 
     def checked_shard(self, shard: object, *, parameter: str = "shard") -> str:
         """``shard`` when this profile serves it.
