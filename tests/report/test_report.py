@@ -139,12 +139,15 @@ def test_report_is_the_same_on_every_run(small_report, small_notebooks, tmp_path
 
 
 def test_a_previous_report_is_replaced_only_with_overwrite(small_notebooks, tmp_path) -> None:
+    # The folder's rules do not depend on running the notebooks: rendered as committed, no kernel.
     out = tmp_path / "report"
-    build_report(out=out, notebooks=small_notebooks[:1], api_reference=False)
+    build_report(out=out, notebooks=small_notebooks[:1], api_reference=False, execute=False)
     with pytest.raises(InvalidArgumentError, match=r"previous matchkit report; pass --overwrite"):
-        build_report(out=out, notebooks=small_notebooks[1:], api_reference=False)
+        build_report(out=out, notebooks=small_notebooks[1:], api_reference=False, execute=False)
     assert (out / "a.html").exists()
-    build_report(out=out, notebooks=small_notebooks[1:], api_reference=False, overwrite=True)
+    build_report(
+        out=out, notebooks=small_notebooks[1:], api_reference=False, overwrite=True, execute=False
+    )
     assert (out / "b.html").exists()
     assert not (out / "a.html").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]  # no staging left behind
@@ -154,9 +157,11 @@ def test_a_file_matchkit_did_not_write_stays_when_the_report_is_replaced(
     small_notebooks, tmp_path
 ) -> None:
     out = tmp_path / "report"
-    build_report(out=out, notebooks=small_notebooks[:1], api_reference=False)
+    build_report(out=out, notebooks=small_notebooks[:1], api_reference=False, execute=False)
     (out / "notes.txt").write_text("mine")
-    build_report(out=out, notebooks=small_notebooks[1:], api_reference=False, overwrite=True)
+    build_report(
+        out=out, notebooks=small_notebooks[1:], api_reference=False, overwrite=True, execute=False
+    )
     assert (out / "notes.txt").read_text() == "mine"
     assert (out / "b.html").exists()
     assert not (out / "a.html").exists()
@@ -165,7 +170,7 @@ def test_a_file_matchkit_did_not_write_stays_when_the_report_is_replaced(
 def test_an_empty_folder_receives_the_report(small_notebooks, tmp_path) -> None:
     out = tmp_path / "empty"
     out.mkdir()
-    build_report(out=out, notebooks=small_notebooks[:1], api_reference=False)
+    build_report(out=out, notebooks=small_notebooks[:1], api_reference=False, execute=False)
     assert (out / "a.html").exists()
     assert (out / MARKER).exists()
 
