@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 import orjson
 from starlette.applications import Starlette
 
-from matchkit.rules.profiles import PUBG
+from matchkit.rules.profiles import Profile
 from matchkit.sampledata.pubg import PubgSampleSet
 from matchkit.sampledata.pubg.catalogue import catalogue
 from matchkit.sampledata.pubg.documents import asset_id, telemetry_path
@@ -41,11 +41,12 @@ _PATH = re.compile(r"/[^/]+/[^/]+/\d{4}/\d{2}/\d{2}/\d{2}/\d{2}/([0-9a-f-]{36})-
 _JSON = b"application/json"
 
 
-def _dictionaries() -> dict[str, bytes]:
-    """Path -> body of each name dictionary of the PUBG profile, from the set's catalogue (a
+def _dictionaries(profile: Profile) -> dict[str, bytes]:
+    """Path -> body of each name dictionary ``profile`` publishes, from the set's catalogue (a
     kind the catalogue does not name is an empty dictionary)."""
-    published = PUBG.name_dictionaries
-    assert published is not None  # the PUBG profile publishes its names
+    published = profile.name_dictionaries
+    if published is None:
+        return {}
     folder = urlsplit(published.url).path
     names = catalogue()["names"]
     return {
@@ -68,7 +69,7 @@ class _Telemetry:
         self.service = service
         self._index: dict[str, MatchPlan] | None = None
         self._lock = threading.Lock()
-        self._dictionaries = _dictionaries()
+        self._dictionaries = _dictionaries(service.profile)
 
     def _assets(self) -> dict[str, MatchPlan]:
         with self._lock:
