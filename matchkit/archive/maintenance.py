@@ -150,16 +150,16 @@ class ArchiveInfo:
         span = _day_span(self.scope)
         if span is None:
             return []
-        lines = ["syncs (by the service's now when each ran): days read, matches added"]
-        by_sync: dict[datetime, list[DayRecord]] = {}
+        lines = ["syncs (at the service's now): the days each read, the matches it added"]
+        by_sync: dict[int, list[DayRecord]] = {}
         for record in self.days:
-            by_sync.setdefault(record.synced_at, []).append(record)
-        for moment, records in by_sync.items():
+            by_sync.setdefault(record.sync, []).append(record)
+        for records in by_sync.values():
             added = sum(record.added for record in records)
             listed = sum(record.listed for record in records)
             lines.append(
-                f"  {format_time(moment)}: {format_days([r.day for r in records])}: "
-                f"+{added:,} matches of {listed:,} listed"
+                f"  {format_time(records[0].synced_at)}: {format_days([r.day for r in records])}"
+                f": +{added:,} matches of {listed:,} listed"
             )
         empty = [record.day for record in latest_per_day(self.days) if record.listed == 0]
         lines.append(f"days with no sample (nothing listed): {format_days(empty) or 'none'}")

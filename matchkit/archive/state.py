@@ -242,8 +242,9 @@ class DayRecord:
     Attributes:
         batch: the batch.
         day: the day's start (UTC).
-        synced_at: the now of the sync that fetched it (the service's clock): the syncs of an
-            archive are told apart by it.
+        sync: the sync that fetched it, numbered by the first batch it committed (a batch a
+            killed sync left pending keeps the killed sync's number).
+        synced_at: the now of the sync that fetched it (the service's clock).
         listed: the match ids the day's listing named (0: the day had no sample).
         added: the matches fetched for it, which the archive did not hold (each added once).
         final: whether the day was final when fetched (an open day is read again next sync).
@@ -251,6 +252,7 @@ class DayRecord:
 
     batch: int
     day: datetime
+    sync: int
     synced_at: datetime
     listed: int
     added: int
@@ -260,6 +262,7 @@ class DayRecord:
         return {
             "batch": self.batch,
             "day": format_time(self.day),
+            "sync": self.sync,
             "synced_at": format_time(self.synced_at),
             "listed": self.listed,
             "added": self.added,
@@ -275,6 +278,7 @@ class DayRecord:
         return cls(
             batch=json_count(fields.get("batch"), "days[].batch"),
             day=json_time(fields.get("day"), "days[].day"),
+            sync=json_count(fields.get("sync"), "days[].sync"),
             synced_at=json_time(fields.get("synced_at"), "days[].synced_at"),
             listed=json_count(fields.get("listed"), "days[].listed"),
             added=json_count(fields.get("added"), "days[].added"),

@@ -465,12 +465,14 @@ class SyncRun:
             else PlayerDays(self.client, self.folder, [names] if isinstance(names, str) else names)
         )
         span = days.rule.refresh
+        sync = self.manifest.batch + 1
         for day in days.days():
             listed, frames = source.fetch(day, span)
             final = days.is_final(day)
             record = DayRecord(
                 batch=self.manifest.batch + 1,
                 day=day,
+                sync=sync,
                 synced_at=self.request.now,
                 listed=listed,
                 added=len(frames),
