@@ -513,6 +513,7 @@ class SyncRun:
                 frames.tables,
                 telemetry.tables if telemetry is not None else None,
                 buckets=self.manifest.buckets,  # fixed when the archive was created
+                telemetry_format=client.profile.telemetry_format,
             )
             self.manifest, done = commit_new_batch(self.folder, self.manifest, pending, prepared)
         self._count(pending, done, fetched=None if day is not None else len(frames))
