@@ -115,7 +115,7 @@ examples:
   matchkit archive sync quick --server-types QUICK2V2,QUICK3V3   # a scope of its own
   0 6 * * * matchkit archive sync /data/archive --no-progress    # a crontab line
   matchkit archive sync pubg --profile pubg --shard steam --telemetry  # a day of samples a batch
-  matchkit archive sync mine --profile pubg --player-names shroud,chocoTaco   # their matches
+  matchkit archive sync mine --profile pubg --player-names Belmi_819,Ozzy_72   # their matches
 
 With --profile pubg (no match list; matches kept 14 days) a batch is one day of the service's
 clock: the day's sample (or, with --player-names, at most 10 players' recent matches of that
