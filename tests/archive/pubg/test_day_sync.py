@@ -95,8 +95,7 @@ def test_the_archive_reads_back_as_the_client_fetched_it(pubg_double, tmp_path: 
     pd.testing.assert_frame_equal(
         stored.reset_index(drop=True).astype(str), expected.reset_index(drop=True).astype(str)
     )
-    # matchkit.analysis.pubg reads MatchFrames / PubgTelemetryFrames only, not an archive
-    # (the brief: say so, do not change them); the Dask tables above are what it would read.
+    # The PUBG analyses on these tables: tests/archive/pubg/test_telemetry.py.
 
 
 def test_a_player_centred_scope_keeps_those_players_matches(pubg_double, tmp_path: Path) -> None:

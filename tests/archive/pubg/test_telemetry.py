@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
+
 import matchkit.archive as archive
+from matchkit.analysis.pubg import damage_by_placement, weapon_kill_shares
 from matchkit.telemetry.pubg import PubgTelemetryFrames
+from matchkit.telemetry.pubg.schema import TABLE_NAMES
 from tests.archive.pubg.conftest import archived_ids, client_at
 
 NOW = "2026-11-12T00:00:00Z"
@@ -19,7 +23,8 @@ def test_telemetry_is_archived_with_its_matches_once(pubg_double, tmp_path: Path
     with client_at(pubg_double, NOW, cache) as client:
         result = archive.sync(client, folder, start=DAY, telemetry=True)
         ids = archived_ids(folder)
-        expected = client.telemetry(ids)
+        fetched = client.get_matches(ids)
+        expected = client.telemetry(fetched)
         again = archive.sync(client, folder, telemetry=True)  # the open day, read again
     assert isinstance(expected, PubgTelemetryFrames)
     assert len(ids) == result.added["matches"] > 0
@@ -39,3 +44,20 @@ def test_telemetry_is_archived_with_its_matches_once(pubg_double, tmp_path: Path
     shown = str(archive.info(folder))
     assert "telemetry: yes" in shown
     assert "pubg-telemetry/kills" in shown
+
+    # The same analyses on the archive's tables as on what the client fetched. (The PUBG
+    # analyses take MatchFrames and PubgTelemetryFrames, not an archive: its tables computed.)
+    stored = PubgTelemetryFrames(
+        **{
+            name: getattr(opened.telemetry, name).compute().reset_index(drop=True)
+            for name in TABLE_NAMES
+        }
+    )
+    frames = opened.to_frames(DAY, NOW)
+    for analysis in (weapon_kill_shares, damage_by_placement):
+        pd.testing.assert_frame_equal(
+            analysis(frames, stored).reset_index(drop=True),
+            analysis(fetched, expected).reset_index(drop=True),
+            check_dtype=False,
+            obj=analysis.__name__,
+        )
