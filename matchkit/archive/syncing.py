@@ -152,14 +152,17 @@ def sync(
         client: the client to fetch through (its shard, cache, rate limit, checks and now).
         path: the archive folder (created on the first sync).
         start: where a new archive starts (default: where the service's retention begins);
-            ignored once the archive has a watermark.
-        now: where the sync ends (default: the client's now); not later than it.
+            ignored once the archive has a watermark. With day batches: its day.
+        now: where the sync ends (default: the client's now); not later than it. With day
+            batches: the days whose sample may be asked at ``now``, final by ``now``.
         shard: the client's shard, when given as a check.
         telemetry: archive each match's telemetry too (part of the scope).
-        window: the span of one batch (default 7 days).
+        window: the span of one batch (default 7 days). A profile without a match list
+            (PUBG) has a batch a day of its samples rule (:mod:`.days`) and refuses another.
         settle: how long before ``now`` matches may still be listed late (default 6 hours):
             the watermark stops that far before ``now``, and the next sync reads that span
-            again (which costs requests, never a duplicate).
+            again (which costs requests, never a duplicate). A profile without a match list
+            has its samples rule's instead (a day is final once its end is 24 hours old).
         allow_scope_change: sync even though the archive holds another scope.
         wait: seconds to wait for another sync of this archive to finish.
         progress: print a line per batch to standard error (default: the client's setting).
@@ -167,14 +170,16 @@ def sync(
             when the archive is created, so that a match never moves). Give more for a
             service of more than about 100,000 matches a month, so that a partition, and a
             Dask worker's memory, keeps its size.
-        **filters: the filters of :meth:`matchkit.Client.matches` (``server_types``, ...).
+        **filters: the filters of :meth:`matchkit.Client.matches` (``server_types``, ...);
+            on a profile without a match list only ``player_names`` (at most the profile's
+            ``player_batch``): a batch is then those players' recent matches of its day.
 
     Returns:
         What was added (printable).
 
     Raises:
         InvalidArgumentError: an argument is invalid (before any request).
-        ArchiveScopeError: the archive holds another scope.
+        ArchiveScopeError: the archive holds another scope, or another profile's matches.
         ArchiveBusyError: another sync holds the archive past ``wait`` seconds.
         ArchiveError: the archive cannot be read or written, or is damaged (naming the file).
         ServiceError and its kin: the service failed (the batches before stay committed).
@@ -376,7 +381,7 @@ class SyncRun:
             )
         begin = self._begin()
         rule = self.request.days
-        days = None if rule is None else DayRange.of(rule, begin, self.request.now)
+        days = None if rule is None else DayRange.of(rule, begin, self.request.end)
         end = self.request.end if days is None else days.end
         if begin >= end:
             write_manifest(self.folder, self.manifest)
