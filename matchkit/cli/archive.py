@@ -115,7 +115,7 @@ examples:
   matchkit archive sync quick --server-types QUICK2V2,QUICK3V3   # a scope of its own
   0 6 * * * matchkit archive sync /data/archive --no-progress    # a crontab line
   matchkit archive sync pubg --profile pubg --shard steam --telemetry  # a day of samples a batch
-  matchkit archive sync mine --profile pubg --player-names Belmi_819,Ozzy_72   # their matches
+  matchkit archive sync mine --profile pubg --player-names Belmi_819 Ozzy_72   # their matches
 
 With --profile pubg (no match list; matches kept 14 days) a batch is one day of the service's
 clock: the day's sample (or, with --player-names, at most 10 players' recent matches of that
@@ -158,7 +158,7 @@ hours old (an open day is read again by the next sync); --window-days and --sett
         metavar="TIME",
         help="ISO 8601 time taken as now (default: the embedded service's now, else the clock)",
     )
-    add_filter_options(sync)
+    add_filter_options(sync, several=True)
     sync.add_argument(
         "--telemetry", action="store_true", help="archive each match's telemetry too (default: off)"
     )

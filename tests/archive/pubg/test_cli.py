@@ -59,6 +59,7 @@ def test_sync_and_info_of_days(pubg_double, tmp_path: Path, capsys, monkeypatch)
     [
         (["--shard", "global"], "'global' is a shard of the gamelocker profile"),
         (["--player-names", ",".join(f"p{n}" for n in range(11))], "at most 10"),
+        (["--player-names", *(f"p{n}" for n in range(11))], "at most 10"),
         (["--window-days", "2"], "leave window out (--window-days)"),
         (["--start", "2026-11-40"], "start="),
         (["--server-types", "QUICK3V3"], "takes the filters player_names"),
