@@ -211,12 +211,22 @@ def days_between(start: datetime, end: datetime, span: timedelta) -> list[dateti
     return found
 
 
-def format_days(days: Sequence[datetime], *, shown: int = 8) -> str:
-    """Days as dates, ``2026-11-03, 2026-11-04``; a long list by its ends and its length."""
-    dates = [f"{day:%Y-%m-%d}" for day in days]
-    if len(dates) <= shown:
-        return ", ".join(dates)
-    return f"{dates[0]} to {dates[-1]} ({len(dates)} days)"
+def format_days(days: Sequence[datetime], span: timedelta = timedelta(days=1)) -> str:
+    """Days as dates, each run of three or more days in a row by its ends and its length:
+    ``2026-11-01, 2026-11-05 to 2026-11-18 (14 days)``."""
+    runs: list[list[datetime]] = []
+    for day in sorted(set(days)):
+        if runs and day - runs[-1][-1] == span:
+            runs[-1].append(day)
+        else:
+            runs.append([day])
+    shown = []
+    for run in runs:
+        if len(run) >= 3:
+            shown.append(f"{run[0]:%Y-%m-%d} to {run[-1]:%Y-%m-%d} ({len(run)} days)")
+        else:
+            shown.extend(f"{day:%Y-%m-%d}" for day in run)
+    return ", ".join(shown)
 
 
 def latest_per_day(records: Sequence[DayRecord]) -> list[DayRecord]:

@@ -157,15 +157,18 @@ class ArchiveInfo:
         for records in by_sync.values():
             added = sum(record.added for record in records)
             listed = sum(record.listed for record in records)
+            read = format_days([record.day for record in records], span)
             lines.append(
-                f"  {format_time(records[0].synced_at)}: {format_days([r.day for r in records])}"
-                f": +{added:,} matches of {listed:,} listed"
+                f"  {format_time(records[0].synced_at)}: {read}: +{added:,} matches of "
+                f"{listed:,} listed"
             )
         empty = [record.day for record in latest_per_day(self.days) if record.listed == 0]
-        lines.append(f"days with no sample (nothing listed): {format_days(empty) or 'none'}")
+        lines.append(f"days with no sample (nothing listed): {format_days(empty, span) or 'none'}")
         lost = [day for gap in self.gaps for day in days_between(gap.start, gap.end, span)]
         if lost:
-            lines.append(f"days lost (the service no longer served them): {format_days(lost)}")
+            lines.append(
+                f"days lost (the service no longer served them): {format_days(lost, span)}"
+            )
         return lines
 
 

@@ -112,18 +112,17 @@ class SyncResult:
     def _day_lines(self) -> list[str]:
         """With day batches: the days lost to a gap, the days that listed nothing, and the
         open day read again next time."""
-        if self.day_span is None:
+        span = self.day_span
+        if span is None:
             return []
         lines = []
         for gap in self.gaps:
-            lost = days_between(gap.start, gap.end, self.day_span)
-            lines.append(f"  days lost (the service no longer served them): {format_days(lost)}")
-        empty = [record.day for record in self.days if record.listed == 0]
+            lost = format_days(days_between(gap.start, gap.end, span), span)
+            lines.append(f"  days lost (the service no longer served them): {lost}")
+        empty = format_days([record.day for record in self.days if record.listed == 0], span)
         if empty:
-            lines.append(f"  days with no sample (nothing listed): {format_days(empty)}")
-        open_days = [record.day for record in self.days if not record.final]
+            lines.append(f"  days with no sample (nothing listed): {empty}")
+        open_days = format_days([record.day for record in self.days if not record.final], span)
         if open_days:
-            lines.append(
-                f"  day {format_days(open_days)} not final yet: the next sync reads it again"
-            )
+            lines.append(f"  day {open_days} not final yet: the next sync reads it again")
         return lines

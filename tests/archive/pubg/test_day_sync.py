@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 import matchkit.archive as archive
+from matchkit.archive.days import format_days
 from matchkit.archive.manifest import read_manifest
 from matchkit.archive.state import Gap, Scope
 from matchkit.errors import ArchiveScopeError, InvalidArgumentError
@@ -60,15 +61,15 @@ def test_two_syncs_across_more_than_14_days_hold_every_sampled_match_once(
 
     shown = str(archive.info(folder))
     assert "scope: profile pubg; shard console" in shown
-    assert f"{FIRST_NOW}: 2026-11-01, 2026-11-02, 2026-11-03: +" in shown
+    assert f"{FIRST_NOW}: 2026-11-01 to 2026-11-03 (3 days): +" in shown
     assert f"{SECOND_NOW}: 2026-11-05 to 2026-11-18 (14 days): +" in shown
     assert "days lost (the service no longer served them): 2026-11-03, 2026-11-04" in shown
     empty = [
-        f"2026-11-{day:02d}"
+        utc(f"2026-11-{day:02d}T00:00:00Z")
         for day, now in [(1, FIRST_NOW), (2, FIRST_NOW), *((n, SECOND_NOW) for n in range(5, 19))]
         if not sampled(pubg_double, f"2026-11-{day:02d}", f"2026-11-{day:02d}", now=now)
     ]
-    assert f"days with no sample (nothing listed): {', '.join(empty) or 'none'}" in shown
+    assert f"days with no sample (nothing listed): {format_days(empty) or 'none'}" in shown
 
 
 def test_the_archive_reads_back_as_the_client_fetched_it(pubg_double, tmp_path: Path) -> None:

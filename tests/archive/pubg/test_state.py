@@ -10,6 +10,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from matchkit.archive.days import format_days
 from matchkit.archive.manifest import ArchiveManifest
 from matchkit.archive.state import DayRecord, PendingBatch, Scope, ScopePeriod
 from matchkit.errors import ArchiveError
@@ -63,3 +64,11 @@ def test_a_damaged_day_record_is_refused_by_name(tmp_path: Path) -> None:
     text["days"][0]["final"] = "yes"
     with pytest.raises(ArchiveError, match=r"days\[\].final"):
         ArchiveManifest.from_json(text, path=tmp_path / "archive.json")
+
+
+def test_days_are_shown_as_dates_and_runs() -> None:
+    days = [T + timedelta(days=n) for n in (0, 1, 4, 5, 6, 7, 9)]
+    assert (
+        format_days(days) == "2026-11-10, 2026-11-11, 2026-11-14 to 2026-11-17 (4 days), 2026-11-19"
+    )
+    assert format_days([]) == ""
