@@ -10,6 +10,7 @@ Layout of an archive folder ``DIR``::
                                   ``month`` (``YYYY-MM`` of the match's created_at, UTC, or
                                   ``YYYY-MM.b``: bucket b of the month, see :func:`partitions`)
     DIR/telemetry/<table>/        one per TelemetryFrames table, when telemetry is archived
+    DIR/pubg-telemetry/<table>/   one per PubgTelemetryFrames table (a PUBG archive's)
     DIR/_staging/batch-N/         the batch being committed (removed once it is)
     DIR/.lock                     held by the one sync or compaction at work
 

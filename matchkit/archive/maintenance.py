@@ -15,20 +15,22 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from matchkit.archive.batches import complete_pending, require_no_stray_batch
+from matchkit.archive.days import days_between, format_days, latest_per_day
 from matchkit.archive.layout import locked
 from matchkit.archive.manifest import write_manifest
 from matchkit.archive.reader import existing_manifest
 from matchkit.archive.staging import clear_staging
-from matchkit.archive.state import Gap, PendingBatch, Scope, ScopePeriod
+from matchkit.archive.state import DayRecord, Gap, PendingBatch, Scope, ScopePeriod
 from matchkit.archive.versions import checked_files, open_table, pinned_tables, table_versions
 from matchkit.errors import ArchiveError, InvalidArgumentError
+from matchkit.rules.profiles import DEFAULT_PROFILE, PROFILES
 from matchkit.rules.windows import format_time
 
 __all__ = ["ArchiveInfo", "CompactResult", "TableInfo", "compact", "info"]
@@ -70,6 +72,8 @@ class ArchiveInfo:
         first_match, last_match: the range of match times.
         gaps: ranges the service had forgotten before a sync reached them.
         buckets: the buckets each month is split in (1: partitions are months).
+        days: of a profile without a match list, each day batch's record (what its day
+            listed and added, and the now of the sync that fetched it).
     """
 
     path: Path
@@ -84,6 +88,7 @@ class ArchiveInfo:
     last_match: datetime | None = None
     gaps: tuple[Gap, ...] = ()
     buckets: int = 1
+    days: tuple[DayRecord, ...] = ()
 
     @property
     def scope(self) -> Scope:
@@ -95,7 +100,7 @@ class ArchiveInfo:
         filters = ", ".join(f"{k}={v}" for k, v in scope.filter_arguments().items()) or "none"
         lines = [
             f"archive {self.path}",
-            f"scope: shard {scope.shard}; filters: {filters}; telemetry: "
+            f"scope: {_profile_of(scope)}shard {scope.shard}; filters: {filters}; telemetry: "
             f"{'yes' if scope.telemetry else 'no'}",
         ]
         if len(self.scopes) > 1:
@@ -136,7 +141,48 @@ class ArchiveInfo:
             "them when a sync came)"
             for gap in self.gaps
         )
+        lines.extend(self._day_lines())
         return "\n".join(lines)
+
+    def _day_lines(self) -> list[str]:
+        """With day batches (a profile without a match list): what each sync added, the days
+        that listed no match, and the days gaps lost."""
+        span = _day_span(self.scope)
+        if span is None:
+            return []
+        lines = ["syncs (at the service's now): the days each read, the matches it added"]
+        by_sync: dict[int, list[DayRecord]] = {}
+        for record in self.days:
+            by_sync.setdefault(record.sync, []).append(record)
+        for records in by_sync.values():
+            added = sum(record.added for record in records)
+            listed = sum(record.listed for record in records)
+            read = format_days([record.day for record in records], span)
+            lines.append(
+                f"  {format_time(records[0].synced_at)}: {read}: +{added:,} matches of "
+                f"{listed:,} listed"
+            )
+        empty = [record.day for record in latest_per_day(self.days) if record.listed == 0]
+        lines.append(f"days with no sample (nothing listed): {format_days(empty, span) or 'none'}")
+        lost = [day for gap in self.gaps for day in days_between(gap.start, gap.end, span)]
+        if lost:
+            lines.append(
+                f"days lost (the service no longer served them): {format_days(lost, span)}"
+            )
+        return lines
+
+
+def _profile_of(scope: Scope) -> str:
+    """How a scope's profile is shown: only when it is not the default's."""
+    return "" if scope.profile == DEFAULT_PROFILE.name else f"profile {scope.profile}; "
+
+
+def _day_span(scope: Scope) -> timedelta | None:
+    """A day batch's span for the scope's profile, or ``None`` when it has a match list."""
+    profile = PROFILES.get(scope.profile)
+    if profile is None or profile.match_list or profile.samples is None:
+        return None
+    return profile.samples.refresh
 
 
 def info(path: str | os.PathLike[str]) -> ArchiveInfo:
@@ -176,6 +222,7 @@ def info(path: str | os.PathLike[str]) -> ArchiveInfo:
         last_match=last_match,
         gaps=manifest.gaps,
         buckets=manifest.buckets,
+        days=manifest.days,
     )
 
 

@@ -39,7 +39,7 @@ from matchkit.archive.fields import (
     json_texts,
     time_json,
 )
-from matchkit.archive.state import Gap, PendingBatch, Scope, ScopePeriod
+from matchkit.archive.state import DayRecord, Gap, PendingBatch, Scope, ScopePeriod
 from matchkit.errors import ArchiveError
 from matchkit.model.atomic import atomic_write
 
@@ -76,6 +76,8 @@ class ArchiveManifest:
         versions: each completed batch's Delta table versions, by table label.
         gaps: the match times the service had forgotten before a sync reached them.
         problems: the normalizer's notes of each batch.
+        days: of a profile without a match list, each day batch's record (what its day listed
+            and what it added, by which sync), in batch order.
     """
 
     scopes: tuple[ScopePeriod, ...]
@@ -88,6 +90,7 @@ class ArchiveManifest:
     versions: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
     gaps: tuple[Gap, ...] = ()
     problems: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    days: tuple[DayRecord, ...] = ()
 
     @classmethod
     def new(cls, scope: Scope, *, source: str | None, buckets: int = 1) -> ArchiveManifest:
@@ -176,6 +179,7 @@ class ArchiveManifest:
             pending=None,
             versions={**self.versions, pending.batch: dict(versions)},
             problems=problems,
+            days=self.days if pending.day is None else (*self.days, pending.day),
         )
 
     def with_versions(self, batch: int, versions: Mapping[str, int]) -> ArchiveManifest:
@@ -183,7 +187,7 @@ class ArchiveManifest:
         return dataclasses.replace(self, versions={**self.versions, batch: dict(versions)})
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "format": FORMAT,
             "scopes": [period.to_json() for period in self.scopes],
             "source": self.source,
@@ -196,6 +200,9 @@ class ArchiveManifest:
             "gaps": [gap.to_json() for gap in self.gaps],
             "problems": {str(batch): list(notes) for batch, notes in self.problems.items()},
         }
+        if self.days:  # day batches only: the manifests of a match list stay as they were
+            data["days"] = [day.to_json() for day in self.days]
+        return data
 
     @classmethod
     def from_json(cls, data: object, *, path: Path) -> ArchiveManifest:
@@ -275,6 +282,7 @@ def _common(
             json_batch_key(key, "problems"): json_texts(value, f"problems.{key}")
             for key, value in problems.items()
         },
+        days=tuple(DayRecord.from_json(item) for item in json_list(fields.get("days", []), "days")),
     )
 
 

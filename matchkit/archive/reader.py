@@ -33,6 +33,7 @@ from matchkit.archive.convert import (
 from matchkit.archive.layout import PARTITION
 from matchkit.archive.manifest import ArchiveManifest, read_manifest
 from matchkit.archive.state import Scope, ScopePeriod
+from matchkit.archive.telemetry_tables import telemetry_schema
 from matchkit.archive.versions import checked_files, pinned_tables
 from matchkit.errors import ArchiveError, InvalidArgumentError
 from matchkit.model.schema import DATETIME_DTYPE, TABLE_NAMES, TABLES, TableSchema
@@ -202,9 +203,12 @@ class Archive:
                 setattr(self, name, _latest(snapshots, TABLES[name].key[0]))
             else:
                 setattr(self, name, table.dask(values))
-        labels = [label for label in tables if label.startswith("telemetry/")]
+        # One telemetry format an archive (one profile): its tables by name.
+        labels = [label for label in tables if telemetry_schema(label) is not None]
         self.telemetry = (
-            SimpleNamespace(**{label[10:]: tables[label].dask(values) for label in labels})
+            SimpleNamespace(
+                **{label.partition("/")[2]: tables[label].dask(values) for label in labels}
+            )
             if labels
             else None
         )
@@ -332,12 +336,8 @@ def existing_manifest(folder: Path) -> ArchiveManifest:
 def _table_files(folder: Path, label: str, table: DeltaTable) -> TableFiles:
     files = checked_files(folder / label, table)
     schema = pa.schema(table.schema().to_arrow())
-    if label.startswith("telemetry/"):
-        from matchkit.telemetry.schema import TABLES as TELEMETRY_TABLES
-
-        declared = TELEMETRY_TABLES[label[10:]]
-    else:
-        declared = TABLES[label]
+    telemetry = telemetry_schema(label)
+    declared = TABLES[label] if telemetry is None else telemetry
     return TableFiles(
         label,
         table.version(),

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
-from matchkit.archive.state import Gap
+from matchkit.archive.days import days_between, format_days
+from matchkit.archive.state import DayRecord, Gap
 from matchkit.archive.writer import BatchResult
 from matchkit.rules.windows import format_time
 
@@ -33,6 +34,9 @@ class SyncResult:
         resumed: the batch a killed sync had left pending, completed by this one.
         problems: what the normalizer noted in the batches (kept in ``archive.json``).
         notes: what the sync did other than asked (an ignored ``start``).
+        day_span: with day batches (a service without a match list), a day's span; ``None``
+            for windows of a match list.
+        days: with day batches, each day's record (what its listing named and what it added).
     """
 
     path: Path
@@ -49,6 +53,8 @@ class SyncResult:
     resumed: int | None = None
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    day_span: timedelta | None = None
+    days: list[DayRecord] = field(default_factory=list)
 
     def add(self, batch: BatchResult) -> None:
         """Count one committed batch."""
@@ -95,9 +101,28 @@ class SyncResult:
             f"  gap: matches created from {gap} may be missing: the service no longer served them"
             for gap in self.gaps
         )
+        lines.extend(self._day_lines())
         if self.problems:
             lines.append(
                 f"  {len(self.problems)} notes of the normalizer, kept in archive.json "
                 f"(problems), e.g. {self.problems[0]}"
             )
         return "\n".join(lines)
+
+    def _day_lines(self) -> list[str]:
+        """With day batches: the days lost to a gap, the days that listed nothing, and the
+        open day read again next time."""
+        span = self.day_span
+        if span is None:
+            return []
+        lines = []
+        for gap in self.gaps:
+            lost = format_days(days_between(gap.start, gap.end, span), span)
+            lines.append(f"  days lost (the service no longer served them): {lost}")
+        empty = format_days([record.day for record in self.days if record.listed == 0], span)
+        if empty:
+            lines.append(f"  days with no sample (nothing listed): {empty}")
+        open_days = format_days([record.day for record in self.days if not record.final], span)
+        if open_days:
+            lines.append(f"  day {open_days} not final yet: the next sync reads it again")
+        return lines

@@ -23,9 +23,10 @@ from matchkit.archive.fields import (
 )
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.filters import MatchFilters
+from matchkit.rules.profiles import DEFAULT_PROFILE
 from matchkit.rules.windows import format_time
 
-__all__ = ["FilterValue", "Gap", "PendingBatch", "Scope", "ScopePeriod"]
+__all__ = ["DayRecord", "FilterValue", "Gap", "PendingBatch", "Scope", "ScopePeriod"]
 
 FilterValue = str | tuple[str, ...]
 
@@ -35,18 +36,29 @@ class Scope:
     """What an archive's syncs fetch: the shard, the filters and whether telemetry is kept.
 
     Attributes:
-        shard: the service's shard (``global``, ``na``, ...).
+        shard: the service's shard (``global``, ``na``, ``steam``...).
         filters: ``(name, value)`` of each filter of :meth:`matchkit.Client.matches`, sorted by
-            name; a value is text (``ranking_type``) or a sorted tuple of texts.
+            name; a value is text (``ranking_type``) or a sorted tuple of texts. On a profile
+            without a match list only ``player_names``: a player-centred scope.
         telemetry: whether each match's telemetry is archived too.
+        profile: the name of the service's profile (:mod:`matchkit.rules.profiles`); an
+            archive holds one profile's matches.
     """
 
     shard: str
     filters: tuple[tuple[str, FilterValue], ...] = ()
     telemetry: bool = False
+    profile: str = DEFAULT_PROFILE.name
 
     @classmethod
-    def of(cls, shard: str, filters: Mapping[str, object], *, telemetry: bool) -> Scope:
+    def of(
+        cls,
+        shard: str,
+        filters: Mapping[str, object],
+        *,
+        telemetry: bool,
+        profile: str = DEFAULT_PROFILE.name,
+    ) -> Scope:
         """The scope of a sync's arguments: filters sorted, ``None`` ones left out, each list of
         values sorted as text (so that the same filters always make the same scope)."""
         kept: list[tuple[str, FilterValue]] = []
@@ -61,7 +73,7 @@ class Scope:
                 raise InvalidArgumentError(
                     f"{name}={value!r} must be a text or a list of texts", parameter=name
                 )
-        return cls(shard=shard, filters=tuple(kept), telemetry=bool(telemetry))
+        return cls(shard=shard, filters=tuple(kept), telemetry=bool(telemetry), profile=profile)
 
     def filter_arguments(self) -> MatchFilters:
         """The filters as the keyword arguments of :meth:`matchkit.Client.matches`."""
@@ -74,7 +86,14 @@ class Scope:
         filters = {
             name: value if isinstance(value, str) else list(value) for name, value in self.filters
         }
-        return {"shard": self.shard, "filters": filters, "telemetry": self.telemetry}
+        data: dict[str, Any] = {
+            "shard": self.shard,
+            "filters": filters,
+            "telemetry": self.telemetry,
+        }
+        if self.profile != DEFAULT_PROFILE.name:  # the archives of the default stay as they were
+            data["profile"] = self.profile
+        return data
 
     @classmethod
     def from_json(cls, data: object) -> Scope:
@@ -91,7 +110,13 @@ class Scope:
         telemetry = fields.get("telemetry", False)
         if not isinstance(telemetry, bool):
             raise MalformedError(f"scope.telemetry is {telemetry!r}, not true or false")
-        return cls.of(json_text(fields.get("shard"), "scope.shard"), values, telemetry=telemetry)
+        profile = json_text(fields.get("profile", DEFAULT_PROFILE.name), "scope.profile")
+        return cls.of(
+            json_text(fields.get("shard"), "scope.shard"),
+            values,
+            telemetry=telemetry,
+            profile=profile,
+        )
 
     def __str__(self) -> str:
         filters = ", ".join(
@@ -99,7 +124,8 @@ class Scope:
             for name, value in self.filters
         )
         telemetry = "with telemetry" if self.telemetry else "without telemetry"
-        return f"[shard {self.shard}, {filters or 'no filters'}, {telemetry}]"
+        profile = "" if self.profile == DEFAULT_PROFILE.name else f"profile {self.profile}, "
+        return f"[{profile}shard {self.shard}, {filters or 'no filters'}, {telemetry}]"
 
 
 @dataclass(frozen=True)
@@ -170,6 +196,8 @@ class PendingBatch:
         start, end: the window of match times it fetched.
         watermark: the archive's watermark once it is complete (final up to there).
         problems: what the normalizer noted in it.
+        day: of a day batch (a profile without a match list), what its day listed and what
+            it fetched (:class:`DayRecord`); ``None`` for a window of a match list.
     """
 
     batch: int
@@ -177,15 +205,19 @@ class PendingBatch:
     end: datetime
     watermark: datetime
     problems: tuple[str, ...] = ()
+    day: DayRecord | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "batch": self.batch,
             "start": format_time(self.start),
             "end": format_time(self.end),
             "watermark": format_time(self.watermark),
             "problems": list(self.problems),
         }
+        if self.day is not None:
+            data["day"] = self.day.to_json()
+        return data
 
     @classmethod
     def from_json(cls, data: object) -> PendingBatch:
@@ -198,4 +230,57 @@ class PendingBatch:
             # /1 had no watermark of its own: its watermark was the batch's end.
             watermark=json_time(fields.get("watermark", fields.get("end")), "pending.watermark"),
             problems=json_texts(fields.get("problems", []), "pending.problems"),
+            day=None if fields.get("day") is None else DayRecord.from_json(fields["day"]),
+        )
+
+
+@dataclass(frozen=True)
+class DayRecord:
+    """One day batch of a profile without a match list: what the day's listing (its sample,
+    or the scope's players' recent matches) named, and what the batch fetched.
+
+    Attributes:
+        batch: the batch.
+        day: the day's start (UTC).
+        sync: the sync that fetched it, numbered by the first batch it committed (a batch a
+            killed sync left pending keeps the killed sync's number).
+        synced_at: the now of the sync that fetched it (the service's clock).
+        listed: the match ids the day's listing named (0: the day had no sample).
+        added: the matches fetched for it, which the archive did not hold (each added once).
+        final: whether the day was final when fetched (an open day is read again next sync).
+    """
+
+    batch: int
+    day: datetime
+    sync: int
+    synced_at: datetime
+    listed: int
+    added: int
+    final: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "batch": self.batch,
+            "day": format_time(self.day),
+            "sync": self.sync,
+            "synced_at": format_time(self.synced_at),
+            "listed": self.listed,
+            "added": self.added,
+            "final": self.final,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> DayRecord:
+        fields = json_object(data, "days[]")
+        final = fields.get("final")
+        if not isinstance(final, bool):
+            raise MalformedError(f"days[].final is {final!r}, not true or false")
+        return cls(
+            batch=json_count(fields.get("batch"), "days[].batch"),
+            day=json_time(fields.get("day"), "days[].day"),
+            sync=json_count(fields.get("sync"), "days[].sync"),
+            synced_at=json_time(fields.get("synced_at"), "days[].synced_at"),
+            listed=json_count(fields.get("listed"), "days[].listed"),
+            added=json_count(fields.get("added"), "days[].added"),
+            final=final,
         )

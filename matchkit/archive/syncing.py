@@ -17,9 +17,13 @@ id, so the overlap costs requests, never a duplicate row.
 watermark records a gap, from the watermark to where the service's retention begins (the
 client's now minus 120 days, to the second), and continues from there.
 
-One sync at a time holds the archive's lock; the scope (shard, filters, telemetry) is kept in
-``archive.json`` and another is refused unless ``allow_scope_change=True``, which starts a new
-period of the archive's scope history at its watermark.
+One sync at a time holds the archive's lock; the scope (profile, shard, filters, telemetry) is
+kept in ``archive.json`` and another is refused unless ``allow_scope_change=True``, which starts
+a new period of the archive's scope history at its watermark (never another profile: an archive
+holds one profile's matches).
+
+**A service without a match list** (the client's profile says so: PUBG) is synced one day of
+its clock a batch, from its samples or from players' recent matches (:mod:`.days`).
 """
 
 from __future__ import annotations
@@ -37,19 +41,29 @@ from matchkit.archive.batches import (
     finish_batch,
     require_no_stray_batch,
 )
+from matchkit.archive.days import (
+    DayListing,
+    DayRange,
+    PlayerDays,
+    SampleDays,
+    day_floor,
+    first_whole_day,
+)
 from matchkit.archive.defaults import DEFAULT_SETTLE, DEFAULT_WINDOW
 from matchkit.archive.layout import locked
 from matchkit.archive.manifest import ArchiveManifest, read_manifest, write_manifest
 from matchkit.archive.result import SyncResult
 from matchkit.archive.staging import clear_staging
-from matchkit.archive.state import Gap, PendingBatch, Scope
+from matchkit.archive.state import DayRecord, Gap, PendingBatch, Scope
 from matchkit.archive.versions import require_whole
 from matchkit.archive.writer import BatchResult, prepare_batch
 from matchkit.errors import ArchiveScopeError, InvalidArgumentError
+from matchkit.rules.profiles import Profile, SamplesRule
 from matchkit.rules.windows import RETENTION, format_time, parse_time
 
 if TYPE_CHECKING:
     from matchkit.client.client import Client
+    from matchkit.model.frames import MatchFrames
 
 __all__ = [
     "DEFAULT_SETTLE",
@@ -71,6 +85,8 @@ FILTERS = (
     "game_modes",
 )
 """The filters of :meth:`matchkit.Client.matches` a sync takes (its scope)."""
+DAY_FILTERS = ("player_names",)
+"""The filters a sync of a service without a match list takes: a player-centred scope."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +103,9 @@ class SyncRequest:
         allow_scope_change: continue with ``scope`` though the archive holds another.
         buckets: how many buckets a new archive splits its months into (``None``: 1).
         progress: print a line per batch to standard error.
+        retention: how long the service keeps a match (the client's profile's).
+        days: the samples rule whose days are the batches, for a service without a match
+            list (:mod:`.days`); ``None``: windows of the match list.
     """
 
     scope: Scope
@@ -98,11 +117,17 @@ class SyncRequest:
     allow_scope_change: bool = False
     buckets: int | None = None
     progress: bool = False
+    retention: timedelta = RETENTION
+    days: SamplesRule | None = None
 
     @property
     def retention_start(self) -> datetime:
-        """The oldest moment the service still serves."""
-        return self.now - RETENTION
+        """The oldest moment the service still serves (with day batches: the start of the
+        oldest day it keeps whole, and whose sample it still lists)."""
+        if self.days is None:
+            return self.now - self.retention
+        oldest = max(self.now - self.retention, self.now - self.days.max_age)
+        return first_whole_day(oldest, self.days.refresh)
 
 
 def sync(
@@ -127,14 +152,17 @@ def sync(
         client: the client to fetch through (its shard, cache, rate limit, checks and now).
         path: the archive folder (created on the first sync).
         start: where a new archive starts (default: where the service's retention begins);
-            ignored once the archive has a watermark.
-        now: where the sync ends (default: the client's now); not later than it.
+            ignored once the archive has a watermark. With day batches: its day.
+        now: where the sync ends (default: the client's now); not later than it. With day
+            batches: the days whose sample may be asked at ``now``, final by ``now``.
         shard: the client's shard, when given as a check.
         telemetry: archive each match's telemetry too (part of the scope).
-        window: the span of one batch (default 7 days).
+        window: the span of one batch (default 7 days). A profile without a match list
+            (PUBG) has a batch a day of its samples rule (:mod:`.days`) and refuses another.
         settle: how long before ``now`` matches may still be listed late (default 6 hours):
             the watermark stops that far before ``now``, and the next sync reads that span
-            again (which costs requests, never a duplicate).
+            again (which costs requests, never a duplicate). A profile without a match list
+            has its samples rule's instead (a day is final once its end is 24 hours old).
         allow_scope_change: sync even though the archive holds another scope.
         wait: seconds to wait for another sync of this archive to finish.
         progress: print a line per batch to standard error (default: the client's setting).
@@ -142,20 +170,22 @@ def sync(
             when the archive is created, so that a match never moves). Give more for a
             service of more than about 100,000 matches a month, so that a partition, and a
             Dask worker's memory, keeps its size.
-        **filters: the filters of :meth:`matchkit.Client.matches` (``server_types``, ...).
+        **filters: the filters of :meth:`matchkit.Client.matches` (``server_types``, ...);
+            on a profile without a match list only ``player_names`` (at most the profile's
+            ``player_batch``): a batch is then those players' recent matches of its day.
 
     Returns:
         What was added (printable).
 
     Raises:
         InvalidArgumentError: an argument is invalid (before any request).
-        ArchiveScopeError: the archive holds another scope.
+        ArchiveScopeError: the archive holds another scope, or another profile's matches.
         ArchiveBusyError: another sync holds the archive past ``wait`` seconds.
         ArchiveError: the archive cannot be read or written, or is damaged (naming the file).
         ServiceError and its kin: the service failed (the batches before stay committed).
     """
     folder = Path(path)
-    request = _request(
+    request = checked_request(
         client,
         folder,
         start=start,
@@ -177,7 +207,7 @@ def sync(
         return SyncRun(client, folder, request).run()
 
 
-def _request(
+def checked_request(
     client: Client,
     folder: Path,
     *,
@@ -193,7 +223,9 @@ def _request(
     filters: dict[str, object],
 ) -> SyncRequest:
     """The sync's arguments checked, before any request or write."""
+    profile = client.profile
     scope = _scope(client, shard, telemetry, filters)
+    days = _day_rule(profile, window=window, settle=settle)
     require_buckets(folder, buckets)
     for name, span, least in (("window", window, "positive"), ("settle", settle, "zero or more")):
         if (
@@ -212,9 +244,12 @@ def _request(
             parameter="now",
         )
     first = None if start is None else parse_time(start, parameter="start")
-    with warnings.catch_warnings():  # the arguments checked as the fetch will check them
-        warnings.simplefilter("ignore")
-        client.plan(end - timedelta(days=1), end, **scope.filter_arguments())
+    if days is None:
+        with warnings.catch_warnings():  # the arguments checked as the fetch will check them
+            warnings.simplefilter("ignore")
+            client.plan(end - timedelta(days=1), end, **scope.filter_arguments())
+    elif first is not None:
+        first = day_floor(first, days.refresh)  # a batch is a whole day
     return SyncRequest(
         scope=scope,
         start=first,
@@ -225,7 +260,41 @@ def _request(
         allow_scope_change=allow_scope_change,
         buckets=buckets,
         progress=client.progress if progress is None else progress,
+        retention=profile.retention,
+        days=days,
     )
+
+
+def _day_rule(profile: Profile, *, window: timedelta, settle: timedelta) -> SamplesRule | None:
+    """The samples rule whose days are a sync's batches, when ``profile`` has no match list
+    (``None`` when it has one: windows of it are the batches).
+
+    Raises:
+        InvalidArgumentError: a window or settle period given for day batches, or a profile
+            with neither a match list nor samples.
+    """
+    if profile.match_list:
+        return None
+    rule = profile.samples
+    if rule is None:
+        raise InvalidArgumentError(
+            f"the {profile.name} profile has neither a match list nor samples: a sync has "
+            "nothing to read",
+            parameter="profile",
+        )
+    for name, span, default in (
+        ("window", window, DEFAULT_WINDOW),
+        ("settle", settle, DEFAULT_SETTLE),
+    ):
+        if span != default:
+            hours = rule.min_age / timedelta(hours=1)
+            raise InvalidArgumentError(
+                f"{name}={span!r}: on the {profile.name} profile a batch is one day of its "
+                f"samples, final once the day's end is {hours:g} hours in the past; leave "
+                f"{name} out (--{'window-days' if name == 'window' else 'settle'})",
+                parameter=name,
+            )
+    return rule
 
 
 def require_buckets(folder: Path, buckets: int | None) -> None:
@@ -256,13 +325,25 @@ def _scope(client: Client, shard: str | None, telemetry: bool, filters: dict[str
             f"with shard={shard!r}",
             parameter="shard",
         )
-    unknown = sorted(set(filters) - set(FILTERS))
+    profile = client.profile
+    taken = FILTERS if profile.match_list else DAY_FILTERS
+    unknown = sorted(
+        name
+        for name in filters
+        if name not in taken and (name not in FILTERS or filters[name] is not None)
+    )
     if unknown:
         raise InvalidArgumentError(
-            f"sync takes the filters {', '.join(FILTERS)}; not {', '.join(unknown)}",
+            f"sync takes the filters {', '.join(taken)} on the {profile.name} profile; not "
+            f"{', '.join(unknown)}",
             parameter=unknown[0],
         )
-    return Scope.of(client.shard, filters, telemetry=telemetry)
+    if not profile.match_list and filters.get("player_names") is not None:
+        from matchkit.client.players import checked_players
+
+        _, names = checked_players(filters["player_names"], None)
+        profile.checked_batch(names, parameter="player_names")
+    return Scope.of(client.shard, filters, telemetry=telemetry, profile=profile.name)
 
 
 class SyncRun:
@@ -278,7 +359,9 @@ class SyncRun:
         self.client = client
         self.folder = folder
         self.request = request
-        self.result = SyncResult(folder)
+        self.result = SyncResult(
+            folder, day_span=None if request.days is None else request.days.refresh
+        )
         self.manifest = self._opened()
 
     def run(self) -> SyncResult:
@@ -297,19 +380,24 @@ class SyncRun:
                 self.request.scope, start=self.manifest.watermark
             )
         begin = self._begin()
-        end = self.request.end
+        rule = self.request.days
+        days = None if rule is None else DayRange.of(rule, begin, self.request.end)
+        end = self.request.end if days is None else days.end
         if begin >= end:
             write_manifest(self.folder, self.manifest)
             self.result.watermark = self.manifest.watermark
             return self.result
         self.result.start, self.result.end = begin, end
         self.result.reread_from = self.manifest.synced_to
-        final = end - self.request.settle
-        moment = begin
-        while moment < end:
-            stop = min(moment + self.request.window, end)
-            self._batch(moment, stop, watermark=max(begin, min(stop, final)))
-            moment = stop
+        if days is not None:
+            self._days(days)
+        else:
+            final = end - self.request.settle
+            moment = begin
+            while moment < end:
+                stop = min(moment + self.request.window, end)
+                self._batch(moment, stop, watermark=max(begin, min(stop, final)))
+                moment = stop
         self.result.watermark = self.manifest.watermark
         return self.result
 
@@ -321,6 +409,15 @@ class SyncRun:
         manifest = read_manifest(self.folder)
         if manifest is None:
             return ArchiveManifest.new(request.scope, source=source, buckets=request.buckets or 1)
+        if manifest.scope.profile != request.scope.profile:
+            raise ArchiveScopeError(
+                f"{self.folder} holds matches of the {manifest.scope.profile} profile; this "
+                f"sync is of the {request.scope.profile} profile, whose tables differ. Sync it "
+                "into another folder",
+                path=self.folder / "archive.json",
+                stored=manifest.scope,
+                asked=request.scope,
+            )
         if manifest.scope != request.scope and not request.allow_scope_change:
             raise ArchiveScopeError(
                 f"{self.folder} holds the scope {manifest.scope}; this sync asks for "
@@ -359,8 +456,51 @@ class SyncRun:
 
     def _batch(self, begin: datetime, stop: datetime, *, watermark: datetime) -> None:
         """Fetch ``[begin, stop)`` and commit it as the next batch."""
+        scope = self.request.scope
+        frames = self.client.matches(begin, stop, **scope.filter_arguments())
+        self._commit(frames, begin, stop, watermark=watermark)
+
+    def _days(self, days: DayRange) -> None:
+        """Fetch each day of ``days`` (its listing, then the matches the archive lacks) and
+        commit it as the next batch; the watermark passes the final days only."""
+        names = dict(self.request.scope.filters).get("player_names")
+        source: DayListing = (
+            SampleDays(self.client, self.folder)
+            if names is None
+            else PlayerDays(self.client, self.folder, [names] if isinstance(names, str) else names)
+        )
+        span = days.rule.refresh
+        sync = self.manifest.batch + 1
+        for day in days.days():
+            listed, frames = source.fetch(day, span)
+            final = days.is_final(day)
+            record = DayRecord(
+                batch=self.manifest.batch + 1,
+                day=day,
+                sync=sync,
+                synced_at=self.request.now,
+                listed=listed,
+                added=len(frames),
+                final=final,
+            )
+            self.result.reread += listed - len(frames)
+            self._commit(
+                frames, day, day + span, watermark=day + span if final else day, day=record
+            )
+        self.result.notes.extend(source.notes)
+
+    def _commit(
+        self,
+        frames: MatchFrames,
+        begin: datetime,
+        stop: datetime,
+        *,
+        watermark: datetime,
+        day: DayRecord | None = None,
+    ) -> None:
+        """Commit ``frames`` (with their telemetry, when the scope keeps it) as the next
+        batch, of the matches of ``[begin, stop)``."""
         client, scope = self.client, self.request.scope
-        frames = client.matches(begin, stop, **scope.filter_arguments())
         telemetry = client.telemetry(frames) if scope.telemetry and len(frames) else None
         pending = PendingBatch(
             batch=self.manifest.batch + 1,
@@ -368,6 +508,7 @@ class SyncRun:
             end=stop,
             watermark=watermark,
             problems=(*frames.problems, *(telemetry.problems if telemetry is not None else ())),
+            day=day,
         )
         if len(frames) == 0:
             done = BatchResult()
@@ -377,12 +518,15 @@ class SyncRun:
                 frames.tables,
                 telemetry.tables if telemetry is not None else None,
                 buckets=self.manifest.buckets,  # fixed when the archive was created
+                telemetry_format=client.profile.telemetry_format,
             )
             self.manifest, done = commit_new_batch(self.folder, self.manifest, pending, prepared)
-        self._count(pending, done, fetched=len(frames))
+        self._count(pending, done, fetched=None if day is not None else len(frames))
 
     def _count(self, pending: PendingBatch, done: BatchResult, *, fetched: int | None) -> None:
         self.result.add(done)
+        if pending.day is not None:
+            self.result.days.append(pending.day)
         if fetched is not None:
             self.result.reread += fetched - done.added.get("matches", 0)
         if self.request.progress:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import orjson
 import pyarrow as pa
 
-from matchkit.archive.layout import PARTITION, table_path
+from matchkit.archive.layout import PARTITION
 from matchkit.errors import ArchiveError
 from matchkit.model.schema import TABLE_NAMES
 
@@ -49,15 +49,12 @@ class DataFile:
 
 
 def table_labels(folder: Path) -> list[str]:
-    """The tables present, as labels: ``matches``, ... then ``telemetry/<name>``."""
-    from matchkit.telemetry.schema import TABLE_NAMES as TELEMETRY_NAMES
+    """The tables present, as labels: ``matches``, ... then ``telemetry/<name>`` (or PUBG's
+    ``pubg-telemetry/<name>``)."""
+    from matchkit.archive.telemetry_tables import telemetry_labels
 
     labels = [name for name in TABLE_NAMES if is_table(folder / name)]
-    labels.extend(
-        f"telemetry/{name}"
-        for name in TELEMETRY_NAMES
-        if is_table(table_path(folder, name, telemetry=True))
-    )
+    labels.extend(label for label in telemetry_labels() if is_table(folder / label))
     return labels
 
 

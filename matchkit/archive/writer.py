@@ -31,6 +31,7 @@ import pyarrow as pa
 
 from matchkit.archive.convert import match_months, snapshot_frame, stored_key, to_arrow
 from matchkit.archive.layout import APP_ID, PARTITION
+from matchkit.archive.telemetry_tables import telemetry_folder, telemetry_schema
 from matchkit.archive.versions import is_table, open_table
 from matchkit.errors import ArchiveError
 from matchkit.model.schema import TABLE_NAMES, TABLES, TableSchema
@@ -62,15 +63,19 @@ def prepare_batch(
     telemetry: Mapping[str, pd.DataFrame] | None = None,
     *,
     buckets: int = 1,
+    telemetry_format: str = "gamelocker",
 ) -> dict[str, pa.Table]:
     """The tables of one batch as the archive stores them, by label, in commit order:
-    telemetry tables (``telemetry/<name>``), then MatchFrames', ``matches`` last (a match is
-    there once everything it owns is). ``buckets``: the archive's buckets a month (its
-    manifest's ``buckets``); every row is in its match's partition."""
+    telemetry tables (``telemetry/<name>``, PUBG's ``pubg-telemetry/<name>``:
+    :mod:`.telemetry_tables`), then MatchFrames', ``matches`` last (a match is there once
+    everything it owns is). ``buckets``: the archive's buckets a month (its manifest's
+    ``buckets``); every row is in its match's partition. ``telemetry_format``: the profile's,
+    whose folder the telemetry tables go in."""
     months = match_months(tables["matches"], buckets)
     prepared = {}
+    folder = telemetry_folder(telemetry_format)
     for name, frame in (telemetry or {}).items():
-        prepared[f"telemetry/{name}"] = _stored_table(frame, months)
+        prepared[f"{folder}/{name}"] = _stored_table(frame, months)
     for name in [*(n for n in TABLE_NAMES if n != "matches"), "matches"]:
         frame = snapshot_frame(name, tables) if name in ("players", "teams") else tables[name]
         prepared[name] = _stored_table(frame, months)
@@ -79,10 +84,9 @@ def prepare_batch(
 
 def key_of(label: str) -> tuple[str, ...]:
     """The stored key of a table by label."""
-    if label.startswith("telemetry/"):
-        from matchkit.telemetry.schema import TABLES as TELEMETRY_TABLES
-
-        return TELEMETRY_TABLES[label.removeprefix("telemetry/")].key
+    declared = telemetry_schema(label)
+    if declared is not None:
+        return declared.key
     schema: TableSchema = TABLES[label]
     return stored_key(label, schema)
 

@@ -24,8 +24,8 @@ from matchkit.cli.options import (
     filters_from_args,
 )
 from matchkit.errors import InvalidArgumentError
+from matchkit.rules.profiles import PROFILES
 from matchkit.rules.ratelimit import DEFAULT_RATE_LIMIT
-from matchkit.rules.shards import SHARDS
 
 __all__ = ["add_archive_parser", "run_archive", "synth_archive"]
 
@@ -114,6 +114,13 @@ examples:
   MATCHKIT_API_KEY=... matchkit archive sync ~/archive --base-url https://api.example.com
   matchkit archive sync quick --server-types QUICK2V2,QUICK3V3   # a scope of its own
   0 6 * * * matchkit archive sync /data/archive --no-progress    # a crontab line
+  matchkit archive sync pubg --profile pubg --shard steam --telemetry  # a day of samples a batch
+  matchkit archive sync mine --profile pubg --player-names Belmi_819 Ozzy_72   # their matches
+
+With --profile pubg (no match list; matches kept 14 days) a batch is one day of the service's
+clock: the day's sample (or, with --player-names, at most 10 players' recent matches of that
+day), the matches of it the archive lacks, fetched by id. A day is final once its end is 24
+hours old (an open day is read again by the next sync); --window-days and --settle do not apply.
 """,
     )
     sync.add_argument("dir", type=Path, metavar="DIR", help="the archive folder (created)")
@@ -124,10 +131,19 @@ examples:
         help="service URL (default: $MATCHKIT_BASE_URL, else the embedded sample service)",
     )
     sync.add_argument(
+        "--profile",
+        default=None,
+        choices=list(PROFILES),
+        help="the service's rules: gamelocker (default) or pubg (days of samples, or "
+        "--player-names, a batch a day; see docs/pubg.md)",
+    )
+    sync.add_argument(
         "--shard",
-        default="global",
-        choices=list(SHARDS),
-        help="region of the service (default: global)",
+        default=None,
+        metavar="SHARD",
+        help="the service's shard: "
+        + "; ".join(f"{name}: {', '.join(p.shards)}" for name, p in PROFILES.items())
+        + " (default: the profile's first)",
     )
     sync.add_argument(
         "--start",
@@ -142,7 +158,7 @@ examples:
         metavar="TIME",
         help="ISO 8601 time taken as now (default: the embedded service's now, else the clock)",
     )
-    add_filter_options(sync)
+    add_filter_options(sync, several=True)
     sync.add_argument(
         "--telemetry", action="store_true", help="archive each match's telemetry too (default: off)"
     )
@@ -209,8 +225,9 @@ def run_archive(args: argparse.Namespace) -> int:
     if args.action == "compact":
         print(archive.compact(args.dir, retention_hours=args.retention_hours, wait=args.wait))
         return 0
-    from matchkit.archive.syncing import require_buckets
+    from matchkit.archive.syncing import checked_request, require_buckets
     from matchkit.client.client import Client
+    from matchkit.rules.profiles import get_profile
     from matchkit.rules.windows import parse_time
 
     if not args.window_days > 0:
@@ -229,24 +246,42 @@ def run_archive(args: argparse.Namespace) -> int:
         if getattr(args, parameter) is not None:
             parse_time(getattr(args, parameter), parameter=parameter)
     require_buckets(Path(args.dir), args.buckets)
+    profile = get_profile(args.profile)
+    if args.shard is not None:
+        profile.checked_shard(args.shard)
     options = client_options(args)
-    check_offline(args.base_url, options, None, None, **filters)
+    arguments = {
+        "start": args.start,
+        "telemetry": args.telemetry,
+        "window": timedelta(days=args.window_days),
+        "settle": timedelta(hours=args.settle),
+        "allow_scope_change": args.change_scope,
+        "buckets": args.buckets,
+    }
+    if profile.match_list:
+        check_offline(args.base_url, options, None, None, **filters)
+    else:  # no match list to plan: the sync's own checks, by an offline client
+        with Client(args.base_url, offline=True, progress=False, profile=profile, **options) as c:
+            checked_request(
+                c,
+                Path(args.dir),
+                now=None,
+                shard=None,
+                progress=False,
+                **arguments,
+                filters=dict(filters),
+            )
     progress = not args.no_progress and sys.stderr.isatty()
     with (
-        Client(args.base_url, progress=progress, **options) as client,
+        Client(args.base_url, progress=progress, profile=profile, **options) as client,
         warnings.catch_warnings(),
     ):
         result = archive.sync(
             client,
             args.dir,
-            start=args.start,
-            telemetry=args.telemetry,
-            window=timedelta(days=args.window_days),
-            settle=timedelta(hours=args.settle),
-            allow_scope_change=args.change_scope,
             wait=args.wait,
             progress=not args.no_progress,
-            buckets=args.buckets,
+            **arguments,
             **filters,
         )
     print(result)

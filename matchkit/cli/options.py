@@ -44,13 +44,15 @@ def _filter_help(spec: FilterSpec) -> str:
     return f"{' or '.join(spec.choices)} ({shards}; default: {default})"
 
 
-def add_filter_options(parser: argparse.ArgumentParser) -> None:
+def add_filter_options(parser: argparse.ArgumentParser, *, several: bool = False) -> None:
     """Add an option for each filter of a match query (:data:`matchkit.rules.filters.FILTERS`),
-    in its order; :func:`filters_from_args` reads them back."""
+    in its order; :func:`filters_from_args` reads them back. ``several``: a list filter also
+    takes its values as separate words (``--player-names A B``) as well as ``A,B``."""
     for spec in FILTERS:
         parser.add_argument(
             spec.option,
             default=None,
+            nargs="+" if several and spec.many else None,
             metavar="A,B" if spec.many else "TYPE",
             help=_filter_help(spec),
         )
@@ -62,8 +64,11 @@ def filters_from_args(args: argparse.Namespace) -> MatchFilters:
     filters: dict[str, Any] = {}
     for spec in FILTERS:
         value = getattr(args, spec.argument)
-        if value is not None:
-            filters[spec.argument] = value.split(",") if spec.many else value
+        if value is not None and spec.many:
+            words = value if isinstance(value, list) else [value]
+            filters[spec.argument] = [part for word in words for part in word.split(",")]
+        elif value is not None:
+            filters[spec.argument] = value
     # The keys are FILTERS' arguments, which a test holds to MatchFilters' keys.
     return cast(MatchFilters, filters)
 

@@ -35,6 +35,7 @@ __all__ = [
     "SAMPLE_EXPIRY",
     "SEASONS_EXPIRY",
     "fetch_sample",
+    "fetch_sample_ids",
     "fetch_seasons",
     "sample_check",
     "sample_match_ids",
@@ -142,6 +143,17 @@ def fetch_sample(
         expire_after=expiry,
         parse=sample_check(shard, start, rule.refresh),
     )
+
+
+def fetch_sample_ids(
+    transport: Transport, shard: str, start: datetime | None, *, profile: Profile
+) -> list[str]:
+    """The match ids the sample of ``shard`` from ``start`` lists (checked), each once in the
+    order listed, without fetching the matches (an archive fetches only those it lacks)."""
+    from matchkit.normalize.pipeline import to_frames
+
+    body = fetch_sample(transport, shard, start, profile=profile)
+    return sample_match_ids(to_frames([body], profile=profile).sample_matches)
 
 
 def sample_match_ids(frames_sample_matches: object) -> list[str]:

@@ -48,7 +48,7 @@ class ForkServer:
         *,
         now: str | None,
         start: str | None,
-        window_hours: float,
+        window_hours: float | None,
         wait: float = 0,
         **options: Any,
     ) -> int:

@@ -3,9 +3,10 @@
 It imports everything once, says ``ready``, then reads commands on stdin, one a line:
 
 - ``run JSON``: fork a child that syncs (JSON: folder, base_url, now, start, window_hours,
-  cache_dir, wait, and optionally settle_hours, filters, and api_key, else the key in
-  MATCHKIT_API_KEY; ``now`` null and ``machine_clock`` seconds since the epoch: no pinned now,
-  the machine's clock stopped there, so that the client takes the service's)
+  cache_dir, wait, and optionally settle_hours, filters, profile and shard (a day a batch:
+  window_hours null), and api_key, else the key in MATCHKIT_API_KEY; ``now`` null and
+  ``machine_clock`` seconds since the epoch: no pinned now, the machine's clock stopped there,
+  so that the client takes the service's)
   and exits 0 (1 on an error); print its pid.
 - ``compact JSON``: fork a child that compacts (JSON: folder, retention_hours, wait); its pid.
 - ``wait PID``: wait for that child; print its exit code (``-9`` when killed by SIGKILL) and
@@ -31,6 +32,10 @@ from matchkit.client.client import Client
 def _sync(spec: dict) -> None:
     machine_clock = spec.get("machine_clock")
     clock = time.time if machine_clock is None else lambda: float(machine_clock)
+    spans = {}
+    if spec["window_hours"] is not None:  # None: the profile's day batches
+        spans["window"] = timedelta(hours=spec["window_hours"])
+        spans["settle"] = timedelta(hours=spec.get("settle_hours", 6))
     with Client(
         spec["base_url"],
         api_key=spec.get("api_key"),
@@ -39,15 +44,16 @@ def _sync(spec: dict) -> None:
         rate_limit="off",
         progress=False,
         clock=clock,
+        profile=spec.get("profile"),
+        shard=spec.get("shard"),
     ) as client:
         archive.sync(
             client,
             spec["folder"],
             start=spec["start"],
-            window=timedelta(hours=spec["window_hours"]),
-            settle=timedelta(hours=spec.get("settle_hours", 6)),
             wait=spec["wait"],
             progress=False,
+            **spans,
             **spec.get("filters", {}),
         )
 
