@@ -33,7 +33,7 @@ from matchkit.archive.convert import (
 from matchkit.archive.layout import PARTITION
 from matchkit.archive.manifest import ArchiveManifest, read_manifest
 from matchkit.archive.state import Scope, ScopePeriod
-from matchkit.archive.telemetry_tables import telemetry_schema
+from matchkit.archive.telemetry_tables import telemetry_format, telemetry_schema
 from matchkit.archive.versions import checked_files, pinned_tables
 from matchkit.errors import ArchiveError, InvalidArgumentError
 from matchkit.model.schema import DATETIME_DTYPE, TABLE_NAMES, TABLES, TableSchema
@@ -167,7 +167,10 @@ class Archive:
         players, teams: each one's latest snapshot (decision 17), lazily.
         player_snapshots, team_snapshots: every snapshot, with the match it came with
             (``match_id``, ``match_created_at``).
-        telemetry: the tables of TelemetryFrames as attributes, or ``None``.
+        telemetry: the tables of its telemetry as attributes (TelemetryFrames', or with
+            ``telemetry_format`` ``"pubg"`` PubgTelemetryFrames'), or ``None``.
+        telemetry_format: the format of that telemetry (a profile's ``telemetry_format``), or
+            ``None``.
     """
 
     matches: dd.DataFrame
@@ -212,6 +215,7 @@ class Archive:
             if labels
             else None
         )
+        self.telemetry_format = telemetry_format(labels[0]) if labels else None
 
     def __repr__(self) -> str:
         return f"Archive({str(self.path)!r}, version={self.version})"

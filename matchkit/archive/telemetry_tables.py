@@ -16,7 +16,13 @@ from functools import cache
 
 from matchkit.model.schema import TableSchema
 
-__all__ = ["TELEMETRY_FOLDERS", "telemetry_folder", "telemetry_labels", "telemetry_schema"]
+__all__ = [
+    "TELEMETRY_FOLDERS",
+    "telemetry_folder",
+    "telemetry_format",
+    "telemetry_labels",
+    "telemetry_schema",
+]
 
 TELEMETRY_FOLDERS = {"gamelocker": "telemetry", "pubg": "pubg-telemetry"}
 """The folder of each telemetry format's tables (a profile's ``telemetry_format``)."""
@@ -40,6 +46,15 @@ def telemetry_folder(telemetry_format: str) -> str:
         KeyError: a format the archive does not know.
     """
     return TELEMETRY_FOLDERS[telemetry_format]
+
+
+def telemetry_format(label: str) -> str | None:
+    """The telemetry format whose table ``label`` is (``"pubg"`` for ``pubg-telemetry/kills``),
+    or ``None`` when it is no telemetry table's label."""
+    if telemetry_schema(label) is None:
+        return None
+    folder = label.partition("/")[0]
+    return next(name for name, known in TELEMETRY_FOLDERS.items() if known == folder)
 
 
 def telemetry_labels() -> list[str]:

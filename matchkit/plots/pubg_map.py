@@ -35,8 +35,8 @@ _GRID_LINES = 8
 
 def plot_match_map(
     data: TableSource,
-    telemetry: PubgTelemetryFrames,
-    match_id: str,
+    telemetry: PubgTelemetryFrames | None = None,
+    match_id: str | None = None,
     *,
     image: str | PathLike[str] | None = None,
     map_size: int | None = None,
@@ -47,9 +47,10 @@ def plot_match_map(
     (a cross where each victim fell, the zone's too) and the safe zone at each phase's start.
 
     Args:
-        data: MatchFrames holding the match.
-        telemetry: PubgTelemetryFrames holding its file.
-        match_id: the match.
+        data: MatchFrames holding the match, or an archive holding it and its telemetry
+            (``plot_match_map(archive, match_id=...)``: only that match's telemetry is read).
+        telemetry: PubgTelemetryFrames holding its file (None with an archive).
+        match_id: the match (required).
         image: the path of your own image of the map (PNG or JPEG, its whole square), drawn
             under the data; None: a plain grid.
         map_size: the map's size in centimetres, for a map PUBG does not document.
@@ -61,6 +62,7 @@ def plot_match_map(
             is not known (pass ``map_size=``).
         StorageError: ``image`` cannot be read.
     """
+    match_id = _checked_match_id(match_id)
     inputs = checked_pubg_inputs(data, telemetry)
     match = _match_row(inputs, match_id)
     map_id = str(match["map_name"])
@@ -105,11 +107,15 @@ def plot_match_map(
     return ax
 
 
-def _match_row(inputs: PubgInputs, match_id: object) -> pd.Series:
+def _checked_match_id(match_id: object) -> str:
     if not isinstance(match_id, str):
         raise InvalidArgumentError(
             f"match_id={match_id!r} must be a match id (text)", parameter="match_id"
         )
+    return match_id
+
+
+def _match_row(inputs: PubgInputs, match_id: str) -> pd.Series:
     rows = inputs.frames.matches[inputs.frames.matches["match_id"] == match_id]
     if rows.empty:
         raise InvalidArgumentError(
@@ -161,8 +167,7 @@ def _grid(ax: Axes, size: float) -> None:
 
 
 def _of_match(inputs: PubgInputs, table: str, match_id: str) -> pd.DataFrame:
-    rows = inputs.telemetry.tables[table]
-    return rows[(rows["match_id"] == match_id).to_numpy()]
+    return inputs.table(table, match_id)
 
 
 def _winners(inputs: PubgInputs, match_id: str) -> set[str]:

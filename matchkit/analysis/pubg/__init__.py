@@ -6,6 +6,8 @@ PUBG documents, or a PUBG client's ``matches``), then ``telemetry``, one
 :class:`matchkit.telemetry.pubg.PubgTelemetryFrames` of those matches (combine files with
 :meth:`PubgTelemetryFrames.concat`). A match of ``data`` without telemetry is left out and
 counted in ``result.attrs["excluded"]``; telemetry of a match ``data`` lacks is an error.
+``data`` may instead be an archive synced with PUBG telemetry (``matchkit archive sync DIR
+--profile pubg --telemetry``), passed alone: ``weapon_kill_shares(matchkit.archive.open(DIR))``.
 Every function returns a tidy pandas DataFrame with counts beside each estimate and its
 interval. ``names=`` gives names to damage causers (kind ``damage_causer``) and maps (kind
 ``map``), e.g. ``client.names()``; an id without a name, or every id when None, is shown as

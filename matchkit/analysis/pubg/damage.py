@@ -12,15 +12,15 @@ from matchkit.analysis.telemetry._common import mean_interval
 __all__ = ["damage_by_placement", "player_damage"]
 
 
-def player_damage(data: TableSource, telemetry: PubgTelemetryFrames) -> pd.DataFrame:
+def player_damage(data: TableSource, telemetry: PubgTelemetryFrames | None = None) -> pd.DataFrame:
     """Each participant's damage to other teams, from LogPlayerTakeDamage, and its rank.
 
     Damage counts hits on a player of another team (not oneself, not a teammate), as PUBG's
     ``damageDealt`` does. A participant with no hit has 0.
 
     Args:
-        data: MatchFrames of the PUBG matches.
-        telemetry: their PubgTelemetryFrames.
+        data: MatchFrames of the PUBG matches, or an archive of them synced with telemetry.
+        telemetry: their PubgTelemetryFrames (None with an archive: it reads its own).
 
     Returns:
         One row per participant of a match with telemetry: ``match_id``, ``player_id``,
@@ -68,13 +68,13 @@ def player_damage(data: TableSource, telemetry: PubgTelemetryFrames) -> pd.DataF
 
 
 def damage_by_placement(
-    data: TableSource, telemetry: PubgTelemetryFrames, *, confidence: float = 0.95
+    data: TableSource, telemetry: PubgTelemetryFrames | None = None, *, confidence: float = 0.95
 ) -> pd.DataFrame:
     """Mean damage dealt by placement (the roster's rank), over participants.
 
     Args:
-        data: MatchFrames of the PUBG matches.
-        telemetry: their PubgTelemetryFrames.
+        data: MatchFrames of the PUBG matches, or an archive of them synced with telemetry.
+        telemetry: their PubgTelemetryFrames (None with an archive: it reads its own).
         confidence: the intervals' level.
 
     Returns:

@@ -1,29 +1,37 @@
 """What every PUBG analysis takes: MatchFrames of PUBG matches and their telemetry, checked
-together; the names of damage causers and maps; each map's size.
+together, or an archive of them; the names of damage causers and maps; each map's size.
 
 The telemetry is one :class:`matchkit.telemetry.pubg.PubgTelemetryFrames` (of one match or
 many; combine several with :meth:`PubgTelemetryFrames.concat`). The MatchFrames give what the
 files do not say with authority: the rosters' ranks, the game mode, the map of each match.
+
+An archive synced with telemetry (``matchkit archive sync DIR --profile pubg --telemetry``)
+is passed alone: its match tables are computed whole (PUBG's are small beside its
+telemetry), and each telemetry table an analysis reads is computed for the matches it asks
+for only (one match's for :func:`matchkit.plots.plot_match_map`), never the whole archive's
+telemetry at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
 
 import pandas as pd
 
-from matchkit.analysis.inputs import is_archive
+from matchkit.analysis.inputs import ArchiveTables, is_archive
 from matchkit.errors import InvalidArgumentError
 from matchkit.model.frames import MatchFrames
 from matchkit.names import Names, as_names
 from matchkit.rules.profiles import PUBG
 from matchkit.telemetry.pubg import MAP_SIZES, PubgTelemetryFrames
+from matchkit.telemetry.pubg.frames import coerced_table
 
 __all__ = [
     "PubgInputs",
     "PubgTelemetryFrames",
+    "TelemetryReader",
     "causer_labels",
     "checked_pubg_inputs",
     "map_labels",
@@ -31,59 +39,54 @@ __all__ = [
 ]
 
 
+TelemetryReader: TypeAlias = Callable[[str, Sequence[str]], pd.DataFrame]
+"""Reads a telemetry table by name, only the rows of the given matches."""
+
+
 @dataclass(frozen=True)
 class PubgInputs:
     """MatchFrames and telemetry restricted to the matches both hold.
 
     Attributes:
-        frames: the MatchFrames given.
-        telemetry: the telemetry of the matches both hold.
-        matches: their rows of ``frames.matches``.
+        frames: the MatchFrames given (of an archive: its tables, computed).
+        matches: the rows of ``frames.matches`` of the matches with telemetry.
         excluded: what was left out, and why (for ``result.attrs["excluded"]``).
+        read: reads a telemetry table by name for some matches (:meth:`table` calls it).
     """
 
     frames: MatchFrames
-    telemetry: PubgTelemetryFrames
     matches: pd.DataFrame
     excluded: dict[str, int]
+    read: TelemetryReader = field(repr=False)
 
-    def table(self, name: str) -> pd.DataFrame:
-        """A telemetry table, only the rows of the matches both hold."""
-        table = self.telemetry.tables[name]
-        return table[table["match_id"].isin(self.matches["match_id"]).to_numpy()]
+    def table(self, name: str, match_id: str | None = None) -> pd.DataFrame:
+        """A telemetry table: the rows of the matches both hold, or of ``match_id`` alone."""
+        ids = list(self.matches["match_id"]) if match_id is None else [match_id]
+        return self.read(name, ids)
 
 
-def checked_pubg_inputs(data: object, telemetry: object) -> PubgInputs:
+def checked_pubg_inputs(data: object, telemetry: object = None) -> PubgInputs:
     """``data`` and ``telemetry`` when they are MatchFrames of PUBG matches and their
-    telemetry.
+    telemetry, or ``data`` when it is an archive of PUBG matches synced with telemetry.
 
     A match of ``data`` without telemetry is left out and counted; a telemetry file of a match
     ``data`` lacks is an error (its ranks and map are not known).
 
     Raises:
         InvalidArgumentError: ``data`` is not MatchFrames of PUBG matches, ``telemetry`` is not
-            PubgTelemetryFrames, or holds a match ``data`` lacks.
+            PubgTelemetryFrames, or holds a match ``data`` lacks; or ``data`` is an archive of
+            another game, an archive without PUBG telemetry, or an archive with ``telemetry``.
     """
     if is_archive(data):
-        raise InvalidArgumentError(
-            "data: the PUBG analyses do not read an archive yet (PUBG telemetry is not "
-            "archived); pass archive.to_frames(start, end) of PUBG matches and their telemetry",
-            parameter="data",
-        )
+        return _archive_inputs(data, telemetry)
     if not isinstance(data, MatchFrames):
         raise InvalidArgumentError(
             "data must be MatchFrames of PUBG matches (matchkit.to_frames of PUBG documents, or "
-            f"Client.matches of a PUBG client), not {type(data).__name__}",
+            "Client.matches of a PUBG client), or an archive of them, not "
+            f"{type(data).__name__}",
             parameter="data",
         )
-    games = data.matches["game"].astype("string").fillna("(none)")
-    other = sorted(set(games[games != PUBG.game]))
-    if other:
-        raise InvalidArgumentError(
-            f"data holds matches of game {', '.join(other)}, not PUBG: the PUBG analyses read "
-            "PUBG matches only; pass the MatchFrames of a PUBG client (profile='pubg')",
-            parameter="data",
-        )
+    _require_pubg(data.matches["game"])
     if not isinstance(telemetry, PubgTelemetryFrames):
         raise InvalidArgumentError(
             "telemetry must be PubgTelemetryFrames (matchkit.telemetry.pubg."
@@ -91,8 +94,61 @@ def checked_pubg_inputs(data: object, telemetry: object) -> PubgInputs:
             f"{type(telemetry).__name__}",
             parameter="telemetry",
         )
-    known = set(data.matches["match_id"])
-    files = list(dict.fromkeys(telemetry.match_ids))
+    tables = telemetry.tables
+
+    def read(name: str, match_ids: Sequence[str]) -> pd.DataFrame:
+        table = tables[name]
+        return table[table["match_id"].isin(match_ids).to_numpy()]
+
+    return _restricted(data, list(dict.fromkeys(telemetry.match_ids)), read)
+
+
+def _archive_inputs(archive: ArchiveTables, telemetry: object) -> PubgInputs:
+    """The inputs of an archive: its PUBG telemetry tables read lazily, each for the matches
+    asked only, and its match tables computed (the PUBG analyses are pandas code)."""
+    if telemetry is not None:
+        raise InvalidArgumentError(
+            "telemetry: an archive's analyses read its own telemetry; pass the archive alone",
+            parameter="telemetry",
+        )
+    _require_pubg(archive.matches["game"].unique().compute())
+    lazy = archive.telemetry
+    if lazy is None or getattr(archive, "telemetry_format", None) != PUBG.telemetry_format:
+        raise InvalidArgumentError(
+            "data: this archive holds no PUBG telemetry; sync it with telemetry "
+            "(matchkit archive sync DIR --profile pubg --telemetry) to analyse it here",
+            parameter="data",
+        )
+    to_frames = getattr(archive, "to_frames", None)
+    if not callable(to_frames):
+        raise InvalidArgumentError(
+            "data: an archive of PUBG matches must be a matchkit.archive.Archive "
+            "(matchkit.archive.open(folder))",
+            parameter="data",
+        )
+    files = lazy.files["match_id"].compute()
+
+    def read(name: str, match_ids: Sequence[str]) -> pd.DataFrame:
+        table = getattr(lazy, name)
+        rows = table[table["match_id"].isin(list(match_ids))].compute()
+        return coerced_table(rows.reset_index(drop=True), name)
+
+    return _restricted(to_frames(), list(dict.fromkeys(files)), read)
+
+
+def _require_pubg(games: pd.Series) -> None:
+    other = sorted(set(games.astype("string").fillna("(none)")) - {PUBG.game})
+    if other:
+        raise InvalidArgumentError(
+            f"data holds matches of game {', '.join(other)}, not PUBG: the PUBG analyses read "
+            "PUBG matches only; pass the MatchFrames of a PUBG client (profile='pubg'), or an "
+            "archive of them",
+            parameter="data",
+        )
+
+
+def _restricted(frames: MatchFrames, files: list[str], read: TelemetryReader) -> PubgInputs:
+    known = set(frames.matches["match_id"])
     unknown = [match for match in files if match not in known]
     if unknown:
         raise InvalidArgumentError(
@@ -100,10 +156,10 @@ def checked_pubg_inputs(data: object, telemetry: object) -> PubgInputs:
             "the MatchFrames of every match whose telemetry you pass",
             parameter="telemetry",
         )
-    with_files = data.matches["match_id"].isin(set(files)).to_numpy()
-    matches = data.matches[with_files].reset_index(drop=True)
+    with_files = frames.matches["match_id"].isin(set(files)).to_numpy()
+    matches = frames.matches[with_files].reset_index(drop=True)
     excluded = {"matches without telemetry": int((~with_files).sum())}
-    return PubgInputs(data, telemetry, matches, excluded)
+    return PubgInputs(frames, matches, excluded, read)
 
 
 def causer_labels(causers: pd.Series, names: Names | Mapping[str, Any] | None) -> pd.Series:

@@ -16,12 +16,14 @@ from matchkit.errors import InvalidArgumentError
 __all__ = ["first_knock_summary", "first_knock_times"]
 
 
-def first_knock_times(data: TableSource, telemetry: PubgTelemetryFrames) -> pd.DataFrame:
+def first_knock_times(
+    data: TableSource, telemetry: PubgTelemetryFrames | None = None
+) -> pd.DataFrame:
     """Per match, the seconds from its LogMatchStart to its first LogPlayerMakeGroggy.
 
     Args:
-        data: MatchFrames of the PUBG matches.
-        telemetry: their PubgTelemetryFrames.
+        data: MatchFrames of the PUBG matches, or an archive of them synced with telemetry.
+        telemetry: their PubgTelemetryFrames (None with an archive: it reads its own).
 
     Returns:
         One row per match with telemetry: ``match_id``, ``map_name``, ``game_mode``,
@@ -61,7 +63,7 @@ def first_knock_times(data: TableSource, telemetry: PubgTelemetryFrames) -> pd.D
 
 def first_knock_summary(
     data: TableSource,
-    telemetry: PubgTelemetryFrames,
+    telemetry: PubgTelemetryFrames | None = None,
     *,
     by: str | Sequence[str] | None = None,
     confidence: float = 0.95,
@@ -69,8 +71,8 @@ def first_knock_summary(
     """The distribution of the time to the first knock, over the matches that had one.
 
     Args:
-        data: MatchFrames of the PUBG matches.
-        telemetry: their PubgTelemetryFrames.
+        data: MatchFrames of the PUBG matches, or an archive of them synced with telemetry.
+        telemetry: their PubgTelemetryFrames (None with an archive: it reads its own).
         by: columns of :func:`first_knock_times` to group by (``map_name``, ``game_mode``).
         confidence: the intervals' level.
 

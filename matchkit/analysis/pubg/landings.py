@@ -23,7 +23,7 @@ __all__ = ["landing_spots"]
 
 def landing_spots(
     data: TableSource,
-    telemetry: PubgTelemetryFrames,
+    telemetry: PubgTelemetryFrames | None = None,
     *,
     bins: int = 32,
     names: Names | Mapping[str, Any] | None = None,
@@ -38,8 +38,8 @@ def landing_spots(
     and a landing outside its map are left out and counted in ``attrs["excluded"]``.
 
     Args:
-        data: MatchFrames of the PUBG matches.
-        telemetry: their PubgTelemetryFrames.
+        data: MatchFrames of the PUBG matches, or an archive of them synced with telemetry.
+        telemetry: their PubgTelemetryFrames (None with an archive: it reads its own).
         bins: cells per side.
         names: Names with kind ``map``, or map id -> name; an id without one stays the id.
         map_size: sizes of maps PUBG does not document, map id -> centimetres.

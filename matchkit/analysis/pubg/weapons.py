@@ -48,7 +48,7 @@ def player_kills(inputs: PubgInputs, by: Sequence[str] = ()) -> tuple[pd.DataFra
 
 def weapon_kill_shares(
     data: TableSource,
-    telemetry: PubgTelemetryFrames,
+    telemetry: PubgTelemetryFrames | None = None,
     *,
     by: str | Sequence[str] | None = None,
     names: Names | Mapping[str, Any] | None = None,
@@ -60,8 +60,9 @@ def weapon_kill_shares(
     to the zone, falls and suicides are left out and counted in ``attrs["excluded"]``.
 
     Args:
-        data: MatchFrames of the PUBG matches.
-        telemetry: their :class:`matchkit.telemetry.pubg.PubgTelemetryFrames`.
+        data: MatchFrames of the PUBG matches, or an archive of them synced with telemetry.
+        telemetry: their :class:`matchkit.telemetry.pubg.PubgTelemetryFrames` (None with an
+            archive: it reads its own).
         by: columns of the matches table to group by (``map_name``, ``game_mode``, ...).
         names: Names with kind ``damage_causer`` (``client.names()``), or causer id -> name;
             an id without a name, or every id when None, is shown as the id.
@@ -113,7 +114,7 @@ def weapon_kill_shares(
 
 def kill_distances(
     data: TableSource,
-    telemetry: PubgTelemetryFrames,
+    telemetry: PubgTelemetryFrames | None = None,
     *,
     quantiles: Sequence[float] = DISTANCE_QUANTILES,
     min_kills: int = 1,
@@ -127,8 +128,8 @@ def kill_distances(
     and counted.
 
     Args:
-        data: MatchFrames of the PUBG matches.
-        telemetry: their PubgTelemetryFrames.
+        data: MatchFrames of the PUBG matches, or an archive of them synced with telemetry.
+        telemetry: their PubgTelemetryFrames (None with an archive: it reads its own).
         quantiles: the quantiles to give, each in (0, 1).
         min_kills: causers with fewer kills are left out (counted).
         names: as for :func:`weapon_kill_shares`.

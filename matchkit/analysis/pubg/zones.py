@@ -13,7 +13,9 @@ from matchkit.analysis.telemetry._common import mean_interval
 __all__ = ["winner_zone_positions", "zone_phases"]
 
 
-def winner_zone_positions(data: TableSource, telemetry: PubgTelemetryFrames) -> pd.DataFrame:
+def winner_zone_positions(
+    data: TableSource, telemetry: PubgTelemetryFrames | None = None
+) -> pd.DataFrame:
     """Each position of a winning roster's player, against the safe zone at that moment.
 
     The winners are the players of each match's roster of rank 1 (``rosters.rank``, the
@@ -23,8 +25,8 @@ def winner_zone_positions(data: TableSource, telemetry: PubgTelemetryFrames) -> 
     safe zone has no radius yet, are left out and counted in ``attrs["excluded"]``.
 
     Args:
-        data: MatchFrames of the PUBG matches.
-        telemetry: their PubgTelemetryFrames.
+        data: MatchFrames of the PUBG matches, or an archive of them synced with telemetry.
+        telemetry: their PubgTelemetryFrames (None with an archive: it reads its own).
 
     Returns:
         One row per winner position: ``match_id``, ``player_id``, ``time``, ``phase``
@@ -88,14 +90,14 @@ def _by_time(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def zone_phases(
-    data: TableSource, telemetry: PubgTelemetryFrames, *, confidence: float = 0.95
+    data: TableSource, telemetry: PubgTelemetryFrames | None = None, *, confidence: float = 0.95
 ) -> pd.DataFrame:
     """By safe zone phase, how far the winners stood from the safe zone's centre relative to
     its radius, and how often they were inside it.
 
     Args:
-        data: MatchFrames of the PUBG matches.
-        telemetry: their PubgTelemetryFrames.
+        data: MatchFrames of the PUBG matches, or an archive of them synced with telemetry.
+        telemetry: their PubgTelemetryFrames (None with an archive: it reads its own).
         confidence: the intervals' level.
 
     Returns:

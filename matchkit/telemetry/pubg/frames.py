@@ -17,7 +17,7 @@ from matchkit.model.combine import stack
 from matchkit.model.schema import coerce_frame
 from matchkit.telemetry.pubg.schema import TABLE_NAMES, TABLES
 
-__all__ = ["PubgTelemetryFrames"]
+__all__ = ["PubgTelemetryFrames", "coerced_table"]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -106,7 +106,7 @@ class PubgTelemetryFrames(DeclaredFrames, schemas=TABLES, counted="files"):
             parts = [frame.tables[name] for frame in kept]
             parts = [part for part in parts if len(part)] or parts[:1]
             combined = stack(parts).rows if len(parts) > 1 else parts[0]
-            tables[name] = _coerced(combined.reset_index(drop=True), name)
+            tables[name] = coerced_table(combined.reset_index(drop=True), name)
         problems = tuple(dict.fromkeys(p for frame in frames for p in frame.problems))
         return cls(**tables, problems=problems)
 
@@ -118,8 +118,9 @@ class PubgTelemetryFrames(DeclaredFrames, schemas=TABLES, counted="files"):
         return type(self)(**tables, problems=self.problems)
 
 
-def _coerced(frame: pd.DataFrame, name: str) -> pd.DataFrame:
-    """Known columns and dtypes first, extra columns after them by name."""
+def coerced_table(frame: pd.DataFrame, name: str) -> pd.DataFrame:
+    """The table ``name`` with its known columns and dtypes first, extra columns after them by
+    name (as PubgTelemetryFrames holds it)."""
     schema = TABLES[name]
     coerced = coerce_frame(frame, schema)
     known = schema.column_names

@@ -91,13 +91,33 @@ def test_bad_options_name_their_parameter(call, parameter) -> None:
     assert error.value.parameter == parameter
 
 
-def test_an_archive_is_refused_with_what_to_pass_instead() -> None:
+def _lazy_archive(frames, **more):
     import dask.dataframe as dd
 
-    frames = sample.frames()
-    archive = SimpleNamespace(matches=dd.from_pandas(frames.matches, npartitions=1))
-    with pytest.raises(InvalidArgumentError, match=r"archive\.to_frames\(start, end\)"):
+    return SimpleNamespace(matches=dd.from_pandas(frames.matches, npartitions=1), **more)
+
+
+def test_an_archive_with_telemetry_beside_it_is_refused() -> None:
+    archive = _lazy_archive(sample.frames(), telemetry=None, telemetry_format=None)
+    with pytest.raises(InvalidArgumentError, match="pass the archive alone") as error:
         weapon_kill_shares(archive, sample.telemetry())  # type: ignore[arg-type]
+    assert error.value.parameter == "telemetry"
+
+
+def test_an_archive_without_pubg_telemetry_says_how_to_sync_it() -> None:
+    for telemetry_format in (None, "gamelocker"):
+        archive = _lazy_archive(
+            sample.frames(), telemetry=SimpleNamespace(), telemetry_format=telemetry_format
+        )
+        with pytest.raises(InvalidArgumentError, match="--profile pubg --telemetry"):
+            weapon_kill_shares(archive)  # type: ignore[arg-type]
+
+
+def test_an_archive_of_another_game_is_refused_by_game() -> None:
+    gamelocker = frames_of(arena_match("A0"))
+    archive = _lazy_archive(gamelocker, telemetry=SimpleNamespace(), telemetry_format="pubg")
+    with pytest.raises(InvalidArgumentError, match="not PUBG"):
+        weapon_kill_shares(archive)  # type: ignore[arg-type]
 
 
 _ANYTHING = st.one_of(

@@ -6,14 +6,35 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import pandas as pd
 
 import matchkit.archive as archive
-from matchkit.analysis.pubg import damage_by_placement, weapon_kill_shares
+from matchkit.analysis.pubg import (
+    damage_by_placement,
+    first_knock_summary,
+    first_knock_times,
+    kill_distances,
+    landing_spots,
+    player_damage,
+    weapon_kill_shares,
+    zone_phases,
+)
+from matchkit.plots import plot_match_map
 from matchkit.telemetry.pubg import PubgTelemetryFrames
 from matchkit.telemetry.pubg.schema import TABLE_NAMES
 from tests.archive.pubg.conftest import archived_ids, client_at
 
+ANALYSES = [
+    damage_by_placement,
+    first_knock_summary,
+    first_knock_times,
+    kill_distances,
+    landing_spots,
+    player_damage,
+    weapon_kill_shares,
+    zone_phases,
+]
 NOW = "2026-11-12T00:00:00Z"
 DAY = "2026-11-11T00:00:00Z"  # the newest sample's day: one batch
 
@@ -45,19 +66,29 @@ def test_telemetry_is_archived_with_its_matches_once(pubg_double, tmp_path: Path
     assert "telemetry: yes" in shown
     assert "pubg-telemetry/kills" in shown
 
-    # The same analyses on the archive's tables as on what the client fetched. (The PUBG
-    # analyses take MatchFrames and PubgTelemetryFrames, not an archive: its tables computed.)
+    # Every PUBG analysis reads the archive itself (its telemetry table by table) and gives
+    # the table it gives of what the client fetched, dtypes included.
+    for analysis in ANALYSES:
+        pd.testing.assert_frame_equal(
+            analysis(opened).reset_index(drop=True),
+            analysis(fetched, expected).reset_index(drop=True),
+            obj=analysis.__name__,
+        )
     stored = PubgTelemetryFrames(
         **{
             name: getattr(opened.telemetry, name).compute().reset_index(drop=True)
             for name in TABLE_NAMES
         }
     )
-    frames = opened.to_frames(DAY, NOW)
-    for analysis in (weapon_kill_shares, damage_by_placement):
-        pd.testing.assert_frame_equal(
-            analysis(frames, stored).reset_index(drop=True),
-            analysis(fetched, expected).reset_index(drop=True),
-            check_dtype=False,
-            obj=analysis.__name__,
-        )
+    assert len(stored.positions) == len(expected.positions)
+    # One match's map reads that match's telemetry only, and draws what the fetch draws.
+    match = ids[0]
+    drawn, fetched_ax = (
+        plot_match_map(opened, match_id=match),
+        plot_match_map(fetched, expected, match),
+    )
+    assert drawn.get_title() == fetched_ax.get_title()
+    assert [len(c.get_offsets()) for c in drawn.collections if hasattr(c, "get_offsets")] == [
+        len(c.get_offsets()) for c in fetched_ax.collections if hasattr(c, "get_offsets")
+    ]
+    plt.close("all")
