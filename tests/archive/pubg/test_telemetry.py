@@ -18,6 +18,7 @@ from matchkit.analysis.pubg import (
     landing_spots,
     player_damage,
     weapon_kill_shares,
+    winner_zone_positions,
     zone_phases,
 )
 from matchkit.plots import plot_match_map
@@ -33,6 +34,7 @@ ANALYSES = [
     landing_spots,
     player_damage,
     weapon_kill_shares,
+    winner_zone_positions,
     zone_phases,
 ]
 NOW = "2026-11-12T00:00:00Z"
