@@ -26,8 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from matchkit.archive.state import DayRecord
-from matchkit.archive.versions import is_table, open_table
-from matchkit.errors import ArchiveError
+from matchkit.archive.versions import is_table, read_match_ids
 from matchkit.rules.profiles import SamplesRule
 
 if TYPE_CHECKING:
@@ -179,24 +178,17 @@ def archived_times(folder: Path, ids: Sequence[str]) -> dict[str, datetime]:
     Raises:
         ArchiveError: a data file of the table cannot be read.
     """
-    import pyarrow as pa
     import pyarrow.compute as pc
-    from deltalake.exceptions import DeltaError
 
     path = folder / "matches"
     if not ids or not is_table(path):
         return {}
-    dataset = open_table(path).to_pyarrow_dataset()
-    try:
-        held = dataset.to_table(
-            columns=["match_id", "created_at"], filter=pc.field("match_id").isin(list(ids))
-        )
-    except (DeltaError, OSError, pa.ArrowException) as error:  # a damaged data file
-        raise ArchiveError(
-            f"could not read the match ids of {path}: {error}; a data file of it is damaged "
-            "(restore it from a backup); nothing was fetched",
-            path=getattr(error, "filename", None) or path,
-        ) from error
+    held = read_match_ids(
+        path,
+        ["match_id", "created_at"],
+        pc.field("match_id").isin(list(ids)),
+        unwritten="nothing was fetched",
+    )
     return dict(
         zip(held.column("match_id").to_pylist(), held.column("created_at").to_pylist(), strict=True)
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import pyarrow as pa
@@ -30,6 +30,7 @@ __all__ = [
     "is_table",
     "open_table",
     "pinned_tables",
+    "read_match_ids",
     "require_whole",
     "table_labels",
     "table_versions",
@@ -75,6 +76,27 @@ def table_versions(folder: Path) -> dict[str, int]:
         ArchiveError: a table's log is damaged (naming the file).
     """
     return {label: open_table(folder / label).version() for label in table_labels(folder)}
+
+
+def read_match_ids(path: Path, columns: list[str], where: Any, *, unwritten: str) -> pa.Table:
+    """The ``columns`` (``match_id`` and any others) of the rows of the matches table at
+    ``path`` that pass the pyarrow expression ``where``.
+
+    Raises:
+        ArchiveError: a data file of the table cannot be read (damaged); the message ends with
+            ``unwritten``, what the caller therefore did not do.
+    """
+    from deltalake.exceptions import DeltaError
+
+    dataset = open_table(path).to_pyarrow_dataset()
+    try:
+        return dataset.to_table(columns=columns, filter=where)
+    except (DeltaError, OSError, pa.ArrowException) as error:  # a damaged data file
+        raise ArchiveError(
+            f"could not read the match ids of {path}: {error}; a data file of it is damaged "
+            f"(restore it from a backup); {unwritten}",
+            path=getattr(error, "filename", None) or path,
+        ) from error
 
 
 def open_table(path: Path, version: int | None = None) -> DeltaTable:

@@ -32,7 +32,7 @@ import pyarrow as pa
 from matchkit.archive.convert import match_months, snapshot_frame, stored_key, to_arrow
 from matchkit.archive.layout import APP_ID, PARTITION
 from matchkit.archive.telemetry_tables import telemetry_folder, telemetry_schema
-from matchkit.archive.versions import is_table, open_table
+from matchkit.archive.versions import is_table, open_table, read_match_ids
 from matchkit.errors import ArchiveError
 from matchkit.model.schema import TABLE_NAMES, TABLES, TableSchema
 
@@ -135,24 +135,18 @@ def commit_batch(
 def _unarchived(folder: Path, prepared: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
     """The rows of ``prepared`` whose match the ``matches`` table does not hold yet."""
     import pyarrow.compute as pc
-    from deltalake.exceptions import DeltaError
 
     matches = prepared.get("matches")
     path = folder / "matches"
     if matches is None or matches.num_rows == 0 or not is_table(path):
         return dict(prepared)
     months = pc.unique(matches.column(PARTITION).drop_null()).to_pylist()
-    dataset = open_table(path).to_pyarrow_dataset()
-    try:
-        archived = dataset.to_table(
-            columns=["match_id"], filter=pc.field(PARTITION).isin(months)
-        ).column("match_id")
-    except (DeltaError, OSError, pa.ArrowException) as error:  # a damaged data file
-        raise ArchiveError(
-            f"could not read the match ids of {path}: {error}; a data file of it is damaged "
-            "(restore it from a backup); nothing of this batch was committed",
-            path=getattr(error, "filename", None) or path,
-        ) from error
+    archived = read_match_ids(
+        path,
+        ["match_id"],
+        pc.field(PARTITION).isin(months),
+        unwritten="nothing of this batch was committed",
+    ).column("match_id")
     if len(archived) == 0:
         return dict(prepared)
     archived = archived.combine_chunks()

@@ -15,26 +15,14 @@ from matchkit.analysis.pubg import (
     first_knock_times,
     kill_distances,
     landing_spots,
-    player_damage,
     weapon_kill_shares,
     zone_phases,
 )
 from matchkit.errors import InvalidArgumentError
 from matchkit.telemetry.pubg import to_pubg_telemetry_frames
 from tests.analysis.helpers import frames_of
-from tests.analysis.pubg import sample
+from tests.analysis.pubg import ANALYSES, sample
 from tests.builders.matches import arena_match
-
-ANALYSES = [
-    damage_by_placement,
-    first_knock_summary,
-    first_knock_times,
-    kill_distances,
-    landing_spots,
-    player_damage,
-    weapon_kill_shares,
-    zone_phases,
-]
 
 
 @pytest.mark.parametrize("analysis", ANALYSES, ids=lambda f: f.__name__)

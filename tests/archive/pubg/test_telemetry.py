@@ -10,33 +10,12 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 import matchkit.archive as archive
-from matchkit.analysis.pubg import (
-    damage_by_placement,
-    first_knock_summary,
-    first_knock_times,
-    kill_distances,
-    landing_spots,
-    player_damage,
-    weapon_kill_shares,
-    winner_zone_positions,
-    zone_phases,
-)
 from matchkit.plots import plot_match_map
 from matchkit.telemetry.pubg import PubgTelemetryFrames
 from matchkit.telemetry.pubg.schema import TABLE_NAMES
+from tests.analysis.pubg import ANALYSES
 from tests.archive.pubg.conftest import archived_ids, client_at
 
-ANALYSES = [
-    damage_by_placement,
-    first_knock_summary,
-    first_knock_times,
-    kill_distances,
-    landing_spots,
-    player_damage,
-    weapon_kill_shares,
-    winner_zone_positions,
-    zone_phases,
-]
 NOW = "2026-11-12T00:00:00Z"
 DAY = "2026-11-11T00:00:00Z"  # the newest sample's day: one batch
 
