@@ -74,13 +74,41 @@ class ConnectionLimits:
             checked_positive_number(value, parameter=f"limits.{name}", message=message, whole=whole)
 
 
-def uvicorn_config(app: Any, *, limits: ConnectionLimits | None = None, **options: Any) -> Any:
+class _EmbeddedConfig(uvicorn.Config):
+    """A uvicorn configuration that leaves the process's logging as it is.
+
+    ``uvicorn.Config`` configures logging for the whole process: it applies its
+    ``LOGGING_CONFIG`` (handlers on standard error, the ``uvicorn.error`` level at INFO) and then
+    sets the levels of the ``uvicorn.*`` loggers. A service embedded in someone else's process
+    (a notebook, a test) must not: two servers started together (the PUBG double and its
+    telemetry host) raced on those loggers, and uvicorn's INFO start-up lines reached a
+    notebook's standard error. Its lines go to the ``uvicorn.error`` logger, configured (or
+    not) by the process that embeds it, and its access log is off.
+    """
+
+    def configure_logging(self) -> None:
+        return None
+
+
+def uvicorn_config(
+    app: Any,
+    *,
+    limits: ConnectionLimits | None = None,
+    embedded: bool = False,
+    **options: Any,
+) -> Any:
     """A ``uvicorn.Config`` serving ``app`` with :class:`ServiceProtocol` under ``limits``.
 
-    Other options are uvicorn's (``log_level``, ``access_log``, ...); ``lifespan`` is off.
+    ``embedded``: served inside another program, so the process's logging is left as it is
+    (:class:`_EmbeddedConfig`) and there is no access log; otherwise uvicorn configures it as
+    for ``matchkit serve``. Other options are uvicorn's (``log_level``, ``access_log``, ...);
+    ``lifespan`` is off.
     """
     limits = limits or ConnectionLimits()
-    return uvicorn.Config(
+    config_class = _EmbeddedConfig if embedded else uvicorn.Config
+    if embedded:
+        options["access_log"] = False
+    return config_class(
         app,
         # uvicorn calls ``http`` as a factory and hands timeout_keep_alive to loop.call_later,
         # so a partial and fractional seconds work; its annotations ask for a class and an int.
@@ -128,6 +156,9 @@ class ServiceProtocol(H11Protocol):
 
     def __init__(self, *args: Any, limits: ConnectionLimits, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # uvicorn logs access when the access logger has handlers anywhere up to the root; an
+        # embedded service (access_log=False) is asked for none, whatever the process set up.
+        self.access_log = self.access_log and self.config.access_log
         self.limits = limits
         self._request_timer: asyncio.TimerHandle | None = None
 

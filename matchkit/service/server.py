@@ -184,7 +184,6 @@ def running(
     host: str = "127.0.0.1",
     port: int = 0,
     rate_limit: str | RateLimit | None = "off",
-    log_level: str = "warning",
     limits: ConnectionLimits | None = None,
     **options: Any,
 ) -> contextlib.AbstractContextManager[RunningService]:
@@ -201,11 +200,11 @@ def running(
         "host": host,
         "port": port,
         "rate_limit": rate_limit,
-        "log_level": log_level,
         "limits": limits,
         **options,
     }
     if double is None:
+        require_known_options(given, _running, create_app, profile=profile)
         return _running(**given)
     require_known_options(given, double.running, double.create_app, profile=profile)
     result: contextlib.AbstractContextManager[RunningService] = double.running(**given)
@@ -219,7 +218,6 @@ def _running(
     port: int = 0,
     rate_limit: str | RateLimit | None = "off",
     ingestion_delay: Any = "off",
-    log_level: str = "warning",
     limits: ConnectionLimits | None = None,
     **options: Any,
 ) -> Iterator[RunningService]:
@@ -231,7 +229,8 @@ def _running(
     ``limits`` bounds connections (see :class:`matchkit.service.protocol.ConnectionLimits`).
     Other options as for :func:`matchkit.service.create_app` (``data``, ``api_keys``, ``now``,
     ``store_dir``, ``clock``, ...); ``MATCHKIT_API_KEY`` is not read: the key is generated
-    unless ``api_keys`` is given.
+    unless ``api_keys`` is given. The process's logging is left as it is: the service's lines
+    go to the ``uvicorn.error`` logger, and there is no access log.
 
     Example:
         >>> with running() as service:  # doctest: +SKIP
@@ -245,9 +244,7 @@ def _running(
     )
     listener = _listen(host, port)
     bound_port = listener.getsockname()[1]
-    config = uvicorn_config(
-        app, limits=limits, log_level=log_level, access_log=False, timeout_graceful_shutdown=5
-    )
+    config = uvicorn_config(app, limits=limits, embedded=True, timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
     thread = threading.Thread(
         target=server.run, kwargs={"sockets": [listener]}, name="matchkit-service", daemon=True

@@ -39,7 +39,6 @@ def running(
     port: int = 0,
     telemetry_port: int = 0,
     rate_limit: str | None = "off",
-    log_level: str = "warning",
     limits: ConnectionLimits | None = None,
     **options: Any,
 ) -> Iterator[RunningService]:
@@ -70,8 +69,7 @@ def running(
         config = uvicorn_config(
             served,
             limits=limits,
-            log_level=log_level,
-            access_log=False,
+            embedded=True,
             timeout_graceful_shutdown=5,
         )
         server = uvicorn.Server(config)
@@ -156,7 +154,8 @@ def serve(
         f"names at {telemetry_url}{names} (client.names(dictionaries=...))"
     )
     cdn = uvicorn.Server(
-        uvicorn_config(create_telemetry_app(service), limits=limits, log_level="warning")
+        # Embedded: the API's configuration below sets up the process's logging, once.
+        uvicorn_config(create_telemetry_app(service), limits=limits, embedded=True)
     )
     thread = threading.Thread(
         target=cdn.run, kwargs={"sockets": [cdn_listener]}, name="matchkit-pubg-cdn", daemon=True
