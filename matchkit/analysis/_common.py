@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, get_args
 
+import numpy as np
 import pandas as pd
 
 from matchkit.analysis._engine import is_lazy, map_values
@@ -189,29 +190,31 @@ def checked_confidence(confidence: object) -> float:
 def wilson_columns(wins: pd.Series, trials: pd.Series, *, confidence: float) -> dict[str, Any]:
     """``win_rate``, ``ci_low`` and ``ci_high`` (Wilson score interval) for each row.
 
-    The interval comes from :func:`scipy.stats.binomtest` (``method="wilson"``); identical
-    ``(wins, trials)`` pairs are computed once.
+    The interval of :func:`scipy.stats.binomtest`'s ``proportion_ci(method="wilson")``
+    (Newcombe 1998), computed for all rows at once with scipy's own formula and normal
+    quantile, so the bounds are the same to the last bit: ``binomtest`` also computes a p-value
+    no table shows (a search over the binomial distribution, row by row), and ``scipy.stats``
+    costs a second or more to import, where ``scipy.special`` costs a tenth of that.
+
+    Raises:
+        ValueError: a row with no trial, or with more wins than trials (as ``binomtest``).
     """
-    # Imported here: scipy.stats costs a second or more to import, paid by every notebook and
-    # script that imports matchkit.analysis, most of which compute no interval.
-    from scipy.stats import binomtest
+    from scipy.special import ndtri  # imported here: only where an interval is computed
 
     confidence = checked_confidence(confidence)
-    cache: dict[tuple[int, int], tuple[float, float]] = {}
-    lows: list[float] = []
-    highs: list[float] = []
-    for won, total in zip(wins.tolist(), trials.tolist(), strict=True):
-        pair = (int(won), int(total))
-        if pair not in cache:
-            interval = binomtest(pair[0], pair[1]).proportion_ci(
-                confidence_level=confidence, method="wilson"
-            )
-            cache[pair] = (float(interval.low), float(interval.high))
-        lows.append(cache[pair][0])
-        highs.append(cache[pair][1])
+    k = wins.to_numpy(dtype="float64")
+    n = trials.to_numpy(dtype="float64")
+    if ((n < 1) | (k < 0) | (k > n)).any():
+        raise ValueError("a Wilson interval needs 1 <= trials and 0 <= wins <= trials")
+    with np.errstate(invalid="ignore"):
+        p = k / n
+        z = float(ndtri(0.5 + 0.5 * confidence))
+        denom = 2 * (n + z**2)
+        center = (2 * n * p + z**2) / denom
+        delta = z / denom * np.sqrt(4 * n * p * (1 - p) + z**2)
     index = wins.index
     return {
         "win_rate": wins.astype("float64") / trials.astype("float64"),
-        "ci_low": pd.Series(lows, index=index, dtype="float64"),
-        "ci_high": pd.Series(highs, index=index, dtype="float64"),
+        "ci_low": pd.Series(np.where(k == 0, 0.0, center - delta), index=index, dtype="float64"),
+        "ci_high": pd.Series(np.where(k == n, 1.0, center + delta), index=index, dtype="float64"),
     }

@@ -61,9 +61,10 @@ def mean_interval(values: pd.Series, confidence: float) -> tuple[float, float, f
     mean = float(values.mean()) if n else float("nan")
     if n < 2:
         return mean, float("nan"), float("nan")
-    from scipy import stats as scipy_stats  # a second or more to import: only when used
+    # scipy.stats.t.ppf is this function of scipy.special, a tenth of scipy.stats's import.
+    from scipy.special import stdtrit
 
-    half = float(scipy_stats.t.ppf((1 + confidence) / 2, n - 1)) * float(values.std(ddof=1))
+    half = float(stdtrit(n - 1, (1 + confidence) / 2)) * float(values.std(ddof=1))
     half /= np.sqrt(n)
     return mean, mean - half, mean + half
 
