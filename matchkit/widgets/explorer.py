@@ -93,9 +93,10 @@ class ExplorerPanel:
         renders: how many times the filters were applied (one per filter change or reset).
         tab_renders: tab key -> how many times that tab was drawn.
 
-    A filter change redraws the visible tab only; another tab is drawn when it is opened
-    (until then it says it is out of date). :meth:`render_all` draws every tab, for a static
-    copy of the notebook.
+    The panel opens with its visible tab drawn. A filter change redraws the visible tab only;
+    another tab is drawn when it is opened (until then it says it is out of date).
+    :meth:`render_all` draws every tab, for a static copy of the notebook (a kernel no longer
+    runs to draw a tab when it is opened there).
     """
 
     def __init__(
@@ -133,7 +134,6 @@ class ExplorerPanel:
         self._observe()
         self._building = False
         self.refresh()
-        self.render_all()
 
     def _tabs(self) -> widgets.Tab:
         """The tabs, each an ``Output`` (in :attr:`outputs`) under the options of its view."""

@@ -60,15 +60,22 @@ def _selected(panel: ExplorerPanel) -> list[str]:
     return sorted(panel.frames.matches["match_id"])
 
 
-def test_starts_with_everything_selected_and_every_tab_rendered(panel, frames):
+def test_starts_with_everything_selected_and_the_visible_tab_rendered(panel, frames):
     assert isinstance(panel, ExplorerPanel)
     assert len(panel.frames) == len(frames) == 5
     assert panel.renders == 1
+    assert panel.tab_renders == {"durations": 1, "sides": 0, "cosmetics": 0, "table": 0}
     shown = _images(panel)
     assert set(shown) == set(TABS)
+    assert "image/png" in panel.outputs["durations"].outputs[0]["data"]
+    for key in ("sides", "cosmetics", "table"):
+        assert "Out of date" in shown[key], key
+    panel.render_all()
+    shown = _images(panel)
     for key in ("durations", "sides", "cosmetics"):
         assert "image/png" in panel.outputs[key].outputs[0]["data"], key
     assert "Overview by server type" in shown["table"]
+    assert panel.tab_renders == dict.fromkeys(TABS, 1)
     assert "5</b> of 5 matches" in panel.status.value
     assert "ExplorerPanel(5 of 5" in repr(panel)
 
