@@ -69,6 +69,13 @@ format: venv
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# Bytecode is written (into git-ignored __pycache__ folders) even where the environment says
+# PYTHONDONTWRITEBYTECODE: the suite starts about 50 Python processes (its workers, notebook
+# kernels, command-line runs), and without .pyc files each one compiled matchkit from source and
+# each worker rewrote every test module's asserts again (collection: 24 s a worker, 14 s with
+# them).
+test test-deep report notebooks: export PYTHONDONTWRITEBYTECODE :=
+
 test: lint assets browser
 	$(BIN)/python -m pytest -n $(TEST_WORKERS)
 
