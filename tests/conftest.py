@@ -49,7 +49,8 @@ def dask_client():
     Module-scoped, not session-scoped: an idle LocalCluster still spends about 0.18 CPU-seconds
     a second on its heartbeats and system monitors, so one kept open from the first module that
     needs it to the end of the run cost each worker about 150 CPU-seconds, far more than the four
-    seconds a start and stop cost each of the three modules that use it."""
+    seconds a start and stop cost each of the two modules that use it (the tests of the cluster
+    itself; the other Dask tests run on Dask's threads, where a cluster adds nothing they test)."""
     from matchkit.archive.cluster import SCHEDULER_VARIABLE, client
 
     if os.environ.get(SCHEDULER_VARIABLE):

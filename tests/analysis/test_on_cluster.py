@@ -4,6 +4,9 @@ are partitioned by month."""
 
 from __future__ import annotations
 
+import dataclasses
+
+import pandas as pd
 import pytest
 from dask.dataframe.utils import assert_eq
 from distributed import get_task_stream
@@ -12,6 +15,8 @@ from matchkit.analysis import (
     cosmetic_summary,
     cosmetic_win_rates,
     duration_summary,
+    player_history,
+    player_summary,
     side_win_rates,
 )
 from tests.analysis.helpers import sample_frames
@@ -47,3 +52,27 @@ def test_the_workers_compute_the_table_of_matchframes(dask_client, layout, call)
     expected = function(sample_frames(), *args, **kwargs)
     assert_eq(result, expected)
     assert result.attrs == expected.attrs
+
+
+def test_the_workers_compute_a_players_history_and_summary(dask_client):
+    frames = sample_frames()
+    lazy = lazy_tables(frames, by_month=True)
+    player_id = str(frames.participants["player_id"].astype(str).value_counts().index[0])
+    with get_task_stream(client=dask_client) as tasks:
+        history = player_history(lazy, player_id)
+        summary = player_summary(lazy, player_id)
+    workers = set(dask_client.scheduler_info(n_workers=-1)["workers"])
+    assert tasks.data
+    assert {task["worker"] for task in tasks.data} <= workers
+    expected = player_history(frames, player_id)
+    assert len(expected) >= 5
+    pd.testing.assert_frame_equal(history.reset_index(drop=True), expected.reset_index(drop=True))
+    expected_summary = player_summary(frames, player_id)
+    for field in dataclasses.fields(expected_summary):
+        left, right = getattr(expected_summary, field.name), getattr(summary, field.name)
+        if isinstance(left, pd.DataFrame):
+            pd.testing.assert_frame_equal(right.reset_index(drop=True), left.reset_index(drop=True))
+        elif isinstance(left, float) and pd.isna(left):
+            assert pd.isna(right), field.name
+        else:
+            assert right == left, field.name

@@ -1,5 +1,6 @@
 """Issue 28: ``player_history`` and ``player_summary`` give the same results on MatchFrames
-and on an archive built by a real sync (Delta tables on disk, read lazily through Dask)."""
+and on an archive built by a real sync (Delta tables on disk, read lazily through Dask's
+threads; the same analyses on a LocalCluster are tests/analysis/test_on_cluster.py's)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def _busiest_players(frames, count: int) -> list[str]:
     return list(played.index[:count])
 
 
-def test_history_and_summary_equal_on_matchframes_and_on_the_archive(synced, dask_client):
+def test_history_and_summary_equal_on_matchframes_and_on_the_archive(synced):
     frames, archive = synced
     players = _busiest_players(frames, 3)
     assert len(players) == 3
