@@ -12,7 +12,7 @@ with ``pthread_exit``, whose forced unwind through that (noexcept) destructor ca
 
 The fix writes every file on the calling thread (``pyarrow.parquet.write_table``), so no Arrow
 thread exists to outlive the call. The first test checks that property directly (it fails on
-the old code every time); the second runs the path that crashed many times in a row (12 in
+the old code every time); the second runs the path that crashed many times in a row (4 in
 ``make test``, 100 in ``make test-deep``: :mod:`tests.depth`).
 """
 
@@ -69,7 +69,7 @@ def test_writing_parquet_starts_no_thread_that_outlives_the_call(tmp_path: Path)
     assert (tmp_path / "out" / "_matchkit.json").is_file()
 
 
-RUNS = depth.count("MATCHKIT_EXIT_RUNS", brief=12, deep=100)
+RUNS = depth.count("MATCHKIT_EXIT_RUNS", brief=4, deep=100)
 
 
 @pytest.mark.slow
