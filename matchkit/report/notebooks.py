@@ -39,6 +39,7 @@ NOTEBOOKS = (
     "07-one-player.ipynb",
     "08-a-year-of-matches.ipynb",
     "09-pubg-a-day-of-samples.ipynb",
+    "10-pubg-a-match-and-all-of-them.ipynb",
 )
 
 

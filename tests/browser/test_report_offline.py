@@ -24,7 +24,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The whole report (every page, the API reference, the web files) from the notebooks as
     committed: nbval runs each notebook in the same ``make test`` and fails when a fresh run's
     outputs differ from the committed ones, and tests/report runs notebooks through
-    :func:`build_report`, so executing all nine again here would test nothing more."""
+    :func:`build_report`, so executing all ten again here would test nothing more."""
     out = tmp_path_factory.mktemp("browser") / "report"
     build_report(out=out, execute=False)
     return out
