@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import socket
 import time
 from collections.abc import Callable, Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pandas as pd
 import pytest
 from pytest_httpserver import HTTPServer
@@ -17,6 +20,8 @@ from matchkit.client import RetryPolicy
 from matchkit.client.client import Client
 from matchkit.model.frames import MatchFrames
 from matchkit.model.schema import TABLES
+from matchkit.rules.windows import parse_time
+from matchkit.sampledata.dataset import open_dataset
 from matchkit.sampledata.telemetry import ASSET_URL_PREFIX
 from matchkit.service import RunningService, running
 
@@ -27,6 +32,33 @@ API_KEY = "planted-key-7f3a9c1e5b2d4f60"
 # The service serves generated telemetry itself: it gives the asset URL on its own address
 # (telemetry.md). Compared here as the stored URL; tests/service/test_telemetry_http.py checks it.
 _SERVED_TELEMETRY = r"^http://[^/]+/telemetry/global/"
+
+
+@functools.cache
+def _sample_documents(shard: str) -> tuple[tuple[datetime, bytes], ...]:
+    """The sample set's single-match documents of ``shard`` as (``createdAt``, its JSON), read
+    once per process."""
+    created = []
+    for line in open_dataset().iter_lines(shard):
+        moment = orjson.loads(line)["data"]["attributes"]["createdAt"]
+        created.append((parse_time(moment), line))
+    return tuple(created)
+
+
+def sample_documents(
+    shard: str, start: datetime | None = None, end: datetime | None = None
+) -> list[bytes]:
+    """The sample set's documents of ``shard`` created in ``[start, end)``, as JSON, for
+    :func:`matchkit.to_frames`: the ground truth of a fetch, normalized from the files.
+
+    Each test normalizes only the documents it compares; parsing the whole shard into dicts
+    again for each one cost a second or two, most of it garbage collection of the dicts.
+    """
+    return [
+        line
+        for moment, line in _sample_documents(shard)
+        if (start is None or moment >= start) and (end is None or moment < end)
+    ]
 
 
 def stored_asset_urls(table: pd.DataFrame, name: str) -> pd.DataFrame:

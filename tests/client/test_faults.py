@@ -33,11 +33,12 @@ from matchkit.client.client import Client
 from matchkit.client.request import SERVICE, Limits, RequestPath
 from matchkit.client.throttle import RateLimit, Throttle
 from matchkit.model.schema import TABLE_NAMES, TABLES
+from matchkit.rules.windows import parse_time
 from matchkit.sampledata.dataset import open_dataset
 from matchkit.service import running
 from matchkit.service.faults import FaultInjector
 from tests import depth
-from tests.client.conftest import FakeClock, stored_asset_urls
+from tests.client.conftest import FakeClock, sample_documents, stored_asset_urls
 
 START, END = "2026-07-03T00:00:00Z", "2026-10-31T00:00:00Z"  # the sample set's 120 days
 FAULT_START = "2026-09-05T00:00:00Z"
@@ -87,7 +88,7 @@ def assert_same_frames(got: MatchFrames, expected: MatchFrames) -> None:
 def expected() -> MatchFrames:
     """The whole global shard of the sample set, read from its files (no HTTP)."""
     dataset = open_dataset()
-    frames = to_frames(list(dataset.iter_documents("global")))
+    frames = to_frames(sample_documents("global"))
     assert len(frames) == dataset.match_count("global")
     return frames
 
@@ -95,12 +96,7 @@ def expected() -> MatchFrames:
 @pytest.fixture(scope="module")
 def expected_since_fault_start() -> MatchFrames:
     """The global shard's matches created from FAULT_START to END, read from its files."""
-    documents = [
-        document
-        for document in open_dataset().iter_documents("global")
-        if FAULT_START <= document["data"]["attributes"]["createdAt"] < END
-    ]
-    return to_frames(documents)
+    return to_frames(sample_documents("global", parse_time(FAULT_START), parse_time(END)))
 
 
 # -- equal under faults ----------------------------------------------------------------------
@@ -187,11 +183,7 @@ def test_killed_fetch_resumes_from_the_cache(tmp_path, expected):
     # The matches before the cutoff, normalized on their own: a player keeps the copy of its
     # latest match before the cutoff (decision 17), not of a later match.
     cutoff = pd.Timestamp(end)
-    before = [
-        document
-        for document in open_dataset().iter_documents("global")
-        if pd.Timestamp(document["data"]["attributes"]["createdAt"]) < cutoff
-    ]
+    before = sample_documents("global", end=parse_time(end))
     assert_same_frames(frames, to_frames(before))
     assert len(frames) == len(expected.filter(lambda matches: matches["created_at"] < cutoff))
 

@@ -20,7 +20,12 @@ from matchkit.normalize.pipeline import to_frames
 from matchkit.rules.windows import TimeWindow, parse_time, split_window
 from matchkit.sampledata.dataset import Dataset, open_dataset
 from matchkit.service import RunningService, running
-from tests.client.conftest import FakeClock, assert_same_frames, service_client
+from tests.client.conftest import (
+    FakeClock,
+    assert_same_frames,
+    sample_documents,
+    service_client,
+)
 
 
 @pytest.fixture(scope="module")
@@ -44,12 +49,9 @@ def connect(service: RunningService, tmp_path: Path) -> Iterator[Callable[..., C
 
 def truth(dataset: Dataset, shard: str, window: TimeWindow | None = None) -> MatchFrames:
     """The stored documents of ``shard`` created in ``window``, normalized directly."""
-    documents = [
-        document
-        for document in dataset.iter_documents(shard)
-        if window is None or parse_time(_match(document)["attributes"]["createdAt"]) in window
-    ]
-    return to_frames(documents)
+    if window is None:
+        return to_frames(sample_documents(shard))
+    return to_frames(sample_documents(shard, window.start, window.end))
 
 
 def _match(document: dict) -> dict:
