@@ -24,6 +24,7 @@ Idle keep-alive connections are closed after :attr:`ConnectionLimits.keep_alive`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import re
 from dataclasses import dataclass
@@ -38,7 +39,7 @@ from matchkit.rules.checks import checked_positive_number
 from matchkit.service.documents import error_body
 from matchkit.service.responses import CORS_HEADERS, JSON, respond
 
-__all__ = ["ConnectionLimits", "ServiceProtocol", "uvicorn_config"]
+__all__ = ["ConnectionLimits", "EmbeddedServer", "ServiceProtocol", "uvicorn_config"]
 
 _HEAD_END = re.compile(rb"\r?\n\r?\n")
 
@@ -88,6 +89,36 @@ class _EmbeddedConfig(uvicorn.Config):
 
     def configure_logging(self) -> None:
         return None
+
+
+class EmbeddedServer(uvicorn.Server):
+    """A uvicorn server that stops when :meth:`stop` asks, not at its next tick.
+
+    uvicorn looks at ``should_exit`` every 0.1 s; a service embedded in a test or a notebook is
+    started and stopped hundreds of times a run, and each stop waited for that tick.
+    """
+
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self._awake: tuple[asyncio.AbstractEventLoop, asyncio.Event] | None = None
+
+    async def main_loop(self) -> None:
+        """uvicorn's loop (a tick every 0.1 s), woken at once by :meth:`stop`."""
+        wake = asyncio.Event()
+        self._awake = (asyncio.get_running_loop(), wake)
+        counter = 0
+        while not await self.on_tick(counter):
+            counter = (counter + 1) % 864000
+            with contextlib.suppress(TimeoutError):  # the tick: nobody woke it
+                await asyncio.wait_for(wake.wait(), timeout=0.1)
+
+    def stop(self) -> None:
+        """Ask the server to shut down now (from any thread)."""
+        self.should_exit = True
+        if self._awake is not None:
+            loop, wake = self._awake
+            with contextlib.suppress(RuntimeError):  # its loop has already closed
+                loop.call_soon_threadsafe(wake.set)
 
 
 def uvicorn_config(

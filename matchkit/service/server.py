@@ -25,7 +25,7 @@ from matchkit.rules.profiles import Profile
 from matchkit.service.app import DataOptions, create_app
 from matchkit.service.auth import resolve_api_keys
 from matchkit.service.doubles import double_for, require_known_options
-from matchkit.service.protocol import ConnectionLimits, uvicorn_config
+from matchkit.service.protocol import ConnectionLimits, EmbeddedServer, uvicorn_config
 from matchkit.service.ratelimit import DEFAULT_RATE_LIMIT, RateLimit
 from matchkit.service.requestlog import RequestLog
 
@@ -245,7 +245,7 @@ def _running(
     listener = _listen(host, port)
     bound_port = listener.getsockname()[1]
     config = uvicorn_config(app, limits=limits, embedded=True, timeout_graceful_shutdown=5)
-    server = uvicorn.Server(config)
+    server = EmbeddedServer(config)
     thread = threading.Thread(
         target=server.run, kwargs={"sockets": [listener]}, name="matchkit-service", daemon=True
     )
@@ -265,7 +265,7 @@ def _running(
             app=app,
         )
     finally:
-        server.should_exit = True
+        server.stop()
         thread.join(timeout=_START_TIMEOUT_SECONDS)
         listener.close()
         app.state.service.store.close()

@@ -21,7 +21,7 @@ import uvicorn
 
 from matchkit.errors import ServiceError
 from matchkit.service.auth import resolve_api_keys
-from matchkit.service.protocol import ConnectionLimits, uvicorn_config
+from matchkit.service.protocol import ConnectionLimits, EmbeddedServer, uvicorn_config
 from matchkit.service.pubg.app import create_app
 from matchkit.service.pubg.cdn import create_telemetry_app
 from matchkit.service.requestlog import RequestLog
@@ -72,7 +72,7 @@ def running(
             embedded=True,
             timeout_graceful_shutdown=5,
         )
-        server = uvicorn.Server(config)
+        server = EmbeddedServer(config)
         thread = threading.Thread(
             target=server.run, kwargs={"sockets": [socket_]}, name="matchkit-pubg", daemon=True
         )
@@ -96,7 +96,7 @@ def running(
         )
     finally:
         for server, _, _ in servers:
-            server.should_exit = True
+            server.stop()
         for _, thread, socket_ in servers:
             thread.join(timeout=_START_TIMEOUT_SECONDS)
             socket_.close()
@@ -153,7 +153,7 @@ def serve(
         f"now: {now_text}; rate limit: {limit} on {limited}; telemetry files on {telemetry_url}; "
         f"names at {telemetry_url}{names} (client.names(dictionaries=...))"
     )
-    cdn = uvicorn.Server(
+    cdn = EmbeddedServer(
         # Embedded: the API's configuration below sets up the process's logging, once.
         uvicorn_config(create_telemetry_app(service), limits=limits, embedded=True)
     )
@@ -165,7 +165,7 @@ def serve(
     try:
         uvicorn.Server(config).run(sockets=[listener])
     finally:
-        cdn.should_exit = True
+        cdn.stop()
         thread.join(timeout=_START_TIMEOUT_SECONDS)
         listener.close()
         cdn_listener.close()
