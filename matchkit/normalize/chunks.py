@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 import numpy as np
 import pyarrow as pa
@@ -35,12 +35,9 @@ __all__ = [
     "Chunk",
     "ChunkTable",
     "Group",
-    "Held",
     "Links",
-    "ReadAtTheEnd",
     "Reader",
     "Sections",
-    "Staging",
     "as_identifiers",
     "combine_sections",
 ]
@@ -179,18 +176,6 @@ class Group:
     ids: list[str]
 
 
-class Staging(Protocol):
-    """The resources of one type in a batch, taken in a document at a time and read into one
-    chunk at the end. A reader may read each document's resources as they come in, while they
-    are still in the processor's caches (the typed reader does), or hold them to the end."""
-
-    def add(self, resources: list[Any]) -> None:
-        """Take in resources of this type that came in one document."""
-
-    def chunk(self, ids: list[str], documents: list[int]) -> Chunk:
-        """Everything taken in, as one chunk (``ids`` and ``documents``: one per resource)."""
-
-
 class Reader(Protocol):
     """What the walker asks of a reader."""
 
@@ -201,38 +186,10 @@ class Reader(Protocol):
     def read(self, type_: str, resources: list[Any], ids: list[str], documents: list[int]) -> Chunk:
         """The resources of one type (taken from groups this reader made) as a chunk."""
 
-    def staging(self, type_: str) -> Staging:
-        """Where a batch's resources of one type wait for :meth:`read` (or are read as they
-        come)."""
-
-
-class Held:
-    """A :class:`Staging` that holds the resources and has its reader read them at the end."""
-
-    def __init__(self, reader: Reader, type_: str) -> None:
-        self.reader = reader
-        self.type = type_
-        self.resources: list[Any] = []
-
-    def add(self, resources: list[Any]) -> None:
-        self.resources.extend(resources)
-
-    def chunk(self, ids: list[str], documents: list[int]) -> Chunk:
-        return self.reader.read(self.type, self.resources, ids, documents)
-
-
-class ReadAtTheEnd:
-    """For a reader whose resources wait, as they came, until the batch is read."""
-
-    def staging(self, type_: str) -> Staging:
-        """A :class:`Held` staging: the resources are read by :meth:`Reader.read` at the end."""
-        return Held(cast("Reader", self), type_)
-
 
 class Batch:
     """Resources waiting to be read into chunks, all split by one reader: by type, the
-    reader's :class:`Staging` of the resources, their ids and their documents' positions, in
-    the order they came.
+    resources, their ids and their documents' positions, in the order they came.
 
     Attributes:
         reader: the reader that split them, and reads them.
@@ -242,7 +199,7 @@ class Batch:
     def __init__(self, reader: Reader) -> None:
         self.reader = reader
         self.size = 0
-        self._types: dict[str, tuple[Staging, list[str], list[int]]] = {}
+        self._types: dict[str, tuple[list[Any], list[str], list[int]]] = {}
 
     @property
     def types(self) -> list[str]:
@@ -253,10 +210,11 @@ class Batch:
         """Add resources of one type that came in one document."""
         entry = self._types.get(type_)
         if entry is None:
-            entry = self._types[type_] = (self.reader.staging(type_), [], [])
-        entry[0].add(resources)
-        entry[1].extend(ids)
-        entry[2].extend([document] * len(ids))
+            self._types[type_] = (list(resources), list(ids), [document] * len(ids))
+        else:
+            entry[0].extend(resources)
+            entry[1].extend(ids)
+            entry[2].extend([document] * len(ids))
         self.size += len(ids)
 
     def read(self, type_: str) -> Chunk | None:
@@ -264,8 +222,8 @@ class Batch:
         entry = self._types.pop(type_, None)
         if entry is None or not entry[1]:
             return None
-        staging, ids, documents = entry
-        return staging.chunk(ids, documents)
+        resources, ids, documents = entry
+        return self.reader.read(type_, resources, ids, documents)
 
 
 @dataclass

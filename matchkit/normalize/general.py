@@ -15,14 +15,7 @@ import numpy as np
 
 from matchkit.errors import DocumentError
 from matchkit.model.schema import RESOURCE_TABLES, SUBSECTIONS, TABLES
-from matchkit.normalize.chunks import (
-    Chunk,
-    Group,
-    Links,
-    ReadAtTheEnd,
-    Sections,
-    as_identifiers,
-)
+from matchkit.normalize.chunks import Chunk, Group, Links, Sections, as_identifiers
 from matchkit.normalize.columns import fast_arrow, identifiers_text
 from matchkit.rules.jsonapi import load_document, relationship_keys, resource_key
 
@@ -38,9 +31,8 @@ _TEXT_STATS = frozenset(
 )
 
 
-class GeneralReader(ReadAtTheEnd):
-    """Reads any JSON:API page, checking every shape (a batch's dicts are read when it is
-    read)."""
+class GeneralReader:
+    """Reads any JSON:API page, checking every shape."""
 
     def split(self, document: Any, index: int) -> list[Group]:
         """The page's resources by type, each key checked (types outside the model included).

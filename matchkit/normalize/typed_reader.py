@@ -7,7 +7,7 @@ time, with one :func:`msgspec.structs.astuple` per row and the transposition don
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from itertools import chain, compress, repeat
 from operator import attrgetter, is_not
 from typing import Any, cast
@@ -22,7 +22,7 @@ from matchkit.normalize.columns import fast_arrow, identifiers_text
 from matchkit.normalize.typed_shapes import UNSET, Identifier, ResourceShape, ShapeDecoder
 from matchkit.rules.jsonapi import RAW_TYPES
 
-__all__ = ["Transposed", "TypedReader"]
+__all__ = ["TypedReader"]
 
 _ID = attrgetter("id")
 _TYPE = attrgetter("type")
@@ -64,104 +64,32 @@ class TypedReader:
         self, type_: str, resources: list[Struct], ids: list[str], documents: list[int]
     ) -> Chunk:
         """Read Structs of one type (checked when decoded) into a chunk."""
-        staging = self.staging(type_)
-        staging.add(resources)
-        return staging.chunk(ids, documents)
-
-    def staging(self, type_: str) -> Transposed:
-        """A batch's Structs of one type, read into columns a document at a time."""
-        return Transposed(self.decoder.shapes[type_])
-
-
-class Transposed:
-    """The Structs of one type in a batch, read into Python lists of values, one list per field
-    (and per section member and relationship), as each document's come in.
-
-    A document's Structs are read while they are still in the processor's caches, right after
-    they were decoded, and are let go with their document: read a batch at a time, the values
-    were fetched back from memory for each of them (on the benchmark's PUBG documents, the
-    transposition took twice the time). The lists are converted to Arrow once, in
-    :meth:`chunk`.
-    """
-
-    def __init__(self, shape: ResourceShape) -> None:
-        self.shape = shape
-        self.rows = 0
-        self.attributes: dict[str, list[Any]] = {
-            name: [] for name in shape.attributes if name not in SUBSECTIONS
-        }
-        # A section's columns, from the first document that carries it (earlier rows: the
-        # empty section's values); a section declared without members: its objects.
-        self.sections: dict[str, dict[str, list[Any]]] = {}
-        self.objects: dict[str, list[dict[str, Any] | None]] = {}
-        self.relationships: dict[str, list[Any]] = {name: [] for name in shape.relationships}
-
-    def add(self, resources: list[Struct]) -> None:
-        """Read one document's Structs of this type into the columns."""
-        shape = self.shape
-        count = len(resources)
-        fields = _fields(list(map(_ATTRIBUTES, resources)), shape.attributes)
-        for name, values in zip(shape.attributes, fields, strict=True):
-            column = self.attributes.get(name)
-            if column is not None:
-                column.extend(values)
-            elif shape.sections[name] is None:
-                self._add_objects(name, values)
-            else:
-                self._add_section(name, values)
-        relationships = list(map(_RELATIONSHIPS, resources))
-        for name, column in self.relationships.items():
-            # One C pass per relationship: cheaper than transposing these narrow Structs.
-            column.extend(map(attrgetter(f"{name}.data"), relationships))
-        self.rows += count
-
-    def _add_section(self, name: str, values: Sequence[Any]) -> None:
-        """One document's ``stats`` or ``tags`` (Structs, or None where a resource has none)."""
-        columns = self.sections.get(name)
-        carried = any(values)
-        if columns is None:
-            if not carried:
-                return  # as if absent, unless a later document carries the section
-            empty = astuple(self.shape.empty_sections[name])
-            columns = self.sections[name] = {
-                member: [default] * self.rows
-                for member, default in zip(self.shape.sections[name] or (), empty, strict=True)
-            }
-        if not carried:
-            empty = astuple(self.shape.empty_sections[name])
-            for column, default in zip(columns.values(), empty, strict=True):
-                column.extend(repeat(default, len(values)))
-            return
-        blank = self.shape.empty_sections[name]
-        structs = (
-            [blank if value is None else value for value in values] if None in values else values
-        )
-        for column, members in zip(columns.values(), _fields(structs, tuple(columns)), strict=True):
-            column.extend(members)
-
-    def _add_objects(self, name: str, values: Sequence[dict[str, Any] | None]) -> None:
-        """One document's section declared without members (objects decoded as dicts)."""
-        objects = self.objects.get(name)
-        if objects is None:
-            if not any(values):
-                return
-            objects = self.objects[name] = [None] * self.rows
-        objects.extend(values)
-
-    def chunk(self, ids: list[str], documents: list[int]) -> Chunk:
-        """The columns read so far, as Arrow arrays, in one chunk."""
-        shape = self.shape
-        known = frozenset(RESOURCE_TABLES[shape.type][1])
+        shape = self.decoder.shapes[type_]
+        known = frozenset(RESOURCE_TABLES[type_][1])
         sections: Sections = {}
         links: dict[str, Links] = {}
+        attributes = list(map(_ATTRIBUTES, resources))
+        fields = dict(zip(shape.attributes, _fields(attributes, shape.attributes), strict=True))
+        del attributes
         for name in SUBSECTIONS:
-            if name in self.objects:
-                _add_objects(sections, name, self.objects.pop(name))
-            elif name in self.sections:
-                _add_columns(sections, shape, name, self.sections.pop(name))
-        _add_columns(sections, shape, "attributes", self.attributes)
-        self.attributes = {}
-        for name, data in self.relationships.items():
+            values = fields.pop(name)
+            if not any(values):
+                continue
+            members = shape.sections[name]
+            if members is None:  # no members declared: an object, decoded as a dict
+                _add_objects(sections, name, values)
+                continue
+            if None in values:
+                empty = shape.empty_sections[name]
+                values = [empty if value is None else value for value in values]
+            _add_columns(
+                sections, shape, name, dict(zip(members, _fields(values, members), strict=True))
+            )
+        _add_columns(sections, shape, "attributes", fields)
+        relationships = list(map(_RELATIONSHIPS, resources))
+        for name in shape.relationships:
+            # One C pass per relationship: cheaper than transposing these narrow Structs.
+            data = list(map(attrgetter(f"{name}.data"), relationships))
             if name in known:
                 found = _links(data)
                 if found is not None:
@@ -170,12 +98,11 @@ class Transposed:
                 sections.setdefault("relationships", {})[name] = fast_arrow(
                     list(map(_identifiers_text, data))
                 )
-        self.relationships = {}
-        return Chunk.of(shape.type, ids, documents, sections, links)
+        return Chunk.of(type_, ids, documents, sections, links)
 
 
 def _add_columns(
-    sections: Sections, shape: ResourceShape, section: str, columns: Mapping[str, Sequence[Any]]
+    sections: Sections, shape: ResourceShape, section: str, columns: dict[str, Sequence[Any]]
 ) -> None:
     """Add typed columns; an extra member's UNSET (not carried) becomes None, and an extra
     member no row carries adds nothing."""
