@@ -140,7 +140,7 @@ def fast_arrow(values: Sequence[Any], arrow_type: pa.DataType | None = None) -> 
         return to_arrow(values)
     if array.null_count == len(array):  # as inferred: nothing says what type the column has
         return nulls(len(array))
-    if array.type in _INFERRED_TYPES:
+    if arrow_type is not None or array.type in _INFERRED_TYPES:
         return array
     if array.type == pa.float64() and frozenset(map(type, values)) <= _NUMBERS:
         return array  # decimals, integers among them (as exact as _decimals makes them)

@@ -114,8 +114,17 @@ NO_RELATIONSHIP = Relationship()
 # down the general reader, and a column of one type is converted without Arrow's type inference.
 # Booleans (``won``: "true" / "false" or JSON booleans) and decimals are read as they come.
 _WIRE_TYPES: dict[str, Any] = {"Int64": int, "string": str, "category": str, "datetime": str}
-_DECLARED_TYPES: dict[WireType, Any] = {"integer": int, "text": str, "any": Any}
-_WIRE_ARROW_TYPES = {int: pa.int64(), str: pa.string()}
+ProfileWireType = WireType | Literal["decimal"]
+"""A declared member's wire type; a profile's decimal members (PUBG's distances and times) are
+``"decimal"``: a number, decoded as a float."""
+
+_DECLARED_TYPES: dict[ProfileWireType, Any] = {
+    "integer": int,
+    "text": str,
+    "decimal": float,
+    "any": Any,
+}
+_WIRE_ARROW_TYPES = {int: pa.int64(), str: pa.string(), float: pa.float64()}
 
 
 @dataclass(frozen=True)
@@ -207,11 +216,12 @@ class ShapeDecoder:
             return None
 
 
-Extras = Mapping[str, Mapping[str, Mapping[str, WireType]]]
+Extras = Mapping[str, Mapping[str, Mapping[str, ProfileWireType]]]
 """Resource type -> section -> member -> wire type: members declared beyond the model's."""
 
-_KIND_WIRE_TYPES: dict[str, WireType] = {
+_KIND_WIRE_TYPES: dict[str, ProfileWireType] = {
     "Int64": "integer",
+    "float64": "decimal",
     "string": "text",
     "category": "text",
     "datetime": "text",
@@ -220,11 +230,13 @@ _KIND_WIRE_TYPES: dict[str, WireType] = {
 
 def profile_extras(profile: Profile) -> Extras:
     """A profile's mapped members (its :class:`~matchkit.rules.columns.ColumnMap`), each with
-    the wire type its kind implies (decimals and booleans read as they come), its player id
+    the wire type its kind implies (a decimal column's numbers decoded as floats, which its
+    float64 column makes of them whatever their JSON spelling; booleans read as they come;
+    any other value sends the page to the general reader), its player id
     member as text, and the relationships the global shape declares beyond the model's (a
     player's ``assets``). The global shape's other extras (Battlerite's stats) are left out:
     every member declared is a field of each decoded resource."""
-    extras: dict[str, dict[str, dict[str, WireType]]] = {
+    extras: dict[str, dict[str, dict[str, ProfileWireType]]] = {
         type_: {"relationships": dict(sections["relationships"])}
         for type_, sections in GLOBAL_SHAPE_EXTRAS.items()
         if "relationships" in sections
@@ -239,7 +251,7 @@ def profile_extras(profile: Profile) -> Extras:
 
 
 def _members(
-    type_: str, extras: Mapping[str, Mapping[str, WireType]], *, always: bool
+    type_: str, extras: Mapping[str, Mapping[str, ProfileWireType]], *, always: bool
 ) -> tuple[dict[str, dict[str, Any]], set[str]]:
     """Section -> member -> wire type of one resource type (the model's columns, then the
     extras), and the extra members that may be absent from a document (``always``: none)."""
@@ -267,7 +279,7 @@ def _members(
 def _shape(
     type_: str,
     relationships: tuple[str, ...],
-    extras: Mapping[str, Mapping[str, WireType]],
+    extras: Mapping[str, Mapping[str, ProfileWireType]],
     *,
     always: bool = False,
 ) -> ResourceShape:
