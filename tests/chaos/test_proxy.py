@@ -91,5 +91,31 @@ def test_a_seed_serves_the_same_faults_every_time(chaos_world: World) -> None:
     first = run_seed(chaos_world, 3, only=entries)
     again = run_seed(chaos_world, 3, only=entries)
     assert len(first.faults) >= 3
-    assert sorted(again.faults) == sorted(first.faults)
     assert again.outcomes == first.outcomes
+    assert sorted(_sequential(again.faults)) == sorted(_sequential(first.faults))
+    # Telemetry files download two at a time, and the first failure cancels the downloads not
+    # yet started: which files were asked for then depends on timing (a CI run under load asked
+    # for a second file in one run only), not on the faults. A file asked for in both runs
+    # gets the same fault; a file faulted in one run only is one the other never asked for,
+    # which only a telemetry stage that failed can leave out.
+    files, files_again = _telemetry(first.faults), _telemetry(again.faults)
+    assert {path: files[path] for path in files.keys() & files_again.keys()} == {
+        path: files_again[path] for path in files.keys() & files_again.keys()
+    }
+    if files.keys() != files_again.keys():
+        assert first.outcomes["telemetry"] != "equal", (files, files_again)
+
+
+def _sequential(faults: list[str]) -> list[str]:
+    """The faults of the requests made one after another (lists and matches)."""
+    return [fault for fault in faults if not fault.startswith("telemetry ")]
+
+
+def _telemetry(faults: list[str]) -> dict[str, list[str]]:
+    """File path -> the faults its downloads got (a retried download gets one each time)."""
+    found: dict[str, list[str]] = {}
+    for fault in faults:
+        if fault.startswith("telemetry "):
+            path, what = fault.removeprefix("telemetry ").split(": ", 1)
+            found.setdefault(path, []).append(what)
+    return {path: sorted(what) for path, what in found.items()}
