@@ -92,14 +92,17 @@ class _EmbeddedConfig(uvicorn.Config):
 
 
 class EmbeddedServer(uvicorn.Server):
-    """A uvicorn server that stops when :meth:`stop` asks, not at its next tick.
+    """A uvicorn server of ``app`` inside another program (a test, a notebook): it leaves the
+    process's logging as it is (:class:`_EmbeddedConfig`), logs no access, and stops when
+    :meth:`stop` asks, not at its next tick. ``options`` are uvicorn's, as for
+    :func:`uvicorn_config`.
 
     uvicorn looks at ``should_exit`` every 0.1 s; a service embedded in a test or a notebook is
     started and stopped hundreds of times a run, and each stop waited for that tick.
     """
 
-    def __init__(self, config: uvicorn.Config) -> None:
-        super().__init__(config)
+    def __init__(self, app: Any, *, limits: ConnectionLimits | None = None, **options: Any) -> None:
+        super().__init__(_config(_EmbeddedConfig, app, limits, access_log=False, **options))
         self._awake: tuple[asyncio.AbstractEventLoop, asyncio.Event] | None = None
 
     async def main_loop(self) -> None:
@@ -121,24 +124,23 @@ class EmbeddedServer(uvicorn.Server):
                 loop.call_soon_threadsafe(wake.set)
 
 
-def uvicorn_config(
-    app: Any,
-    *,
-    limits: ConnectionLimits | None = None,
-    embedded: bool = False,
-    **options: Any,
-) -> Any:
-    """A ``uvicorn.Config`` serving ``app`` with :class:`ServiceProtocol` under ``limits``.
+def uvicorn_config(app: Any, *, limits: ConnectionLimits | None = None, **options: Any) -> Any:
+    """A ``uvicorn.Config`` serving ``app`` with :class:`ServiceProtocol` under ``limits``, for
+    a process of its own (``matchkit serve``: uvicorn configures its logging; an embedded
+    service is an :class:`EmbeddedServer`).
 
-    ``embedded``: served inside another program, so the process's logging is left as it is
-    (:class:`_EmbeddedConfig`) and there is no access log; otherwise uvicorn configures it as
-    for ``matchkit serve``. Other options are uvicorn's (``log_level``, ``access_log``, ...);
-    ``lifespan`` is off.
+    Other options are uvicorn's (``log_level``, ``access_log``, ...); ``lifespan`` is off.
     """
+    return _config(uvicorn.Config, app, limits, **options)
+
+
+def _config(
+    config_class: type[uvicorn.Config],
+    app: Any,
+    limits: ConnectionLimits | None,
+    **options: Any,
+) -> uvicorn.Config:
     limits = limits or ConnectionLimits()
-    config_class = _EmbeddedConfig if embedded else uvicorn.Config
-    if embedded:
-        options["access_log"] = False
     return config_class(
         app,
         # uvicorn calls ``http`` as a factory and hands timeout_keep_alive to loop.call_later,

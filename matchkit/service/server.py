@@ -244,8 +244,7 @@ def _running(
     )
     listener = _listen(host, port)
     bound_port = listener.getsockname()[1]
-    config = uvicorn_config(app, limits=limits, embedded=True, timeout_graceful_shutdown=5)
-    server = EmbeddedServer(config)
+    server = EmbeddedServer(app, limits=limits, timeout_graceful_shutdown=5)
     thread = threading.Thread(
         target=server.run, kwargs={"sockets": [listener]}, name="matchkit-service", daemon=True
     )

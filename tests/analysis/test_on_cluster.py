@@ -4,8 +4,6 @@ are partitioned by month."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pandas as pd
 import pytest
 from dask.dataframe.utils import assert_eq
@@ -19,7 +17,7 @@ from matchkit.analysis import (
     player_summary,
     side_win_rates,
 )
-from tests.analysis.helpers import sample_frames
+from tests.analysis.helpers import assert_same_summary, sample_frames
 from tests.analysis.lazy import lazy_tables
 
 pytestmark = pytest.mark.filterwarnings("ignore:Sending large graph:UserWarning")
@@ -67,12 +65,4 @@ def test_the_workers_compute_a_players_history_and_summary(dask_client):
     expected = player_history(frames, player_id)
     assert len(expected) >= 5
     pd.testing.assert_frame_equal(history.reset_index(drop=True), expected.reset_index(drop=True))
-    expected_summary = player_summary(frames, player_id)
-    for field in dataclasses.fields(expected_summary):
-        left, right = getattr(expected_summary, field.name), getattr(summary, field.name)
-        if isinstance(left, pd.DataFrame):
-            pd.testing.assert_frame_equal(right.reset_index(drop=True), left.reset_index(drop=True))
-        elif isinstance(left, float) and pd.isna(left):
-            assert pd.isna(right), field.name
-        else:
-            assert right == left, field.name
+    assert_same_summary(summary, player_summary(frames, player_id))

@@ -4,14 +4,13 @@ threads; the same analyses on a LocalCluster are tests/analysis/test_on_cluster.
 
 from __future__ import annotations
 
-import dataclasses
-
 import pandas as pd
 import pytest
 
 import matchkit.archive
 from matchkit.analysis import player_history, player_summary
 from matchkit.client.client import Client
+from tests.analysis.helpers import assert_same_summary
 
 START, NOW = "2026-10-10T00:00:00Z", "2026-10-31T00:00:00Z"
 
@@ -41,21 +40,8 @@ def test_history_and_summary_equal_on_matchframes_and_on_the_archive(synced):
         pd.testing.assert_frame_equal(
             from_archive.reset_index(drop=True), from_frames.reset_index(drop=True)
         )
-        summary_frames = player_summary(frames, player_id)
-        summary_archive = player_summary(archive, player_id)
-        for field in dataclasses.fields(summary_frames):
-            left = getattr(summary_frames, field.name)
-            right = getattr(summary_archive, field.name)
-            if isinstance(left, pd.DataFrame):
-                if field.name == "names":
-                    # One MatchFrames keeps a player's latest snapshot (decision 17); the
-                    # archive keeps every one, so it shows at least the latest name.
-                    assert set(left["name"]) <= set(right["name"])
-                    continue
-                pd.testing.assert_frame_equal(
-                    right.reset_index(drop=True), left.reset_index(drop=True)
-                )
-            elif isinstance(left, float) and pd.isna(left):
-                assert pd.isna(right)
-            else:
-                assert right == left, field.name
+        assert_same_summary(
+            player_summary(archive, player_id),
+            player_summary(frames, player_id),
+            every_snapshot=True,
+        )

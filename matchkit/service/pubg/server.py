@@ -66,13 +66,7 @@ def running(
         (create_telemetry_app(app.state.service), cdn_listener),
         (app, listener),
     ):
-        config = uvicorn_config(
-            served,
-            limits=limits,
-            embedded=True,
-            timeout_graceful_shutdown=5,
-        )
-        server = EmbeddedServer(config)
+        server = EmbeddedServer(served, limits=limits, timeout_graceful_shutdown=5)
         thread = threading.Thread(
             target=server.run, kwargs={"sockets": [socket_]}, name="matchkit-pubg", daemon=True
         )
@@ -153,10 +147,8 @@ def serve(
         f"now: {now_text}; rate limit: {limit} on {limited}; telemetry files on {telemetry_url}; "
         f"names at {telemetry_url}{names} (client.names(dictionaries=...))"
     )
-    cdn = EmbeddedServer(
-        # Embedded: the API's configuration below sets up the process's logging, once.
-        uvicorn_config(create_telemetry_app(service), limits=limits, embedded=True)
-    )
+    # Embedded: the API's configuration below sets up the process's logging, once.
+    cdn = EmbeddedServer(create_telemetry_app(service), limits=limits)
     thread = threading.Thread(
         target=cdn.run, kwargs={"sockets": [cdn_listener]}, name="matchkit-pubg-cdn", daemon=True
     )
