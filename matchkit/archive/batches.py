@@ -27,11 +27,17 @@ from matchkit.archive.layout import APP_ID
 from matchkit.archive.manifest import ArchiveManifest, write_manifest
 from matchkit.archive.staging import clear_staging, read_staged, stage
 from matchkit.archive.state import PendingBatch
-from matchkit.archive.versions import open_table, table_labels, table_versions
+from matchkit.archive.versions import open_table, table_labels
 from matchkit.archive.writer import BatchResult, commit_batch
 from matchkit.errors import ArchiveError
 
-__all__ = ["commit_new_batch", "complete_pending", "finish_batch", "require_no_stray_batch"]
+__all__ = [
+    "batch_versions",
+    "commit_new_batch",
+    "complete_pending",
+    "finish_batch",
+    "require_no_stray_batch",
+]
 
 
 def commit_new_batch(
@@ -74,10 +80,28 @@ def finish_batch(
     """Record batch ``pending`` as completed (its tables' versions, its watermark, its notes)
     and remove its staging folder; the manifest after it."""
     done.problems = list(pending.problems)
-    manifest = manifest.with_batch_done(pending, table_versions(folder))
+    manifest = manifest.with_batch_done(pending, batch_versions(folder, manifest, done))
     write_manifest(folder, manifest)
     clear_staging(folder)
     return manifest
+
+
+def batch_versions(folder: Path, manifest: ArchiveManifest, done: BatchResult) -> dict[str, int]:
+    """The table versions that read a batch just committed (``done``) on top of ``manifest``'s
+    last completed one: each table the batch committed to (or found holding it) at the version
+    its commit gave, every other table at the version the last batch pinned; only a table
+    neither knows (none so far) is opened. Nothing else commits to an archive's tables between
+    its batches (:func:`require_no_stray_batch`), so this is what opening every table would
+    say, without opening them.
+
+    Raises:
+        ArchiveError: a table to open has a damaged log (naming the file).
+    """
+    known = {**manifest.pinned(), **done.versions}
+    return {
+        label: known[label] if label in known else open_table(folder / label).version()
+        for label in table_labels(folder)
+    }
 
 
 def require_no_stray_batch(folder: Path, manifest: ArchiveManifest) -> None:

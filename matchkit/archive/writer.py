@@ -50,12 +50,15 @@ class BatchResult:
         absent_columns: ``table.column`` of each column the table has and the batch did not
             bring (kept; its rows of this batch are empty).
         problems: what the normalizer noted in the batch (the sync sets it).
+        versions: each table's version once it holds the batch (committed by it, or found
+            holding it already), so that recording the batch reopens no table.
     """
 
     added: dict[str, int] = field(default_factory=dict)
     new_columns: list[str] = field(default_factory=list)
     absent_columns: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    versions: dict[str, int] = field(default_factory=dict)
 
 
 def prepare_batch(
@@ -110,7 +113,7 @@ def commit_batch(
         prepared = _unarchived(folder, prepared)
 
     def commit(label: str) -> None:
-        added = commit_table(
+        added, version = commit_table(
             folder / label,
             prepared[label],
             key=key_of(label),
@@ -118,6 +121,7 @@ def commit_batch(
             result=result,
             label=label,
         )
+        result.versions[label] = version
         if added is not None:
             result.added[label] = added
 
@@ -129,6 +133,7 @@ def commit_batch(
     if "matches" in prepared:
         commit("matches")
     result.added = {label: result.added[label] for label in prepared if label in result.added}
+    result.versions = {label: result.versions[label] for label in prepared}
     return result
 
 
@@ -172,12 +177,13 @@ def commit_table(
     batch: int,
     result: BatchResult | None = None,
     label: str = "",
-) -> int | None:
+) -> tuple[int | None, int]:
     """Append the rows of ``data`` as batch ``batch`` (:func:`commit_batch` has dropped those
     of matches already archived).
 
     Returns:
-        The rows added, or ``None`` when the table already had this batch.
+        The rows added (``None`` when the table already had this batch), and the table's
+        version holding the batch.
 
     Raises:
         ArchiveError: a column's type differs from the table's, or Delta refused the write.
@@ -208,12 +214,12 @@ def commit_table(
                 commit_properties=commit,
                 writer_properties=properties,
             )
-            return int(data.num_rows)
+            return int(data.num_rows), open_table(path).version()
         table = open_table(path)  # a damaged log: an ArchiveError naming its file
         if (table.transaction_version(APP_ID) or 0) >= batch:
-            return None
+            return None, table.version()
         if data.num_rows == 0:  # every row's match is archived: nothing to add, or to report
-            return 0
+            return 0, table.version()
         data, new = _aligned(data, pa.schema(table.schema().to_arrow()), label, result)
         write_deltalake(
             table,
@@ -223,7 +229,7 @@ def commit_table(
             commit_properties=commit,
             writer_properties=properties,
         )
-        return int(data.num_rows)
+        return int(data.num_rows), table.version()  # the writer moved it to its commit
     except (DeltaError, OSError, pa.ArrowException) as error:
         raise ArchiveError(
             f"could not write batch {batch} to {path}: {error}; nothing of this table's batch "

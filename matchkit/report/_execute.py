@@ -35,10 +35,15 @@ __all__ = [
 #: Seconds one cell may take before the report gives up on its notebook.
 CELL_TIMEOUT = 600
 
-#: Notebooks (file names) started before the others, because they take longest: the telemetry
-#: notebook downloads a match's event log per match. Started first, it runs beside the rest
-#: instead of alone at the end.
-RUN_FIRST = ("06-telemetry.ipynb",)
+#: Notebooks (file names) started before the others, longest first (measured: ``make bench``'s
+#: report section prints each notebook's time): the PUBG archive with every match's telemetry,
+#: the year of two syncs, the telemetry notebook. Started first, each runs beside the rest
+#: instead of alone at the end, when the other core has nothing left to do.
+RUN_FIRST = (
+    "10-pubg-a-match-and-all-of-them.ipynb",
+    "08-a-year-of-matches.ipynb",
+    "06-telemetry.ipynb",
+)
 
 # A logger of its own, outside the logging tree: no handler or level of the process changes.
 QUIET_LOG = logging.Logger("matchkit.report.quiet", level=logging.ERROR)
@@ -107,7 +112,12 @@ def _timed(path: Path, env: Mapping[str, str]) -> Executed:
 
 
 def _start_order(paths: Sequence[Path]) -> list[int]:
-    first = [index for index, path in enumerate(paths) if path.name in RUN_FIRST]
+    """The indexes of ``paths`` in the order to start them: :data:`RUN_FIRST`'s in its order,
+    then the others in theirs."""
+    first = sorted(
+        (index for index, path in enumerate(paths) if path.name in RUN_FIRST),
+        key=lambda index: RUN_FIRST.index(paths[index].name),
+    )
     return first + [index for index in range(len(paths)) if index not in first]
 
 

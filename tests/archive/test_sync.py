@@ -58,6 +58,15 @@ def test_two_syncs_200_days_apart_keep_both_periods_once(
     expected = set(period_a.matches["match_id"]) | set(period_b.matches["match_id"])
     assert set(ids) == expected
     assert len(ids) == 2 * MATCHES_PER_PERIOD
+    # Each batch records its tables' versions from its own commits (no table is reopened):
+    # the last one's are the tables' latest, and no table's version goes back between batches.
+    from matchkit.archive.versions import table_versions
+
+    manifest = read_manifest(folder)
+    assert dict(manifest.pinned()) == table_versions(folder)
+    for batch in range(2, manifest.batch + 1):
+        before, after = manifest.pinned(batch - 1), manifest.pinned(batch)
+        assert all(after[label] >= version for label, version in before.items())
     # Every table as a fetch of each period gave it, each row once.
     frames = opened.to_frames()
     for name in ("rosters", "participants", "rounds", "round_participants", "assets"):

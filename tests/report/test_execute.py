@@ -11,6 +11,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from matchkit.errors import InvalidArgumentError, MatchkitError
+from matchkit.report import NOTEBOOKS
 from matchkit.report._execute import RUN_FIRST, _start_order, default_jobs, execute_all
 
 
@@ -88,9 +89,11 @@ def test_a_failing_notebook_is_named_and_the_rest_are_cancelled(tmp_path: Path) 
     assert set(ran) <= {"after1"}
 
 
-def test_the_longest_notebook_starts_first_and_jobs_are_checked() -> None:
-    paths = [Path(name) for name in ("01-a.ipynb", "02-b.ipynb", *RUN_FIRST)]
-    assert _start_order(paths) == [2, 0, 1]
+def test_the_longest_notebooks_start_first_and_jobs_are_checked() -> None:
+    # In the report's order (RUN_FIRST's last first), started in RUN_FIRST's order.
+    paths = [Path(name) for name in ("01-a.ipynb", "02-b.ipynb", *reversed(RUN_FIRST))]
+    assert _start_order(paths) == [4, 3, 2, 0, 1]
+    assert set(RUN_FIRST) <= set(NOTEBOOKS)  # a renamed notebook would no longer start first
     assert 1 <= default_jobs() <= 2
     for jobs in (0, -1, 1.5, True):
         with pytest.raises(InvalidArgumentError, match="jobs="):

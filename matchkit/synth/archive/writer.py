@@ -19,10 +19,10 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from matchkit.archive.batches import batch_versions
 from matchkit.archive.layout import locked
 from matchkit.archive.manifest import ArchiveManifest, read_manifest, write_manifest
 from matchkit.archive.state import PendingBatch, Scope
-from matchkit.archive.versions import table_versions
 from matchkit.archive.writer import commit_batch
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.windows import parse_time
@@ -211,7 +211,7 @@ def _write(
             del tables
             for name, rows in done.added.items():
                 counts[name] = counts.get(name, 0) + rows
-            manifest = manifest.with_batch_done(batch, table_versions(folder))
+            manifest = manifest.with_batch_done(batch, batch_versions(folder, manifest, done))
             write_manifest(folder, manifest)
             if progress is not None:
                 progress(min(plan.matches, (index + 1) * plan.chunk))
