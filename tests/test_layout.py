@@ -439,3 +439,11 @@ def test_telemetry_uses_only_the_public_names_of_normalize() -> None:
         }
     )
     assert private == [], f"import these from matchkit.normalize (its __all__: {sorted(public)})"
+
+
+def test_the_scheduler_names_only_modules_that_exist() -> None:
+    # A renamed module would silently lose its place at the front of the run (conftest.py).
+    import conftest
+
+    for module in (*conftest.FIRST, *conftest.SPREAD):
+        assert (PACKAGE.parent / module).is_file(), module
