@@ -28,7 +28,7 @@ from matchkit.archive.manifest import ArchiveManifest, write_manifest
 from matchkit.archive.staging import clear_staging, read_staged, stage
 from matchkit.archive.state import PendingBatch
 from matchkit.archive.versions import open_table, table_labels
-from matchkit.archive.writer import BatchResult, commit_batch
+from matchkit.archive.writer import BatchResult, OpenTables, commit_batch
 from matchkit.errors import ArchiveError
 
 __all__ = [
@@ -45,8 +45,11 @@ def commit_new_batch(
     manifest: ArchiveManifest,
     pending: PendingBatch,
     prepared: Mapping[str, pa.Table],
+    *,
+    tables: OpenTables | None = None,
 ) -> tuple[ArchiveManifest, BatchResult]:
     """Stage, record, commit and finish batch ``pending`` of ``prepared`` tables (steps 1-4).
+    ``tables``: the tables as the run's batches before left them (default: opened here).
 
     Returns:
         The manifest after it, and what it added.
@@ -54,14 +57,15 @@ def commit_new_batch(
     stage(folder, pending.batch, prepared)
     manifest = manifest.with_pending(pending)
     write_manifest(folder, manifest)
-    done = commit_batch(folder, pending.batch, prepared)
+    done = commit_batch(folder, pending.batch, prepared, tables=tables)
     return finish_batch(folder, manifest, pending, done), done
 
 
 def complete_pending(
-    folder: Path, manifest: ArchiveManifest
+    folder: Path, manifest: ArchiveManifest, *, tables: OpenTables | None = None
 ) -> tuple[ArchiveManifest, BatchResult]:
-    """Commit the pending batch from its staged tables, and finish it.
+    """Commit the pending batch from its staged tables, and finish it (``tables``: as for
+    :func:`commit_new_batch`).
 
     Raises:
         ArchiveError: its staged tables cannot be read, or a table cannot be written.
@@ -70,7 +74,7 @@ def complete_pending(
     if pending is None:
         raise ValueError("no batch is pending")
     require_no_stray_batch(folder, manifest)
-    done = commit_batch(folder, pending.batch, read_staged(folder, pending.batch))
+    done = commit_batch(folder, pending.batch, read_staged(folder, pending.batch), tables=tables)
     return finish_batch(folder, manifest, pending, done), done
 
 

@@ -56,7 +56,7 @@ from matchkit.archive.result import SyncResult
 from matchkit.archive.staging import clear_staging
 from matchkit.archive.state import DayRecord, Gap, PendingBatch, Scope
 from matchkit.archive.versions import require_whole
-from matchkit.archive.writer import BatchResult, prepare_batch
+from matchkit.archive.writer import BatchResult, OpenTables, prepare_batch
 from matchkit.errors import ArchiveScopeError, InvalidArgumentError
 from matchkit.rules.profiles import Profile, SamplesRule
 from matchkit.rules.windows import RETENTION, format_time, parse_time
@@ -363,13 +363,14 @@ class SyncRun:
             folder, day_span=None if request.days is None else request.days.refresh
         )
         self.manifest = self._opened()
+        self.tables = OpenTables(folder)  # opened once for all the run's batches
 
     def run(self) -> SyncResult:
         """Sync to the request's end; what it added."""
         pending = self.manifest.pending
         if pending is not None:  # fetched under the scope it was recorded in: completed first
             self.result.resumed = pending.batch
-            self.manifest, done = complete_pending(self.folder, self.manifest)
+            self.manifest, done = complete_pending(self.folder, self.manifest, tables=self.tables)
             self._count(pending, done, fetched=None)
         else:
             require_no_stray_batch(self.folder, self.manifest)
@@ -520,7 +521,9 @@ class SyncRun:
                 buckets=self.manifest.buckets,  # fixed when the archive was created
                 telemetry_format=client.profile.telemetry_format,
             )
-            self.manifest, done = commit_new_batch(self.folder, self.manifest, pending, prepared)
+            self.manifest, done = commit_new_batch(
+                self.folder, self.manifest, pending, prepared, tables=self.tables
+            )
         self._count(pending, done, fetched=None if day is not None else len(frames))
 
     def _count(self, pending: PendingBatch, done: BatchResult, *, fetched: int | None) -> None:

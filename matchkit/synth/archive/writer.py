@@ -23,7 +23,7 @@ from matchkit.archive.batches import batch_versions
 from matchkit.archive.layout import locked
 from matchkit.archive.manifest import ArchiveManifest, read_manifest, write_manifest
 from matchkit.archive.state import PendingBatch, Scope
-from matchkit.archive.writer import commit_batch
+from matchkit.archive.writer import OpenTables, commit_batch
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.windows import parse_time
 from matchkit.sampledata import parameters as p
@@ -193,6 +193,7 @@ def _write(
             telemetry=plan.telemetry,
         )
 
+    opened = OpenTables(folder)  # each table opened once for all the chunks
     # The next chunk is drawn while this one is written (numpy and deltalake both work
     # without the GIL): two chunks in memory at most.
     with ThreadPoolExecutor(max_workers=1) as drawer:
@@ -207,7 +208,7 @@ def _write(
                 end=plan.start + span * (index + 1),
                 watermark=plan.start + span * (index + 1),
             )
-            done = commit_batch(folder, batch.batch, tables, append=plan.append)
+            done = commit_batch(folder, batch.batch, tables, append=plan.append, tables=opened)
             del tables
             for name, rows in done.added.items():
                 counts[name] = counts.get(name, 0) + rows
