@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 
@@ -46,11 +47,17 @@ def stage(folder: Path, batch: int, prepared: Mapping[str, pa.Table]) -> None:
         raise ArchiveError(
             f"cannot create {target}: {error.strerror or error}", path=target
         ) from None
-    names = []
-    for index, (label, table) in enumerate(prepared.items()):
-        name = f"{index:02d}.parquet"
-        atomic_write(target / name, partial(pq.write_table, table), error=ArchiveError)
-        names.append([label, name])
+    names = [[label, f"{index:02d}.parquet"] for index, label in enumerate(prepared)]
+
+    def write(entry: list[str]) -> None:
+        label, name = entry
+        atomic_write(target / name, partial(pq.write_table, prepared[label]), error=ArchiveError)
+
+    # Most of a file's time is the wait for the disk to flush it (two flushes a file, about
+    # 30 files a PUBG batch): written side by side, the flushes overlap. order.json follows
+    # only once every table is on the disk.
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(write, names))
     atomic_write(target / _ORDER, orjson.dumps(names), error=ArchiveError)
 
 
