@@ -18,7 +18,7 @@ from matchkit.analysis import (
     side_win_rates,
 )
 from tests.analysis.helpers import assert_same_summary, sample_frames
-from tests.analysis.lazy import lazy_tables
+from tests.analysis.lazy import LazyTables, lazy_tables
 
 pytestmark = pytest.mark.filterwarnings("ignore:Sending large graph:UserWarning")
 
@@ -31,11 +31,27 @@ CALLS = [
 ]
 
 
-@pytest.mark.parametrize("layout", [{"npartitions": 7}, {"by_month": True}], ids=str)
+LAYOUTS = [{"npartitions": 7}, {"by_month": True}]
+
+
+@pytest.fixture(scope="module")
+def on_workers(dask_client) -> dict[str, LazyTables]:
+    """The sample set's tables in each layout, held by the workers (persisted once for the
+    module, as an archive's files are there for every query), by the layout's id."""
+    frames, held = sample_frames(), {}
+    for layout in LAYOUTS:
+        tables = vars(lazy_tables(frames, **layout))
+        names = [name for name in tables if len(frames.tables[name])]  # an empty one stays
+        persisted = dask_client.persist([tables[name] for name in names])
+        held[str(layout)] = LazyTables(**{**tables, **dict(zip(names, persisted, strict=True))})
+    return held
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=str)
 @pytest.mark.parametrize("call", CALLS, ids=lambda call: call[0].__name__)
-def test_the_workers_compute_the_table_of_matchframes(dask_client, layout, call):
+def test_the_workers_compute_the_table_of_matchframes(dask_client, on_workers, layout, call):
     function, args, kwargs = call
-    lazy = lazy_tables(sample_frames(), **layout)
+    lazy = on_workers[str(layout)]
     with get_task_stream(client=dask_client) as tasks:
         result = function(lazy, *args, **kwargs)
     workers = set(dask_client.scheduler_info(n_workers=-1)["workers"])
@@ -52,9 +68,9 @@ def test_the_workers_compute_the_table_of_matchframes(dask_client, layout, call)
     assert result.attrs == expected.attrs
 
 
-def test_the_workers_compute_a_players_history_and_summary(dask_client):
+def test_the_workers_compute_a_players_history_and_summary(dask_client, on_workers):
     frames = sample_frames()
-    lazy = lazy_tables(frames, by_month=True)
+    lazy = on_workers[str({"by_month": True})]
     player_id = str(frames.participants["player_id"].astype(str).value_counts().index[0])
     with get_task_stream(client=dask_client) as tasks:
         history = player_history(lazy, player_id)
