@@ -75,7 +75,7 @@ def plot_match_map(
     winners = _winners(inputs, match_id)
     _paths(ax, inputs, match_id, winners)
     _zones(ax, inputs, match_id)
-    landings = _of_match(inputs, "landings", match_id)
+    landings = _of_match(inputs, "landings", match_id, ["player_x", "player_y"])
     ax.scatter(
         landings["player_x"].astype("float64"),
         landings["player_y"].astype("float64"),
@@ -85,7 +85,7 @@ def plot_match_map(
         label=f"landings ({len(landings)})",
         zorder=3,
     )
-    kills = _of_match(inputs, "kills", match_id)
+    kills = _of_match(inputs, "kills", match_id, ["victim_x", "victim_y"])
     ax.scatter(
         kills["victim_x"].astype("float64"),
         kills["victim_y"].astype("float64"),
@@ -166,8 +166,9 @@ def _grid(ax: Axes, size: float) -> None:
     ax.grid(True, color="#cccccc", linewidth=0.6)
 
 
-def _of_match(inputs: PubgInputs, table: str, match_id: str) -> pd.DataFrame:
-    return inputs.table(table, match_id)
+def _of_match(inputs: PubgInputs, table: str, match_id: str, columns: list[str]) -> pd.DataFrame:
+    """The ``columns`` of one match's rows of a telemetry table (an archive reads only those)."""
+    return inputs.table(table, match_id, columns=columns)
 
 
 def _winners(inputs: PubgInputs, match_id: str) -> set[str]:
@@ -180,7 +181,9 @@ def _winners(inputs: PubgInputs, match_id: str) -> set[str]:
 
 
 def _paths(ax: Axes, inputs: PubgInputs, match_id: str, winners: set[str]) -> None:
-    positions = _of_match(inputs, "positions", match_id).sort_values("time", kind="stable")
+    positions = _of_match(
+        inputs, "positions", match_id, ["player_id", "time", "player_x", "player_y"]
+    ).sort_values("time", kind="stable")
     lines: dict[bool, list[np.ndarray]] = {True: [], False: []}
     for player, path in positions.groupby("player_id", sort=True):
         points = path[["player_x", "player_y"]].to_numpy(dtype="float64")
@@ -197,7 +200,12 @@ def _paths(ax: Axes, inputs: PubgInputs, match_id: str, winners: set[str]) -> No
 
 
 def _zones(ax: Axes, inputs: PubgInputs, match_id: str) -> None:
-    states = _of_match(inputs, "game_states", match_id).sort_values("time", kind="stable")
+    states = _of_match(
+        inputs,
+        "game_states",
+        match_id,
+        ["time", "phase", "safe_zone_x", "safe_zone_y", "safe_zone_radius"],
+    ).sort_values("time", kind="stable")
     firsts = states[states["safe_zone_radius"].astype("float64") > 0].drop_duplicates("phase")
     for number, (_, state) in enumerate(firsts.iterrows()):
         ax.add_patch(

@@ -29,7 +29,12 @@ def player_damage(data: TableSource, telemetry: PubgTelemetryFrames | None = Non
     """
     inputs = checked_pubg_inputs(data, telemetry)
     frames = inputs.frames
-    hits = inputs.table("damage")
+    hits = inputs.table(
+        "damage",
+        columns=[
+            "match_id", "attacker_id", "victim_id", "attacker_team_id", "victim_team_id", "damage"
+        ],
+    )  # fmt: skip
     on_enemy = (
         hits["attacker_id"].notna()
         & (hits["attacker_id"] != hits["victim_id"]).fillna(True)

@@ -15,7 +15,7 @@ telemetry at once.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias
 
 import pandas as pd
@@ -23,10 +23,12 @@ import pandas as pd
 from matchkit.analysis.inputs import ArchiveTables, is_archive
 from matchkit.errors import InvalidArgumentError
 from matchkit.model.frames import MatchFrames
+from matchkit.model.schema import coerce_frame
 from matchkit.names import Names, as_names
 from matchkit.rules.profiles import PUBG
 from matchkit.telemetry.pubg import MAP_SIZES, PubgTelemetryFrames
 from matchkit.telemetry.pubg.frames import coerced_table
+from matchkit.telemetry.pubg.schema import TABLES as TELEMETRY_TABLES
 
 __all__ = [
     "PubgInputs",
@@ -39,8 +41,9 @@ __all__ = [
 ]
 
 
-TelemetryReader: TypeAlias = Callable[[str, Sequence[str]], pd.DataFrame]
-"""Reads a telemetry table by name, only the rows of the given matches."""
+TelemetryReader: TypeAlias = Callable[[str, Sequence[str], Sequence[str] | None], pd.DataFrame]
+"""Reads a telemetry table by name, only the rows of the given matches; only the given columns
+(None: all)."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,8 @@ class PubgInputs:
         frames: the MatchFrames given (of an archive: its tables, computed).
         matches: the rows of ``frames.matches`` of the matches with telemetry.
         excluded: what was left out, and why (for ``result.attrs["excluded"]``).
-        read: reads a telemetry table by name for some matches (:meth:`table` calls it).
+        read: reads a telemetry table's columns by name for some matches (:meth:`table`
+            calls it).
     """
 
     frames: MatchFrames
@@ -59,10 +63,13 @@ class PubgInputs:
     excluded: dict[str, int]
     read: TelemetryReader = field(repr=False)
 
-    def table(self, name: str, match_id: str | None = None) -> pd.DataFrame:
-        """A telemetry table: the rows of the matches both hold, or of ``match_id`` alone."""
+    def table(
+        self, name: str, match_id: str | None = None, *, columns: Sequence[str] | None = None
+    ) -> pd.DataFrame:
+        """A telemetry table: the rows of the matches both hold, or of ``match_id`` alone; its
+        ``columns`` only (None: all). An archive reads those rows and columns only."""
         ids = list(self.matches["match_id"]) if match_id is None else [match_id]
-        return self.read(name, ids)
+        return self.read(name, ids, None if columns is None else list(columns))
 
 
 def checked_pubg_inputs(data: object, telemetry: object = None) -> PubgInputs:
@@ -96,16 +103,17 @@ def checked_pubg_inputs(data: object, telemetry: object = None) -> PubgInputs:
         )
     tables = telemetry.tables
 
-    def read(name: str, match_ids: Sequence[str]) -> pd.DataFrame:
+    def read(name: str, match_ids: Sequence[str], columns: Sequence[str] | None) -> pd.DataFrame:
         table = tables[name]
-        return table[table["match_id"].isin(match_ids).to_numpy()]
+        rows = table[table["match_id"].isin(match_ids).to_numpy()]
+        return rows if columns is None else rows[list(columns)]
 
     return _restricted(data, list(dict.fromkeys(telemetry.match_ids)), read)
 
 
 def _archive_inputs(archive: ArchiveTables, telemetry: object) -> PubgInputs:
-    """The inputs of an archive: its PUBG telemetry tables read lazily, each for the matches
-    asked only, and its match tables computed (the PUBG analyses are pandas code)."""
+    """The inputs of an archive: its match tables computed (the PUBG analyses are pandas code),
+    and its PUBG telemetry tables read lazily, each for the columns and matches asked only."""
     if telemetry is not None:
         raise InvalidArgumentError(
             "telemetry: an archive's analyses read its own telemetry; pass the archive alone",
@@ -120,20 +128,22 @@ def _archive_inputs(archive: ArchiveTables, telemetry: object) -> PubgInputs:
             parameter="data",
         )
     to_frames = getattr(archive, "to_frames", None)
-    if not callable(to_frames):
+    rows = getattr(archive, "telemetry_rows", None)
+    if not callable(to_frames) or not callable(rows):
         raise InvalidArgumentError(
             "data: an archive of PUBG matches must be a matchkit.archive.Archive "
             "(matchkit.archive.open(folder))",
             parameter="data",
         )
-    files = lazy.files["match_id"].compute()
+    frames = to_frames()
+    files = rows("files", frames.matches, ["match_id"]).compute()["match_id"]
 
-    def read(name: str, match_ids: Sequence[str]) -> pd.DataFrame:
-        table = getattr(lazy, name)
-        rows = table[table["match_id"].isin(list(match_ids))].compute()
-        return coerced_table(rows.reset_index(drop=True), name)
+    def read(name: str, match_ids: Sequence[str], columns: Sequence[str] | None) -> pd.DataFrame:
+        matches = frames.matches[frames.matches["match_id"].isin(match_ids).to_numpy()]
+        table = rows(name, matches, columns).compute().reset_index(drop=True)
+        return coerced_table(table, name) if columns is None else coerced_columns(table, name)
 
-    return _restricted(to_frames(), list(dict.fromkeys(files)), read)
+    return _restricted(frames, list(dict.fromkeys(files)), read)
 
 
 def _require_pubg(games: pd.Series) -> None:
@@ -145,6 +155,14 @@ def _require_pubg(games: pd.Series) -> None:
             "archive of them",
             parameter="data",
         )
+
+
+def coerced_columns(table: pd.DataFrame, name: str) -> pd.DataFrame:
+    """The columns of the telemetry table ``name`` that ``table`` holds, in its order, with the
+    dtypes PubgTelemetryFrames gives them (an archive stores categories as text)."""
+    schema = TELEMETRY_TABLES[name]
+    chosen = replace(schema, columns=tuple(c for c in schema.columns if c.name in table))
+    return coerce_frame(table, chosen)[list(table.columns)]
 
 
 def _restricted(frames: MatchFrames, files: list[str], read: TelemetryReader) -> PubgInputs:
