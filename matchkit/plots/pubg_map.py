@@ -116,7 +116,7 @@ def _checked_match_id(match_id: object) -> str:
 
 
 def _match_row(inputs: PubgInputs, match_id: str) -> pd.Series:
-    rows = inputs.frames.matches[inputs.frames.matches["match_id"] == match_id]
+    rows = inputs.all_matches[inputs.all_matches["match_id"] == match_id]
     if rows.empty:
         raise InvalidArgumentError(
             f"match {match_id} is not in data: pass one of data.matches.match_id",
@@ -172,10 +172,14 @@ def _of_match(inputs: PubgInputs, table: str, match_id: str, columns: list[str])
 
 
 def _winners(inputs: PubgInputs, match_id: str) -> set[str]:
-    frames = inputs.frames
-    rosters = frames.rosters[(frames.rosters["match_id"] == match_id).to_numpy()]
+    participants, rosters = inputs.match_tables(
+        {
+            "participants": ["match_id", "roster_id", "player_id"],
+            "rosters": ["match_id", "roster_id", "rank"],
+        }
+    )
+    rosters = rosters[(rosters["match_id"] == match_id).to_numpy()]
     won = set(rosters.loc[rosters["rank"] == 1, "roster_id"])
-    participants = frames.participants
     chosen = (participants["match_id"] == match_id) & participants["roster_id"].isin(won)
     return set(participants.loc[chosen.to_numpy(), "player_id"].dropna())
 

@@ -35,9 +35,12 @@ def winner_zone_positions(
         ``safe_zone_radius`` (cm), ``distance`` (cm), ``relative_distance``, ``inside``.
     """
     inputs = checked_pubg_inputs(data, telemetry)
-    frames = inputs.frames
-    participants = frames.participants[["match_id", "roster_id", "player_id"]]
-    ranks = frames.rosters[["match_id", "roster_id", "rank"]]
+    participants, ranks = inputs.match_tables(
+        {
+            "participants": ["match_id", "roster_id", "player_id"],
+            "rosters": ["match_id", "roster_id", "rank"],
+        }
+    )
     winners = participants.merge(ranks, on=["match_id", "roster_id"], how="inner")
     winners = winners[winners["rank"] == 1][["match_id", "player_id"]]
     positions = inputs.table(
