@@ -9,16 +9,89 @@ clock starts. Deterministic: the same bytes every run.
   ``to_frames`` of their documents; (b) the analyses: weapon kill shares, kill distances, first
   knock times and summary, landing spots, zone phases, damage by placement, on (a)'s tables.
   Best of :data:`ROUNDS` interleaved runs each (wall and CPU). Target: b well under a.
+- (c) the small archive: the double's ``console`` shard synced with telemetry (14 days, about
+  36 matches), opened with ``matchkit.archive.open``; each analysis and ``plot_match_map`` of
+  it, timed one by one (best of 3 in a process that has imported dask.dataframe and
+  matplotlib), and (b) again; this code beside :data:`BASE_COMMIT`'s, each in its own process
+  with its code first on ``PYTHONPATH``, alternated for :data:`ROUNDS` rounds so that the
+  machine's load moves between rounds, not between codes. Targets: each analysis under 0.5 s,
+  the map under 1 s, (b) no worse. ``MATCHKIT_BENCH_PUBG_BASE=none`` measures this code alone.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from benchmarks.clock import Timing, clock, since
 
 MATCHES = 100
 ROUNDS = 3
+
+BASE_COMMIT = "36416fb"
+"""The code measured beside this one: main before the PUBG analyses read only what they use."""
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+
+# Runs in a child process, with the code under test first on PYTHONPATH: argv is the archive
+# folder and the pickle of (b)'s documents and files.
+_CHILD = """
+import json, pickle, sys, time
+import dask.dataframe  # noqa: F401  (as a notebook has: its import is not the call's cost)
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import matchkit, matchkit.archive
+from matchkit.analysis import pubg
+from matchkit.names import catalogue_names
+from matchkit.plots.pubg_map import plot_match_map
+from matchkit.sampledata.pubg.catalogue import catalogue
+from matchkit.telemetry.pubg import to_pubg_telemetry_frames
+
+names = catalogue_names(catalogue(), source="the PUBG sample set")
+def best(call, n=3):
+    walls, cpus = [], []
+    for _ in range(n):
+        wall, cpu = time.perf_counter(), time.process_time()
+        call()
+        walls.append(time.perf_counter() - wall); cpus.append(time.process_time() - cpu)
+    return min(walls), min(cpus)
+started = time.perf_counter(), time.process_time()
+archive = matchkit.archive.open(sys.argv[1])
+figures = {"open": (time.perf_counter() - started[0], time.process_time() - started[1])}
+match = str(archive.to_frames().matches["match_id"].iloc[0])
+def match_map():
+    plt.close(plot_match_map(archive, match_id=match, names=names).figure)
+calls = {
+    "to_frames": lambda: archive.to_frames(),
+    "weapon_kill_shares": lambda: pubg.weapon_kill_shares(archive, by="map_name", names=names),
+    "kill_distances": lambda: pubg.kill_distances(archive, names=names),
+    "first_knock_summary": lambda: pubg.first_knock_summary(archive, by="game_mode"),
+    "landing_spots": lambda: pubg.landing_spots(archive, names=names),
+    "zone_phases": lambda: pubg.zone_phases(archive),
+    "damage_by_placement": lambda: pubg.damage_by_placement(archive),
+    "plot_match_map": match_map,
+}
+for label, call in calls.items():
+    figures[label] = best(call)
+documents, files = pickle.loads(open(sys.argv[2], "rb").read())
+frames, telemetry = matchkit.to_frames(documents), to_pubg_telemetry_frames(files)
+def in_memory():
+    pubg.weapon_kill_shares(frames, telemetry, by="map_name")
+    pubg.kill_distances(frames, telemetry)
+    pubg.first_knock_summary(frames, telemetry, by="game_mode")
+    pubg.landing_spots(frames, telemetry)
+    pubg.zone_phases(frames, telemetry)
+    pubg.damage_by_placement(frames, telemetry)
+figures["(b) 100 matches in memory"] = best(in_memory)
+print(json.dumps({"code": matchkit.__file__, "figures": figures}))
+"""
 
 
 def inputs() -> tuple[list[bytes], list[dict[str, Any]]]:
@@ -56,6 +129,72 @@ def analyse(frames: Any, telemetry: Any) -> Timing:
     return since(started)
 
 
+def small_archive(folder: Path) -> None:
+    """The double's ``console`` shard synced with telemetry into ``folder`` (this code)."""
+    import matchkit.archive
+    from matchkit import Client
+
+    with Client(None, profile="pubg", shard="console", progress=False) as client:
+        matchkit.archive.sync(client, folder, telemetry=True, progress=False)
+
+
+def _export(commit: str, target: Path) -> Path:
+    """The package of ``commit``, extracted into ``target``."""
+    target.mkdir()
+    exported = subprocess.run(
+        ["git", "-C", str(REPOSITORY), "archive", commit, "matchkit"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(target)], input=exported, check=True)
+    return target
+
+
+def _child(code: Path, folder: Path, pickled: Path) -> dict[str, Timing]:
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(folder), str(pickled)],
+        env=dict(os.environ, PYTHONPATH=str(code)),
+        cwd=folder.parent,  # not the checkout: `python -c` puts its folder before PYTHONPATH
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"the PUBG analyses of {code} failed:\n{done.stderr[-3000:]}")
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    if not answer["code"].startswith(str(code)):
+        raise RuntimeError(f"{code} was not the code measured: {answer['code']}")
+    return {label: (wall, cpu) for label, (wall, cpu) in answer["figures"].items()}
+
+
+def archive_side_by_side(files: list[bytes], documents: list[dict[str, Any]]) -> None:
+    """(c): this code beside :data:`BASE_COMMIT`'s on the small archive, alternated."""
+    base = os.environ.get("MATCHKIT_BENCH_PUBG_BASE", BASE_COMMIT)
+    with tempfile.TemporaryDirectory(prefix="bench-pubg-") as temporary:
+        root = Path(temporary)
+        small_archive(root / "archive")
+        pickled = root / "inputs.pickle"
+        pickled.write_bytes(pickle.dumps((documents, files)))
+        codes = {"this": REPOSITORY}
+        if base != "none":
+            codes = {f"base {base}": _export(base, root / "base"), **codes}
+        best: dict[str, dict[str, Timing]] = {name: {} for name in codes}
+        for _ in range(ROUNDS):
+            for name, code in codes.items():
+                for label, (wall, cpu) in _child(code, root / "archive", pickled).items():
+                    old = best[name].get(label, (float("inf"), float("inf")))
+                    best[name][label] = (min(old[0], wall), min(old[1], cpu))
+    print("(c) the small archive (console, 14 days), best of 3 a process, "
+          f"{ROUNDS} alternated processes a code; wall s / cpu s")  # fmt: skip
+    header = "".join(f"{name:>24s}" for name in codes)
+    print(f"{'call':28s}{header}")
+    for label in best["this"]:
+        cells = "".join(
+            f"{best[name][label][0]:>11.3f} /{best[name][label][1]:>10.3f}" for name in codes
+        )
+        print(f"{label:28s}{cells}")
+
+
 def main() -> None:
     files, documents = inputs()
     megabytes = sum(map(len, files)) / 1e6
@@ -71,3 +210,4 @@ def main() -> None:
     print(f"(a) reading files and documents: {a_wall:.2f} s wall, {a_cpu:.2f} s cpu")
     print(f"(b) the PUBG analyses:           {b_wall:.2f} s wall, {b_cpu:.2f} s cpu")
     print(f"b/a = {b_wall / a_wall:.2f} (wall), {b_cpu / a_cpu:.2f} (cpu); target well under 1")
+    archive_side_by_side(files, documents)

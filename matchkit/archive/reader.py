@@ -21,12 +21,14 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from matchkit.archive.convert import (
     SNAPSHOT_COLUMNS,
     SNAPSHOT_LINKS,
     archive_dtype,
+    match_months,
     pandas_of_arrow,
     to_pandas,
 )
@@ -60,9 +62,7 @@ class TableFiles:
     def read(self, files: list[str] | None = None) -> pd.DataFrame:
         """The rows of ``files`` (default: all), as pandas."""
         chosen = list(self.files) if files is None else files
-        if not chosen:
-            return to_pandas(pa.table({}), self.dtypes)
-        return pd.concat([read_file(path, self.dtypes) for path in chosen], ignore_index=True)
+        return read_files(chosen, self.dtypes)
 
     def in_months(self, first: str | None, last: str | None) -> list[str]:
         """The files of the months from ``first`` to ``last`` (inclusive; None: open)."""
@@ -73,22 +73,29 @@ class TableFiles:
             or ((first is None or month[:7] >= first) and (last is None or month[:7] <= last))
         ]
 
-    def dask(self, partitions: list[str] | None = None) -> dd.DataFrame:
+    def dask(
+        self,
+        partitions: list[str] | None = None,
+        match_ids: frozenset[str] | None = None,
+        columns: list[str] | None = None,
+    ) -> dd.DataFrame:
         """A lazy Dask DataFrame, one partition per value of ``partitions`` (sorted; default:
         the table's own), indexed by it (``month``) with known divisions; a value the table has
         no file of is an empty partition. A table with files outside any partition (none in an
-        archive matchkit wrote) is read one partition per file, without an index."""
+        archive matchkit wrote) is read one partition per file, without an index. With
+        ``match_ids``, only those matches' rows (each file read through that filter); with
+        ``columns``, only those columns (Dask never sees the others)."""
         import dask.dataframe as dd
 
-        meta = to_pandas(pa.table({}), self.dtypes)
+        dtypes = self.dtypes if columns is None else {name: self.dtypes[name] for name in columns}
+        meta = to_pandas(pa.table({}), dtypes)
+        reader = _FileReader(dtypes, match_ids)
         frame: dd.DataFrame
-        if not self.files and not partitions:
+        if partitions == [] or (not self.files and partitions is None):
             frame = dd.from_pandas(meta, npartitions=1)
             return frame
         if None in self.months:
-            frame = dd.from_map(
-                _FileReader(self.dtypes), list(self.files), meta=meta, label=f"read-{self.label}"
-            )
+            frame = dd.from_map(reader, list(self.files), meta=meta, label=f"read-{self.label}")
             return frame
         groups: dict[str, list[str]] = {}
         for path, month in zip(self.files, self.months, strict=True):
@@ -97,7 +104,7 @@ class TableFiles:
         values = sorted(groups) if partitions is None else partitions
         meta.index = pd.Index([], name=PARTITION, dtype=pd.StringDtype())
         frame = dd.from_map(
-            _FileReader(self.dtypes),
+            reader,
             [(tuple(groups.get(value, ())), value) for value in values],
             meta=meta,
             divisions=[*values, values[-1]],
@@ -108,10 +115,13 @@ class TableFiles:
 
 class _FileReader:
     """Reads a file (as pandas), or a partition's files indexed by its value; only the columns
-    a query uses (Dask's column projection)."""
+    a query uses (Dask's column projection), and with ``match_ids`` only those matches' rows."""
 
-    def __init__(self, dtypes: Mapping[str, object]) -> None:
+    def __init__(
+        self, dtypes: Mapping[str, object], match_ids: frozenset[str] | None = None
+    ) -> None:
         self.dtypes = dict(dtypes)
+        self.match_ids = match_ids
 
     def __call__(
         self, part: str | tuple[tuple[str, ...], str], columns: list[str] | None = None
@@ -120,27 +130,50 @@ class _FileReader:
         if columns is not None:
             dtypes = {name: self.dtypes[name] for name in columns}
         if isinstance(part, str):
-            return read_file(part, dtypes)
+            return read_files([part], dtypes, self.match_ids)
         paths, value = part
-        frames = [read_file(path, dtypes) for path in paths]
-        if not frames:
-            frame = to_pandas(pa.table({}), dtypes)
-        else:
-            frame = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+        frame = read_files(list(paths), dtypes, self.match_ids)
         frame.index = pd.Index([value], name=PARTITION, dtype=pd.StringDtype()).repeat(len(frame))
         return frame
 
 
-def read_file(path: str, dtypes: Mapping[str, object]) -> pd.DataFrame:
-    """One data file's rows with the archive's dtypes.
+def read_files(
+    paths: list[str], dtypes: Mapping[str, object], match_ids: frozenset[str] | None = None
+) -> pd.DataFrame:
+    """The rows of data files, in their order, with the archive's dtypes; with ``match_ids``,
+    only those matches' rows.
+
+    Files of one schema (the usual case) are joined in Arrow and converted to pandas once: a
+    conversion costs about the same for a few rows as for thousands, per column.
+
+    Raises:
+        ArchiveError: a file is missing or is not a readable Parquet file.
+    """
+    tables = [read_arrow(path, list(dtypes), match_ids) for path in paths]
+    if not tables:
+        return to_pandas(pa.table({}), dtypes)
+    if all(table.schema == tables[0].schema for table in tables[1:]):
+        return to_pandas(pa.concat_tables(tables), dtypes)
+    return pd.concat([to_pandas(table, dtypes) for table in tables], ignore_index=True)
+
+
+def read_arrow(path: str, columns: list[str], match_ids: frozenset[str] | None = None) -> pa.Table:
+    """The ``columns`` a data file has, as Arrow; with ``match_ids``, only those matches'
+    rows, and a row group whose ``match_id`` statistics rule them out is not read.
 
     Raises:
         ArchiveError: the file is missing or is not a readable Parquet file.
     """
     try:
         handle = pq.ParquetFile(path)
-        present = [name for name in dtypes if name in handle.schema_arrow.names]
-        table = handle.read(columns=present)
+        names = set(handle.schema_arrow.names)  # a property that builds the schema each time
+        present = [name for name in columns if name in names]
+        if match_ids is None:
+            return handle.read(columns=present)
+        groups = _groups_holding(path, handle, match_ids)
+        if not groups:
+            return handle.schema_arrow.empty_table().select(present)
+        table = handle.read_row_groups(groups, columns=list(dict.fromkeys([*present, "match_id"])))
     except FileNotFoundError:
         raise ArchiveError(
             f"{path} is missing, and the archive's table lists it; restore it from a backup "
@@ -151,7 +184,29 @@ def read_file(path: str, dtypes: Mapping[str, object]) -> pd.DataFrame:
         raise ArchiveError(
             f"{path} is damaged ({error}); restore it from a backup", path=path
         ) from None
-    return to_pandas(table, dtypes)
+    ids = table.column("match_id")
+    chosen = pc.is_in(ids, value_set=pa.array(sorted(match_ids), ids.type))
+    return table.filter(chosen).select(present)
+
+
+def _groups_holding(path: str, handle: pq.ParquetFile, match_ids: frozenset[str]) -> list[int]:
+    """The row groups of a file that may hold one of ``match_ids``: each whose ``match_id``
+    statistics (a lower and an upper bound) admit one, or that has none."""
+    metadata = handle.metadata
+    names = [metadata.schema.column(i).path for i in range(metadata.num_columns)]
+    if "match_id" not in names:
+        raise ArchiveError(f"{path} has no match_id column to choose matches by", path=path)
+    column = names.index("match_id")
+    groups = []
+    for number in range(metadata.num_row_groups):
+        statistics = metadata.row_group(number).column(column).statistics
+        known = statistics is not None and statistics.has_min_max
+        low, high = (statistics.min, statistics.max) if known else (None, None)
+        if not isinstance(low, str) or not isinstance(high, str):
+            groups.append(number)  # no bounds to rule the group out by
+        elif any(low <= match <= high for match in match_ids):
+            groups.append(number)
+    return groups
 
 
 class Archive:
@@ -198,6 +253,7 @@ class Archive:
         values = sorted(
             {month for table in tables.values() for month in table.months if month is not None}
         )
+        self._partitions = values
         for name in TABLE_NAMES:
             table = tables[name]
             if name in SNAPSHOT_LINKS:
@@ -208,6 +264,7 @@ class Archive:
                 setattr(self, name, table.dask(values))
         # One telemetry format an archive (one profile): its tables by name.
         labels = [label for label in tables if telemetry_schema(label) is not None]
+        self._telemetry_labels = {label.partition("/")[2]: label for label in labels}
         self.telemetry = (
             SimpleNamespace(
                 **{label.partition("/")[2]: tables[label].dask(values) for label in labels}
@@ -256,6 +313,54 @@ class Archive:
                 parameter="table",
             )
         return list(self._tables[table].files)
+
+    def telemetry_rows(
+        self, name: str, matches: pd.DataFrame, columns: list[str] | None = None
+    ) -> dd.DataFrame:
+        """The rows of the telemetry table ``name`` of ``matches`` only, lazily.
+
+        Only the partitions holding those matches are read (a match's rows lie in the partition
+        of its ``created_at``, as the writer put them), each data file through a filter on
+        ``match_id`` (a row group whose statistics rule those matches out is not read), and
+        only ``columns``.
+
+        Args:
+            name: a table of :attr:`telemetry` (``"kills"``, ``"positions"``, ...).
+            matches: rows of this archive's matches table, with ``match_id`` and
+                ``created_at`` (e.g. of :meth:`to_frames`).
+            columns: the columns to read, in this order (None: all of the table's).
+
+        Raises:
+            InvalidArgumentError: the archive has no telemetry table ``name``, ``matches``
+                lacks ``match_id`` or ``created_at``, or ``columns`` names one the table
+                lacks.
+        """
+        label = self._telemetry_labels.get(name)
+        if label is None:
+            raise InvalidArgumentError(
+                f"no telemetry table {name!r}; the archive has "
+                f"{', '.join(self._telemetry_labels) or 'no telemetry'}",
+                parameter="name",
+            )
+        missing = [column for column in ("match_id", "created_at") if column not in matches]
+        if missing:
+            raise InvalidArgumentError(
+                f"matches lacks {missing}: pass rows of the archive's matches table "
+                "(archive.to_frames().matches)",
+                parameter="matches",
+            )
+        table = self._tables[label]
+        unknown = [column for column in columns or () if column not in table.dtypes]
+        if unknown:
+            raise InvalidArgumentError(
+                f"telemetry table {name!r} has no column {unknown[0]!r}; it has "
+                f"{', '.join(table.dtypes)}",
+                parameter="columns",
+            )
+        held = match_months(matches, self.manifest.buckets)
+        values = sorted({value for value in held if value is not None} & set(self._partitions))
+        ids = frozenset(str(match) for match in matches["match_id"].dropna())
+        return table.dask(values, ids, None if columns is None else list(columns))
 
     def to_frames(self, start: Any = None, end: Any = None, **filters: Any) -> MatchFrames:
         """The matches created in ``[start, end)`` that pass ``filters``, as pandas MatchFrames.

@@ -75,7 +75,7 @@ def plot_match_map(
     winners = _winners(inputs, match_id)
     _paths(ax, inputs, match_id, winners)
     _zones(ax, inputs, match_id)
-    landings = _of_match(inputs, "landings", match_id)
+    landings = _of_match(inputs, "landings", match_id, ["player_x", "player_y"])
     ax.scatter(
         landings["player_x"].astype("float64"),
         landings["player_y"].astype("float64"),
@@ -85,7 +85,7 @@ def plot_match_map(
         label=f"landings ({len(landings)})",
         zorder=3,
     )
-    kills = _of_match(inputs, "kills", match_id)
+    kills = _of_match(inputs, "kills", match_id, ["victim_x", "victim_y"])
     ax.scatter(
         kills["victim_x"].astype("float64"),
         kills["victim_y"].astype("float64"),
@@ -116,7 +116,7 @@ def _checked_match_id(match_id: object) -> str:
 
 
 def _match_row(inputs: PubgInputs, match_id: str) -> pd.Series:
-    rows = inputs.frames.matches[inputs.frames.matches["match_id"] == match_id]
+    rows = inputs.all_matches[inputs.all_matches["match_id"] == match_id]
     if rows.empty:
         raise InvalidArgumentError(
             f"match {match_id} is not in data: pass one of data.matches.match_id",
@@ -166,21 +166,28 @@ def _grid(ax: Axes, size: float) -> None:
     ax.grid(True, color="#cccccc", linewidth=0.6)
 
 
-def _of_match(inputs: PubgInputs, table: str, match_id: str) -> pd.DataFrame:
-    return inputs.table(table, match_id)
+def _of_match(inputs: PubgInputs, table: str, match_id: str, columns: list[str]) -> pd.DataFrame:
+    """The ``columns`` of one match's rows of a telemetry table (an archive reads only those)."""
+    return inputs.table(table, match_id, columns=columns)
 
 
 def _winners(inputs: PubgInputs, match_id: str) -> set[str]:
-    frames = inputs.frames
-    rosters = frames.rosters[(frames.rosters["match_id"] == match_id).to_numpy()]
+    participants, rosters = inputs.match_tables(
+        {
+            "participants": ["match_id", "roster_id", "player_id"],
+            "rosters": ["match_id", "roster_id", "rank"],
+        }
+    )
+    rosters = rosters[(rosters["match_id"] == match_id).to_numpy()]
     won = set(rosters.loc[rosters["rank"] == 1, "roster_id"])
-    participants = frames.participants
     chosen = (participants["match_id"] == match_id) & participants["roster_id"].isin(won)
     return set(participants.loc[chosen.to_numpy(), "player_id"].dropna())
 
 
 def _paths(ax: Axes, inputs: PubgInputs, match_id: str, winners: set[str]) -> None:
-    positions = _of_match(inputs, "positions", match_id).sort_values("time", kind="stable")
+    positions = _of_match(
+        inputs, "positions", match_id, ["player_id", "time", "player_x", "player_y"]
+    ).sort_values("time", kind="stable")
     lines: dict[bool, list[np.ndarray]] = {True: [], False: []}
     for player, path in positions.groupby("player_id", sort=True):
         points = path[["player_x", "player_y"]].to_numpy(dtype="float64")
@@ -197,7 +204,12 @@ def _paths(ax: Axes, inputs: PubgInputs, match_id: str, winners: set[str]) -> No
 
 
 def _zones(ax: Axes, inputs: PubgInputs, match_id: str) -> None:
-    states = _of_match(inputs, "game_states", match_id).sort_values("time", kind="stable")
+    states = _of_match(
+        inputs,
+        "game_states",
+        match_id,
+        ["time", "phase", "safe_zone_x", "safe_zone_y", "safe_zone_radius"],
+    ).sort_values("time", kind="stable")
     firsts = states[states["safe_zone_radius"].astype("float64") > 0].drop_duplicates("phase")
     for number, (_, state) in enumerate(firsts.iterrows()):
         ax.add_patch(

@@ -28,8 +28,18 @@ def player_damage(data: TableSource, telemetry: PubgTelemetryFrames | None = Non
         ``damage_dealt`` (the match document's, to compare), ``map_name``, ``game_mode``.
     """
     inputs = checked_pubg_inputs(data, telemetry)
-    frames = inputs.frames
-    hits = inputs.table("damage")
+    players, rosters = inputs.match_tables(
+        {
+            "participants": ["match_id", "roster_id", "player_id", "name", "damage_dealt"],
+            "rosters": ["match_id", "roster_id", "rank"],
+        }
+    )
+    hits = inputs.table(
+        "damage",
+        columns=[
+            "match_id", "attacker_id", "victim_id", "attacker_team_id", "victim_team_id", "damage"
+        ],
+    )  # fmt: skip
     on_enemy = (
         hits["attacker_id"].notna()
         & (hits["attacker_id"] != hits["victim_id"]).fillna(True)
@@ -42,10 +52,8 @@ def player_damage(data: TableSource, telemetry: PubgTelemetryFrames | None = Non
         .reset_index()
         .rename(columns={"attacker_id": "player_id"})
     )
-    players = frames.participants[["match_id", "roster_id", "player_id", "name", "damage_dealt"]]
-    players = players[players["match_id"].isin(inputs.matches["match_id"]).to_numpy()]
     table = (
-        players.merge(frames.rosters[["match_id", "roster_id", "rank"]], how="left")
+        players.merge(rosters, how="left")
         .merge(inputs.matches[["match_id", "map_name", "game_mode"]], how="left")
         .merge(dealt, on=["match_id", "player_id"], how="left")
     )

@@ -32,9 +32,9 @@ def first_knock_times(
         LogMatchStart is left out and counted in ``attrs["excluded"]``.
     """
     inputs = checked_pubg_inputs(data, telemetry)
-    starts = inputs.table("match_start").drop_duplicates("match_id")[["match_id", "time"]]
+    starts = inputs.table("match_start", columns=["match_id", "time"]).drop_duplicates("match_id")
     knocks = (
-        inputs.table("knocks")
+        inputs.table("knocks", columns=["match_id", "time"])
         .groupby("match_id")
         .agg(knocks=("time", "size"), first=("time", "min"))
     )

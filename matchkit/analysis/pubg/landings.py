@@ -56,7 +56,7 @@ def landing_spots(
             f"bins={bins!r} must be a whole number from 1 to 1024", parameter="bins"
         )
     sizes = map_sizes(map_size)
-    landings = inputs.table("landings")[["match_id", "player_x", "player_y"]].merge(
+    landings = inputs.table("landings", columns=["match_id", "player_x", "player_y"]).merge(
         inputs.matches[["match_id", "map_name"]], on="match_id", how="left"
     )
     maps = inputs.matches.groupby("map_name").size()

@@ -38,7 +38,10 @@ def player_kills(inputs: PubgInputs, by: Sequence[str] = ()) -> tuple[pd.DataFra
             f"{', '.join(_MATCH_COLUMNS)}",
             parameter="by",
         )
-    kills = inputs.table("kills")
+    kills = inputs.table(
+        "kills",
+        columns=["match_id", "killer_id", "is_suicide", "damage_causer_name", "distance"],
+    )
     by_player = kills["killer_id"].notna() & ~kills["is_suicide"].fillna(False).astype(bool)
     chosen = kills[by_player.to_numpy()]
     if by:

@@ -35,17 +35,23 @@ def winner_zone_positions(
         ``safe_zone_radius`` (cm), ``distance`` (cm), ``relative_distance``, ``inside``.
     """
     inputs = checked_pubg_inputs(data, telemetry)
-    frames = inputs.frames
-    participants = frames.participants[["match_id", "roster_id", "player_id"]]
-    ranks = frames.rosters[["match_id", "roster_id", "rank"]]
+    participants, ranks = inputs.match_tables(
+        {
+            "participants": ["match_id", "roster_id", "player_id"],
+            "rosters": ["match_id", "roster_id", "rank"],
+        }
+    )
     winners = participants.merge(ranks, on=["match_id", "roster_id"], how="inner")
     winners = winners[winners["rank"] == 1][["match_id", "player_id"]]
-    positions = inputs.table("positions")[["match_id", "player_id", "time", "player_x", "player_y"]]
+    positions = inputs.table(
+        "positions", columns=["match_id", "player_id", "time", "player_x", "player_y"]
+    )
     positions = positions.merge(winners, on=["match_id", "player_id"], how="inner")
-    states = inputs.table("game_states")[
-        ["match_id", "time", "phase", "elapsed_time", "safe_zone_x", "safe_zone_y",
-         "safe_zone_radius"]
-    ]  # fmt: skip
+    states = inputs.table(
+        "game_states",
+        columns=["match_id", "time", "phase", "elapsed_time", "safe_zone_x", "safe_zone_y",
+                 "safe_zone_radius"],
+    )  # fmt: skip
     paired = pd.merge_asof(
         _by_time(positions),
         _by_time(states).rename(columns={"time": "state_time"}),
