@@ -19,6 +19,8 @@ from matchkit.analysis import (
 )
 from tests.analysis.helpers import assert_same_summary, sample_frames
 from tests.analysis.lazy import LazyTables, lazy_tables
+from tests.analysis.pubg.archived import two_months
+from tests.analysis.pubg.test_on_archive import same_tables
 
 pytestmark = pytest.mark.filterwarnings("ignore:Sending large graph:UserWarning")
 
@@ -82,3 +84,14 @@ def test_the_workers_compute_a_players_history_and_summary(dask_client, on_worke
     assert len(expected) >= 5
     pd.testing.assert_frame_equal(history.reset_index(drop=True), expected.reset_index(drop=True))
     assert_same_summary(summary, player_summary(frames, player_id))
+
+
+def test_the_workers_read_a_pubg_archive_and_give_the_tables_in_memory(
+    dask_client, tmp_path_factory
+):
+    archived = two_months(tmp_path_factory.mktemp("pubg-archive"))
+    with get_task_stream(client=dask_client) as tasks:
+        same_tables(archived)  # every PUBG analysis, the workers reading the archive's files
+    workers = set(dask_client.scheduler_info(n_workers=-1)["workers"])
+    assert tasks.data
+    assert {task["worker"] for task in tasks.data} <= workers

@@ -18,19 +18,16 @@ import pytest
 import matchkit.archive as archive
 from matchkit.archive.reader import read_files
 from matchkit.errors import ArchiveError, InvalidArgumentError
-from tests.archive.pubg.conftest import client_at
+from tests.analysis.pubg import archived
 
-NOW = "2026-11-02T06:00:00Z"
-START = "2026-10-31T00:00:00Z"  # two days: one in October, one in November
 COLUMNS = ["match_id", "player_id", "time", "player_x", "player_y"]
 
 
 @pytest.fixture(scope="module")
-def two_months(pubg_double, tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("two-months")
-    with client_at(pubg_double, NOW, root / "cache") as client:
-        archive.sync(client, root / "archive", start=START, telemetry=True)
-    return root / "archive"
+def two_months(tmp_path_factory) -> Path:
+    """The double's console matches of 2026-10-31 and 2026-11-01 with telemetry (synced once
+    per process: tests/analysis/pubg/archived.py)."""
+    return archived.two_months(tmp_path_factory.mktemp("two-months")).folder
 
 
 def _months(matches: pd.DataFrame) -> pd.Series:
