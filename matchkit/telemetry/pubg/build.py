@@ -192,7 +192,20 @@ def _with_definition(start: pd.DataFrame, definition: pd.DataFrame) -> pd.DataFr
     own = definition.drop(columns=["event_index", "phase"]).rename(
         columns={"time": "definition_time"}
     )
-    joined = start.merge(own, on="match_id", how="outer", sort=False, suffixes=("", "_definition"))
+    if len(start) == 1 and len(own) == 1 and set(start.columns) & set(own.columns) == {"match_id"}:
+        # The usual file (one of each, no extra column in common): what the merge below gives,
+        # side by side, without a merge's joins and copies.
+        joined = pd.DataFrame(
+            {
+                **{name: start[name].array for name in start.columns},
+                **{name: own[name].array for name in own.columns if name != "match_id"},
+            },
+            copy=False,
+        )
+    else:
+        joined = start.merge(
+            own, on="match_id", how="outer", sort=False, suffixes=("", "_definition")
+        )
     known = TABLES["match_start"].column_names
     return joined[[*known, *sorted(set(joined.columns) - set(known))]]
 

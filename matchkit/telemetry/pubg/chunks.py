@@ -11,6 +11,7 @@ a line in ``problems``), so that both readers, and any batch size, give identica
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -18,12 +19,13 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from matchkit.model.schema import TableSchema, empty_frame
+from matchkit.model.schema import Kind, TableSchema, empty_frame
 from matchkit.normalize import ARROW_POOL, Problems, convert, nulls, to_arrow, unify
+from matchkit.normalize.columns import missing_integers
 from matchkit.telemetry.columns import utc_micros
 from matchkit.telemetry.pubg.objects import LeafKind
 
-__all__ = ["TableChunks", "arrow_values", "constant_text"]
+__all__ = ["TableChunks", "arrow_values", "constant_text", "empty_table", "pandas_column"]
 
 _ARROW_TYPES: dict[str, pa.DataType] = {
     "string": pa.string(),
@@ -89,7 +91,7 @@ class TableChunks:
         schema = self.schema
         rows = self.rows
         if not rows:
-            return empty_frame(schema)
+            return empty_table(schema)
         data: dict[str, Any] = {}
         for column in schema.columns:
             label = f"{schema.name}.{column.name}"
@@ -103,7 +105,9 @@ class TableChunks:
                 )
             else:  # each column's chunks let go as it is converted
                 array = _joined(self._arrays.pop(column.name))
-                data[column.name] = convert(array, column.kind, label=label, problems=problems)
+                data[column.name] = pandas_column(
+                    array, column.kind, label=label, problems=problems
+                )
         for name in sorted(self._extras):
             chunks = self._extras.pop(name)
             array = _joined(
@@ -118,3 +122,74 @@ def _joined(chunks: list[pa.Array]) -> pa.Array:
     if len(chunks) == 1:
         return chunks[0]
     return pa.concat_arrays(unify(chunks), ARROW_POOL)
+
+
+@cache
+def _empty(schema: TableSchema) -> pd.DataFrame:
+    return empty_frame(schema)
+
+
+def empty_table(schema: TableSchema) -> pd.DataFrame:
+    """A table of no rows (:func:`matchkit.model.schema.empty_frame`), made once per schema and
+    copied: a file without an event type pays a copy, not a column of pandas per column."""
+    return _empty(schema).copy()
+
+
+def pandas_column(array: pa.Array, kind: Kind | None, *, label: str, problems: Problems) -> Any:
+    """:func:`matchkit.normalize.convert` of a column, the same array, with the usual cases made
+    straight from Arrow's buffers: a column all missing, or already of its kind's Arrow type
+    (what the typed reader gives), has no value that could fail to fit, so no cast is needed.
+    Anything else is ``convert``'s."""
+    arrow_type = array.type
+    rows = len(array)
+    all_missing = array.null_count == rows
+    if kind == "Int64":
+        if pa.types.is_null(arrow_type) or (all_missing and pa.types.is_integer(arrow_type)):
+            return missing_integers(rows)
+        if arrow_type == pa.int64():
+            absent = _absent(array)
+            return pd.arrays.IntegerArray(_values(array, absent, 0), absent)
+    elif kind == "float64":
+        if arrow_type == pa.float64():
+            return array.to_numpy(zero_copy_only=False)
+        if pa.types.is_null(arrow_type):
+            return np.full(rows, np.nan)
+    elif kind == "boolean":
+        if pa.types.is_null(arrow_type) or (all_missing and pa.types.is_boolean(arrow_type)):
+            return pd.arrays.BooleanArray(np.zeros(rows, dtype=bool), np.ones(rows, dtype=bool))
+        if pa.types.is_boolean(arrow_type):
+            absent = _absent(array)
+            values = _bits(array, 1) & ~absent  # False where missing, as convert fills them
+            return pd.arrays.BooleanArray(values, absent)
+    elif kind == "string":
+        if pa.types.is_large_string(arrow_type):
+            return pd.arrays.ArrowStringArray(array)
+        if pa.types.is_string(arrow_type) or pa.types.is_null(arrow_type):
+            return pd.arrays.ArrowStringArray(array.cast(pa.large_string(), memory_pool=ARROW_POOL))
+    return convert(array, kind, label=label, problems=problems)
+
+
+def _absent(array: pa.Array) -> np.ndarray:
+    """Where a (non-null-typed) array's values are missing, read from its validity bitmap."""
+    rows = len(array)
+    if not array.null_count:
+        return np.zeros(rows, dtype=bool)
+    return ~_bits(array, 0)
+
+
+def _bits(array: pa.Array, buffer: int) -> np.ndarray:
+    """One of an array's bitmaps (0: validity; 1: a boolean array's values) as numpy booleans."""
+    bitmap = np.frombuffer(array.buffers()[buffer], dtype=np.uint8)
+    bits = np.unpackbits(bitmap, count=array.offset + len(array), bitorder="little")
+    return bits[array.offset :].astype(bool)
+
+
+def _values(array: pa.Array, absent: np.ndarray, fill: Any) -> np.ndarray:
+    """A fixed-width array's values as numpy, ``fill`` where missing (Arrow leaves them
+    undefined)."""
+    if not absent.any():
+        return array.to_numpy(zero_copy_only=False)
+    raw = np.frombuffer(array.buffers()[1], dtype=array.type.to_pandas_dtype())
+    values = raw[array.offset : array.offset + len(array)].copy()
+    values[absent] = fill
+    return values
