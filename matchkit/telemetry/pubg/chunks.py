@@ -11,13 +11,14 @@ a line in ``problems``), so that both readers, and any batch size, give identica
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+from pandas.api.internals import create_dataframe_from_blocks
 
 from matchkit.model.schema import Kind, TableSchema, empty_frame
 from matchkit.normalize import ARROW_POOL, Problems, convert, nulls, to_arrow, unify
@@ -25,11 +26,18 @@ from matchkit.normalize.columns import missing_integers
 from matchkit.telemetry.columns import utc_micros
 from matchkit.telemetry.pubg.objects import LeafKind
 
-__all__ = ["TableChunks", "arrow_values", "constant_text", "empty_table", "pandas_column"]
+__all__ = [
+    "TableChunks",
+    "arrow_values",
+    "constant_text",
+    "empty_table",
+    "frame_of",
+    "pandas_column",
+]
 
 _ARROW_TYPES: dict[str, pa.DataType] = {
-    "string": pa.string(),
-    "json": pa.string(),
+    "string": pa.large_string(),  # pandas holds text as large_string: no cast at the end
+    "json": pa.large_string(),
     "Int64": pa.int64(),
     "float64": pa.float64(),
     "boolean": pa.bool_(),
@@ -88,10 +96,15 @@ class TableChunks:
     def frame(self, match_id: str, problems: Problems) -> pd.DataFrame:
         """The table: ``match_id``, then every column converted once, over all its chunks (the
         chunks are let go: call once)."""
+        if not self.rows:
+            return empty_table(self.schema)
+        return frame_of(self.columns(match_id, problems))
+
+    def columns(self, match_id: str, problems: Problems) -> dict[str, Any]:
+        """The table's columns as :meth:`frame` holds them, by name, in its order (the chunks
+        are let go: call once, instead of :meth:`frame`)."""
         schema = self.schema
         rows = self.rows
-        if not rows:
-            return empty_table(schema)
         data: dict[str, Any] = {}
         for column in schema.columns:
             label = f"{schema.name}.{column.name}"
@@ -114,8 +127,7 @@ class TableChunks:
                 [chunks.get(batch, nulls(size)) for batch, size in enumerate(self._sizes)]
             )
             data[name] = convert(array, None, label=f"{schema.name}.{name}", problems=problems)
-        # copy=False: pandas would otherwise copy the columns into blocks of one dtype each.
-        return pd.DataFrame(data, copy=False)
+        return data
 
 
 def _joined(chunks: list[pa.Array]) -> pa.Array:
@@ -193,3 +205,22 @@ def _values(array: pa.Array, absent: np.ndarray, fill: Any) -> np.ndarray:
     values = raw[array.offset : array.offset + len(array)].copy()
     values[absent] = fill
     return values
+
+
+def frame_of(data: Mapping[str, Any]) -> pd.DataFrame:
+    """``pd.DataFrame(data, copy=False)`` of a table's columns (each a pandas array, or numpy),
+    each column its own block, as that makes them, with its column labels made once per list
+    of names: pandas' constructor checks and infers each column again and builds the labels
+    (text, held in Arrow) anew, which cost more than converting the columns."""
+    rows = len(next(iter(data.values()))) if data else 0
+    blocks = [
+        (values.reshape(1, -1) if isinstance(values, np.ndarray) else values, np.array([i]))
+        for i, values in enumerate(data.values())
+    ]
+    labels = _labels(tuple(data)).copy()  # a copy of its own: a frame's labels can be renamed
+    return create_dataframe_from_blocks(blocks, pd.RangeIndex(rows), labels)
+
+
+@lru_cache(maxsize=256)
+def _labels(names: tuple[str, ...]) -> pd.Index:
+    return pd.Index(list(names))
