@@ -213,12 +213,17 @@ def frame_of(data: Mapping[str, Any]) -> pd.DataFrame:
     of names: pandas' constructor checks and infers each column again and builds the labels
     (text, held in Arrow) anew, which cost more than converting the columns."""
     rows = len(next(iter(data.values()))) if data else 0
-    blocks = [
-        (values.reshape(1, -1) if isinstance(values, np.ndarray) else values, np.array([i]))
-        for i, values in enumerate(data.values())
-    ]
+    blocks = [(_block(values), np.array([i])) for i, values in enumerate(data.values())]
     labels = _labels(tuple(data)).copy()  # a copy of its own: a frame's labels can be renamed
     return create_dataframe_from_blocks(blocks, pd.RangeIndex(rows), labels)
+
+
+def _block(values: Any) -> Any:
+    """A column as a block holds it: numpy as a row of a 2-D array (unwrapped, as the
+    constructor unwraps a ``Series.array`` of numpy), an extension array as it is."""
+    if isinstance(values, pd.arrays.NumpyExtensionArray):
+        values = values.to_numpy()
+    return values.reshape(1, -1) if isinstance(values, np.ndarray) else values
 
 
 @lru_cache(maxsize=256)
