@@ -166,6 +166,8 @@ def test_match_start_joins_a_definition_whose_names_it_has_as_extras() -> None:
         "definition_time_definition",
         "season_state_definition",
     ]
-    assert row["season_state_definition"] == definition["SeasonState"]
-    assert row["definition_time_definition"] == pd.Timestamp(definition["_D"])
+    assert row["season_state"] == "Progress"
+    assert row["definition_time"] == 3
+    assert row["definition_id"] == definition["MatchId"]
+    assert row["definition_time_definition"] == pd.Timestamp(definition["_D"]).floor("us")
     assert len(frames_.match_start) == 1
