@@ -22,7 +22,6 @@ from pandas.api.internals import create_dataframe_from_blocks
 
 from matchkit.model.schema import Kind, TableSchema, empty_frame
 from matchkit.normalize import ARROW_POOL, Problems, convert, nulls, to_arrow, unify
-from matchkit.normalize.columns import missing_integers
 from matchkit.telemetry.columns import utc_micros
 from matchkit.telemetry.pubg.objects import LeafKind
 
@@ -156,9 +155,7 @@ def pandas_column(array: pa.Array, kind: Kind | None, *, label: str, problems: P
     rows = len(array)
     all_missing = array.null_count == rows
     if kind == "Int64":
-        if pa.types.is_null(arrow_type) or (all_missing and pa.types.is_integer(arrow_type)):
-            return missing_integers(rows)
-        if arrow_type == pa.int64():
+        if arrow_type == pa.int64():  # all missing too (convert's own path for the null type)
             absent = _absent(array)
             return pd.arrays.IntegerArray(_values(array, absent, 0), absent)
     elif kind == "float64":
