@@ -15,12 +15,23 @@ serves it. Deterministic: the same bytes every run (no randomness).
 - Peak memory of (b) in a fresh process, beyond the file's bytes already read (tracemalloc's
   peak of Python's and Arrow's allocations is not complete, so RSS, sampled), over the file's
   size. Target: <= 2x. Also from a gzip file on disk (the decompression counted).
+- Small files, the fixed cost per file: the files the PUBG double serves for the ``console``
+  shard (:data:`SMALL_FILES` of its latest matches, about 1 MB and 1,700 events each, as real
+  short matches are), each read by ``read_pubg_file`` checked against its match's roster, then
+  the files' frames combined by ``PubgTelemetryFrames.concat`` (what the client's download
+  does). This code and the code of :data:`BASELINE` (``git archive`` of that commit, when the
+  repository's history is at hand) side by side, each in fresh processes, alternated
+  :data:`SMALL_ROUNDS` times; CPU time, the best of each process's :data:`SMALL_REPEATS` runs.
+  The large file above is read the same way beside it. Targets: at least 25 MB/s per file,
+  the combination of the files under 0.5 s, the large file no slower than the baseline.
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -38,13 +49,16 @@ COPIES = 3
 POSITION_REPEATS = 12
 HIT_REPEATS = 3
 RECORDED = "telemetry-js1936-2025-custom-erangel.json"
+SMALL_FILES = 36
+SMALL_ROUNDS = 3
+SMALL_REPEATS = 3
+BASELINE = "44f099a"
+"""The commit the small-file work started from (``MATCHKIT_BENCH_BASELINE`` overrides it)."""
 _PLAYER_KEYS = ("character", "attacker", "victim", "killer", "finisher", "dBNOMaker", "reviver")
 
 
 def recorded_events() -> list[dict[str, Any]]:
     """The recorded whole file's events (``MATCHKIT_SHARED`` or ``../shared``)."""
-    import os
-
     shared = Path(os.environ.get("MATCHKIT_SHARED", Path(__file__).resolve().parents[2] / "shared"))
     return orjson.loads((shared / "pubg" / RECORDED).read_bytes())
 
@@ -205,3 +219,129 @@ def main() -> None:
                 f"peak memory of (b) from {what} (RSS, fresh process): {peak / 1e6:.0f} MB = "
                 f"{peak / size:.2f}x the {size / 1e6:.0f} MB file; target <= 2"
             )
+    small_main(content, roster)
+
+
+def small_files() -> tuple[list[tuple[str, bytes]], dict[str, list[tuple[str, int]]]]:
+    """The double's latest :data:`SMALL_FILES` console files at its ``as_of`` (match id, bytes),
+    and each match's roster (participants' player ids and kills, from its match document)."""
+    from matchkit.sampledata.pubg.sampleset import PubgSampleSet
+
+    sample_set = PubgSampleSet.build()
+    shard = sample_set.shard("console")
+    if shard is None:
+        raise RuntimeError("the sample set has no console shard")
+    now = sample_set.as_of
+    matches = [match for match in shard.matches if sample_set.available(match, now=now)]
+    files: list[tuple[str, bytes]] = []
+    rosters: dict[str, list[tuple[str, int]]] = {}
+    for match in matches[-SMALL_FILES:]:
+        document = sample_set.document(match, telemetry_url="http://127.0.0.1/telemetry")
+        rosters[match.id] = [
+            (item["attributes"]["stats"]["playerId"], item["attributes"]["stats"]["kills"])
+            for item in document["included"]
+            if item["type"] == "participant"
+        ]
+        files.append((match.id, sample_set.telemetry(match)))
+    return files, rosters
+
+
+# Run in a fresh process with either tree first on its path: public names only, which both have.
+_SMALL_RUN = """
+import json, sys, time
+from pathlib import Path
+from matchkit.telemetry.pubg import read_pubg_file, to_pubg_telemetry_frames
+from matchkit.telemetry.pubg.check import MatchRoster
+from matchkit.telemetry.pubg.frames import PubgTelemetryFrames
+folder, repeats = Path(sys.argv[1]), int(sys.argv[2])
+rosters = json.loads((folder / "rosters.json").read_text())
+files = [(m, (folder / f"{m}.json").read_bytes()) for m in rosters]
+large = (folder / "large.json").read_bytes()
+large_roster = json.loads((folder / "large-roster.json").read_text())
+reads, combines, larges = [], [], []
+for _ in range(repeats + 1):  # the first warms up
+    started = time.process_time()
+    frames = [
+        read_pubg_file(b, match_id=m, roster=MatchRoster(m, dict(rosters[m]))) for m, b in files
+    ]
+    reads.append(time.process_time() - started)
+    started = time.process_time()
+    PubgTelemetryFrames.concat(frames)
+    combines.append(time.process_time() - started)
+    del frames
+    started = time.process_time()
+    to_pubg_telemetry_frames(large, matches=large_roster)
+    larges.append(time.process_time() - started)
+print(min(reads[1:]), min(combines[1:]), min(larges[1:]))
+"""
+
+
+def _baseline_tree(folder: Path) -> Path | None:
+    """The baseline's package, extracted into ``folder``; ``None`` without git history."""
+    commit = os.environ.get("MATCHKIT_BENCH_BASELINE", BASELINE)
+    root = Path(__file__).resolve().parents[1]
+    archive = subprocess.run(
+        ["git", "-C", str(root), "archive", commit, "matchkit"], capture_output=True, check=False
+    )
+    if archive.returncode != 0:
+        return None
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return folder
+
+
+def _small_run(tree: Path, folder: Path) -> tuple[float, float, float]:
+    environment = {**os.environ, "PYTHONPATH": str(tree)}
+    result = subprocess.run(
+        [sys.executable, "-c", _SMALL_RUN, str(folder), str(SMALL_REPEATS)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=folder,
+        env=environment,
+    )
+    read, combine, large = map(float, result.stdout.split())
+    return read, combine, large
+
+
+def small_main(large: bytes, large_roster: dict[str, int]) -> None:
+    """The small files' case (see the module's docs)."""
+    files, rosters = small_files()
+    megabytes = sum(len(content) for _, content in files) / 1e6
+    large_megabytes = len(large) / 1e6
+    events = sum(content.count(b'"_T"') for _, content in files) / len(files)
+    print(
+        f"small files: the double's {len(files)} latest console files, {megabytes:.1f} MB, "
+        f"{megabytes / len(files):.2f} MB and {events:,.0f} events a file"
+    )
+    match_id = "c2fb5093-866c-4d6d-96bf-7abf755094af"
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = Path(temporary)
+        for match_id_, content in files:
+            (folder / f"{match_id_}.json").write_bytes(content)
+        (folder / "rosters.json").write_text(json.dumps(rosters))
+        (folder / "large.json").write_bytes(large)
+        (folder / "large-roster.json").write_text(
+            json.dumps({match_id: list(large_roster.items())})
+        )
+        (folder / "baseline").mkdir()
+        baseline = _baseline_tree(folder / "baseline")
+        sides = {"this code": Path(__file__).resolve().parents[1]}
+        if baseline is None:
+            print("  (no git history: the baseline is not measured)")
+        else:
+            sides = {
+                f"baseline {os.environ.get('MATCHKIT_BENCH_BASELINE', BASELINE)}": baseline,
+                **sides,
+            }
+        best: dict[str, list[float]] = {}
+        for _ in range(SMALL_ROUNDS):
+            for side, tree in sides.items():
+                found = _small_run(tree, folder)
+                best[side] = [min(pair) for pair in zip(best.get(side, found), found, strict=True)]
+    for side, (read, combine, large_cpu) in best.items():
+        print(
+            f"  {side:<18} read {megabytes / read:5.1f} MB/s cpu "
+            f"({1000 * read / len(files):.0f} ms a file; target >= 25), "
+            f"combine {combine:.2f} s cpu (target < 0.5), "
+            f"large file {large_megabytes / large_cpu:.0f} MB/s cpu"
+        )

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
@@ -28,7 +28,7 @@ import pyarrow as pa
 
 from matchkit.model.schema import TableSchema
 from matchkit.normalize import ARROW_POOL, Problems, convert
-from matchkit.telemetry.pubg.chunks import TableChunks, constant_text
+from matchkit.telemetry.pubg.chunks import TableChunks, constant_text, frame_of
 from matchkit.telemetry.pubg.general import Unknown, flatten
 from matchkit.telemetry.pubg.nested import (
     NESTED_TABLES,
@@ -102,13 +102,17 @@ def build_file(
         # A table at a time into its frame: only its own chunks wait beside the frames made.
         chunks: dict[str, TableChunks] = {}
         chunks[table.name] = _event_table(table, split, chunks, unknowns, where, batch_events)
+        if table.name == "match_start":
+            starts = chunks.pop(table.name)  # joined with match_definition, the next table
+        elif table.name == "match_definition":
+            definition = chunks.pop(table.name)
+            tables["match_start"] = _with_definition(starts, definition, match_id, problems)
         for name in list(chunks):
             tables[name] = chunks.pop(name).frame(match_id, problems)
     end = split.groups.get(MATCH_END_TYPE, np.zeros(0, dtype=np.int64))
     events = list(map(_DICT.decode, _picked(split.raws, end)))
     for name in ("match_end", "weapon_stats"):
         tables[name] = _nested(name, events, end, split, unknowns, where).frame(match_id, problems)
-    tables["match_start"] = _with_definition(tables["match_start"], tables.pop("match_definition"))
     tables["other_events"] = _other_events(split, match_id)
     tables["event_counts"] = _event_counts(split, match_id)
     tables["files"] = _files(split, match_id, size)
@@ -186,15 +190,42 @@ def _picked(raws: Sequence[msgspec.Raw], indices: np.ndarray) -> list[msgspec.Ra
     return list(itemgetter(*indices.tolist())(raws))
 
 
-def _with_definition(start: pd.DataFrame, definition: pd.DataFrame) -> pd.DataFrame:
+def _with_definition(
+    start: TableChunks, definition: TableChunks, match_id: str, problems: Problems
+) -> pd.DataFrame:
     """match_start with its file's LogMatchDefinition's columns and time (a row of its own if
     the file has no LogMatchStart); extra columns of either after the known ones, by name."""
-    own = definition.drop(columns=["event_index", "phase"]).rename(
-        columns={"time": "definition_time"}
-    )
-    joined = start.merge(own, on="match_id", how="outer", sort=False, suffixes=("", "_definition"))
     known = TABLES["match_start"].column_names
-    return joined[[*known, *sorted(set(joined.columns) - set(known))]]
+    if start.rows == 1 and definition.rows == 1:
+        # The usual file, one of each: their columns side by side, as the merge below joins
+        # them when no extra column of one has the name of a column of the other.
+        data = start.columns(match_id, problems)
+        own = definition.columns(match_id, problems)
+        for name in ("match_id", "event_index", "phase"):
+            del own[name]
+        own["definition_time"] = own.pop("time")
+        if not own.keys() & data.keys():
+            data.update(own)
+            return frame_of({name: data[name] for name in _ordered(data, known)})
+        first = frame_of(data)
+        second = frame_of({"match_id": first["match_id"].array, **own})
+    else:
+        first = start.frame(match_id, problems)
+        second = (
+            definition.frame(match_id, problems)
+            .drop(columns=["event_index", "phase"])
+            .rename(columns={"time": "definition_time"})
+        )
+    joined = first.merge(second, on="match_id", how="outer", sort=False, suffixes=_SUFFIXES)
+    return joined[_ordered(joined.columns, known)]
+
+
+_SUFFIXES = ("", "_definition")
+
+
+def _ordered(names: Iterable[str], known: Sequence[str]) -> list[str]:
+    """The known columns, then the others by name."""
+    return [*known, *sorted(set(names) - set(known))]
 
 
 def _other_events(split: SplitFile, match_id: str) -> pd.DataFrame:

@@ -16,6 +16,7 @@ one event is at fault).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -199,16 +200,15 @@ def require_roster_agreement(
             document_index=index,
         )
     found = _players_of(tables)
-    strangers = found.index.difference(pd.Index(sorted(players)))
-    if len(strangers):
-        first = found[strangers].sort_values().iloc[:1]
-        player, event = first.index[0], int(first.iloc[0])
+    strangers = [player for player in found if player not in players]
+    if strangers:
+        player = min(strangers, key=lambda stranger: (found[stranger], stranger))
         raise DocumentError(
             f"{where} names {len(strangers)} player(s) the match does not have, e.g. {player!r} "
-            f"(first in event {event}); the file belongs to another match",
+            f"(first in event {found[player]}); the file belongs to another match",
             document_index=index,
         )
-    absent = sorted(players - set(found.index))
+    absent = sorted(players - found.keys())
     if absent:
         raise DocumentError(
             f"{where} never names {len(absent)} of the match's {len(players)} participants: "
@@ -229,35 +229,44 @@ def require_roster_agreement(
         )
 
 
-def credited_kills(kills: pd.DataFrame) -> pd.Series:
+def credited_kills(kills: pd.DataFrame) -> Counter[str]:
     """Kills per killer id as PUBG counts a participant's ``kills``: kill events (of the first of
-    :data:`KILL_TYPES` the table holds) of an enemy, not a suicide."""
-    if "event_type" in kills and len(kills):
-        types = kills["event_type"].astype("string")
-        kind = next((t for t in KILL_TYPES if types.eq(t).any()), KILL_TYPES[0])
-        kills = kills[types.eq(kind).fillna(False).to_numpy()]
-    killer = kills["killer_id"].astype("string")
-    same_team = kills["killer_team_id"].eq(kills["victim_team_id"]).fillna(False)
-    own = killer.eq(kills["victim_id"].astype("string")).fillna(False)
-    suicide = kills["is_suicide"].fillna(False).astype(bool)
-    enemy = killer.notna() & killer.ne("") & ~same_team & ~own & ~suicide
-    return killer[enemy.to_numpy()].value_counts()
+    :data:`KILL_TYPES` the table holds) of an enemy, not a suicide (nor of the killer's own
+    team, nor of the killer)."""
+    rows = len(kills)
+    chosen = np.ones(rows, dtype=bool)
+    if "event_type" in kills and rows:
+        types = _values(kills["event_type"])
+        kind = next((t for t in KILL_TYPES if (types == t).any()), KILL_TYPES[0])
+        chosen = types == kind
+    columns = ("killer_id", "victim_id", "killer_team_id", "victim_team_id", "is_suicide")
+    counts: Counter[str] = Counter()
+    for killer, victim, killer_team, victim_team, suicide in zip(
+        *(_values(kills[column])[chosen] for column in columns), strict=True
+    ):
+        same_team = killer_team is not None and killer_team == victim_team
+        if killer and killer != victim and not same_team and not suicide:
+            counts[killer] += 1
+    return counts
 
 
-def _players_of(tables: Mapping[str, pd.DataFrame]) -> pd.Series:
+def _players_of(tables: Mapping[str, pd.DataFrame]) -> dict[str, int]:
     """Every account id the file's tables name -> the first event naming it."""
-    parts = []
+    first: dict[str, int] = {}
     for name, columns in PLAYER_COLUMNS.items():
         table = tables[name]
+        if not len(table):
+            continue
+        events = _values(table["event_index"])
         for column in columns:
-            if column in table and len(table):
-                parts.append(
-                    pd.DataFrame(
-                        {"player": table[column].astype("string"), "event": table["event_index"]}
-                    )
-                )
-    if not parts:
-        return pd.Series(dtype="Int64")
-    named = pd.concat(parts, ignore_index=True)
-    named = named[named["player"].notna() & named["player"].ne("")]
-    return named.groupby("player", sort=False)["event"].min()
+            if column not in table:
+                continue
+            for player, event in zip(_values(table[column]), events, strict=True):
+                if player and (player not in first or event < first[player]):
+                    first[player] = event
+    return first
+
+
+def _values(column: pd.Series) -> np.ndarray:
+    """A column's values as Python objects, ``None`` where missing."""
+    return column.to_numpy(dtype=object, na_value=None)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from matchkit.model.base import DeclaredFrames
 from matchkit.model.combine import stack
-from matchkit.model.schema import coerce_frame
+from matchkit.model.schema import category_dtype, coerce_frame
 from matchkit.telemetry.pubg.schema import TABLE_NAMES, TABLES
 
 __all__ = ["PubgTelemetryFrames", "coerced_table"]
@@ -105,6 +107,10 @@ class PubgTelemetryFrames(DeclaredFrames, schemas=TABLES, counted="files"):
         for name in TABLE_NAMES:
             parts = [frame.tables[name] for frame in kept]
             parts = [part for part in parts if len(part)] or parts[:1]
+            alike = _stacked_alike(parts, name) if len(parts) > 1 else None
+            if alike is not None:
+                tables[name] = alike
+                continue
             combined = stack(parts).rows if len(parts) > 1 else parts[0]
             tables[name] = coerced_table(combined.reset_index(drop=True), name)
         problems = tuple(dict.fromkeys(p for frame in frames for p in frame.problems))
@@ -125,3 +131,64 @@ def coerced_table(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     coerced = coerce_frame(frame, schema)
     known = schema.column_names
     return coerced[[*known, *sorted(set(coerced.columns) - set(known))]]
+
+
+def _stacked_alike(parts: list[pd.DataFrame], name: str) -> pd.DataFrame | None:
+    """:func:`coerced_table` of the parts stacked, when the parts are alike (what the reader
+    makes of files): the same columns in the order PubgTelemetryFrames holds them, each of one
+    dtype in every part, its schema's (a category may differ in its categories, joined as
+    :func:`coerce_frame` joins them). ``None`` otherwise, for
+    :func:`matchkit.model.combine.stack`, which settles any other mix (its checks of every
+    column of every part cost more than pandas' concat itself)."""
+    schema = TABLES[name]
+    columns = list(parts[0].columns)
+    known = schema.column_names
+    if columns != [*known, *sorted(set(columns) - set(known))] or any(
+        list(part.columns) != columns for part in parts
+    ):
+        return None
+    dtypes = [list(part.dtypes) for part in parts]
+    declared = {column.name: column for column in schema.columns}
+    categories: list[str] = []
+    for position, column in enumerate(columns):
+        dtype = dtypes[0][position]
+        if all(other[position] is dtype or other[position] == dtype for other in dtypes[1:]):
+            if column not in declared or dtype == declared[column].dtype:
+                continue
+            if isinstance(dtype, pd.CategoricalDtype) and _free_category(declared, column):
+                continue
+            return None
+        if not _free_category(declared, column) or not all(
+            isinstance(other[position], pd.CategoricalDtype) for other in dtypes
+        ):
+            return None
+        categories.append(column)  # concat leaves text where the categories differ
+    combined = pd.concat(parts, ignore_index=True)
+    for column in categories:
+        combined[column] = _categories_joined([part[column].array for part in parts])
+    return combined
+
+
+def _free_category(declared: dict[str, Any], column: str) -> bool:
+    """Whether a known column is a category of no fixed vocabulary (each file's its own)."""
+    found = declared.get(column)
+    return found is not None and found.kind == "category" and not found.categories
+
+
+def _categories_joined(arrays: list[Any]) -> pd.Categorical:
+    """Categoricals one after another, their categories the values present, sorted (what
+    :func:`matchkit.model.schema.categorical_of` makes of the text concat leaves)."""
+    present: set[str] = set()
+    for array in arrays:
+        codes = array.codes
+        present.update(str(value) for value in array.categories[np.unique(codes[codes >= 0])])
+    dtype = category_dtype(sorted(present))
+    position = {category: code for code, category in enumerate(dtype.categories)}
+    codes = []
+    for array in arrays:
+        recode = np.array(
+            [position.get(str(category), -1) for category in array.categories] + [-1],
+            dtype=np.int32,
+        )
+        codes.append(recode[array.codes])  # code -1 (missing) indexes the last slot
+    return pd.Categorical.from_codes(np.concatenate(codes), dtype=dtype)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from matchkit.model.schema import Column, Kind, TableSchema
 from matchkit.telemetry.pubg.objects import (
@@ -85,9 +86,9 @@ class EventTable:
     lead: tuple[str, ...] = ()
     typed: bool = True
 
-    @property
+    @cached_property
     def schema(self) -> TableSchema:
-        """The table's declared columns (for DeclaredFrames, Parquet and the docs)."""
+        """The table's declared columns (for DeclaredFrames, Parquet and the docs; made once)."""
         columns: dict[str, Column] = {
             "match_id": _derived("match_id", "string", "the match (= matches.match_id)"),
             "event_index": _derived("event_index", "Int64", "0-based position in its file"),

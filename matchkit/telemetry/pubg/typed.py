@@ -28,7 +28,7 @@ import pyarrow as pa
 from msgspec import Struct
 
 from matchkit.model.text import text_value
-from matchkit.normalize import ARROW_POOL, nulls
+from matchkit.normalize import nulls
 from matchkit.telemetry.pubg.chunks import arrow_values
 from matchkit.telemetry.pubg.objects import Leaf, LeafKind, Node, Skip
 from matchkit.telemetry.pubg.tables import Source
@@ -138,9 +138,9 @@ def _transpose(items: list[Any], plan: _Plan, columns: dict[str, pa.Array]) -> N
         if step.plan is not None:
             _transpose(values, step.plan, columns)
         elif step.kind == "json":
-            columns[step.column] = pa.array(json_texts(values), pa.string(), memory_pool=ARROW_POOL)
+            columns[step.column] = arrow_values(json_texts(values), "json")
         elif step.kind == "strings":
-            columns[step.column] = pa.array(list_texts(values), pa.string(), memory_pool=ARROW_POOL)
+            columns[step.column] = arrow_values(list_texts(values), "json")
         else:
             columns[step.column] = arrow_values(values, step.kind)
 
