@@ -446,7 +446,8 @@ def test_the_scheduler_names_only_modules_that_exist() -> None:
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("root_conftest", PACKAGE.parent / "conftest.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     conftest = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(conftest)
     for module in (*conftest.FIRST, *conftest.SPREAD):
