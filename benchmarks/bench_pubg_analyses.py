@@ -23,12 +23,11 @@ from __future__ import annotations
 import json
 import os
 import pickle
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from benchmarks.baseline import REPOSITORY, export, run_code
 from benchmarks.clock import Timing, clock, since
 
 MATCHES = 100
@@ -37,10 +36,18 @@ ROUNDS = 3
 BASE_COMMIT = "36416fb"
 """The code measured beside this one: main before the PUBG analyses read only what they use."""
 
-REPOSITORY = Path(__file__).resolve().parents[1]
+IN_MEMORY = [
+    ("weapon_kill_shares", {"by": "map_name"}),
+    ("kill_distances", {}),
+    ("first_knock_summary", {"by": "game_mode"}),
+    ("landing_spots", {}),
+    ("zone_phases", {}),
+    ("damage_by_placement", {}),
+]
+"""(b)'s analyses, each with its arguments: run here and in the child of (c)."""
 
 # Runs in a child process, with the code under test first on PYTHONPATH: argv is the archive
-# folder and the pickle of (b)'s documents and files.
+# folder, the pickle of (b)'s documents and files, and IN_MEMORY as JSON.
 _CHILD = """
 import json, pickle, sys, time
 import dask.dataframe  # noqa: F401  (as a notebook has: its import is not the call's cost)
@@ -83,12 +90,8 @@ for label, call in calls.items():
 documents, files = pickle.loads(open(sys.argv[2], "rb").read())
 frames, telemetry = matchkit.to_frames(documents), to_pubg_telemetry_frames(files)
 def in_memory():
-    pubg.weapon_kill_shares(frames, telemetry, by="map_name")
-    pubg.kill_distances(frames, telemetry)
-    pubg.first_knock_summary(frames, telemetry, by="game_mode")
-    pubg.landing_spots(frames, telemetry)
-    pubg.zone_phases(frames, telemetry)
-    pubg.damage_by_placement(frames, telemetry)
+    for name, arguments in json.loads(sys.argv[3]):
+        getattr(pubg, name)(frames, telemetry, **arguments)
 figures["(b) 100 matches in memory"] = best(in_memory)
 print(json.dumps({"code": matchkit.__file__, "figures": figures}))
 """
@@ -120,12 +123,8 @@ def analyse(frames: Any, telemetry: Any) -> Timing:
     from matchkit.analysis import pubg
 
     started = clock()
-    pubg.weapon_kill_shares(frames, telemetry, by="map_name")
-    pubg.kill_distances(frames, telemetry)
-    pubg.first_knock_summary(frames, telemetry, by="game_mode")
-    pubg.landing_spots(frames, telemetry)
-    pubg.zone_phases(frames, telemetry)
-    pubg.damage_by_placement(frames, telemetry)
+    for name, arguments in IN_MEMORY:
+        getattr(pubg, name)(frames, telemetry, **arguments)
     return since(started)
 
 
@@ -138,32 +137,10 @@ def small_archive(folder: Path) -> None:
         matchkit.archive.sync(client, folder, telemetry=True, progress=False)
 
 
-def _export(commit: str, target: Path) -> Path:
-    """The package of ``commit``, extracted into ``target``."""
-    target.mkdir()
-    exported = subprocess.run(
-        ["git", "-C", str(REPOSITORY), "archive", commit, "matchkit"],
-        check=True,
-        capture_output=True,
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(target)], input=exported, check=True)
-    return target
-
-
 def _child(code: Path, folder: Path, pickled: Path) -> dict[str, Timing]:
-    done = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(folder), str(pickled)],
-        env=dict(os.environ, PYTHONPATH=str(code)),
-        cwd=folder.parent,  # not the checkout: `python -c` puts its folder before PYTHONPATH
-        check=False,
-        capture_output=True,
-        text=True,
+    answer = run_code(
+        code, _CHILD, str(folder), str(pickled), json.dumps(IN_MEMORY), cwd=folder.parent
     )
-    if done.returncode != 0:
-        raise RuntimeError(f"the PUBG analyses of {code} failed:\n{done.stderr[-3000:]}")
-    answer = json.loads(done.stdout.strip().splitlines()[-1])
-    if not answer["code"].startswith(str(code)):
-        raise RuntimeError(f"{code} was not the code measured: {answer['code']}")
     return {label: (wall, cpu) for label, (wall, cpu) in answer["figures"].items()}
 
 
@@ -177,7 +154,7 @@ def archive_side_by_side(files: list[bytes], documents: list[dict[str, Any]]) ->
         pickled.write_bytes(pickle.dumps((documents, files)))
         codes = {"this": REPOSITORY}
         if base != "none":
-            codes = {f"base {base}": _export(base, root / "base"), **codes}
+            codes = {f"base {base}": export(base, root / "base"), **codes}
         best: dict[str, dict[str, Timing]] = {name: {} for name in codes}
         for _ in range(ROUNDS):
             for name, code in codes.items():

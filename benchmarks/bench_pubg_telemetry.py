@@ -41,6 +41,7 @@ from typing import Any
 
 import orjson
 
+from benchmarks.baseline import REPOSITORY, export, run_code
 from benchmarks.clock import Timing, clock, since
 from benchmarks.memory import peak_rss_beyond
 
@@ -250,6 +251,7 @@ def small_files() -> tuple[list[tuple[str, bytes]], dict[str, list[tuple[str, in
 _SMALL_RUN = """
 import json, sys, time
 from pathlib import Path
+import matchkit
 from matchkit.telemetry.pubg import read_pubg_file, to_pubg_telemetry_frames
 from matchkit.telemetry.pubg.check import MatchRoster
 from matchkit.telemetry.pubg.frames import PubgTelemetryFrames
@@ -272,34 +274,23 @@ for _ in range(repeats + 1):  # the first warms up
     started = time.process_time()
     to_pubg_telemetry_frames(large, matches=large_roster)
     larges.append(time.process_time() - started)
-print(min(reads[1:]), min(combines[1:]), min(larges[1:]))
+figures = [min(reads[1:]), min(combines[1:]), min(larges[1:])]
+print(json.dumps({"code": matchkit.__file__, "figures": figures}))
 """
 
 
 def _baseline_tree(folder: Path) -> Path | None:
     """The baseline's package, extracted into ``folder``; ``None`` without git history."""
-    commit = os.environ.get("MATCHKIT_BENCH_BASELINE", BASELINE)
-    root = Path(__file__).resolve().parents[1]
-    archive = subprocess.run(
-        ["git", "-C", str(root), "archive", commit, "matchkit"], capture_output=True, check=False
-    )
-    if archive.returncode != 0:
+    try:
+        return export(os.environ.get("MATCHKIT_BENCH_BASELINE", BASELINE), folder)
+    except RuntimeError:
         return None
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
-    return folder
 
 
 def _small_run(tree: Path, folder: Path) -> tuple[float, float, float]:
-    environment = {**os.environ, "PYTHONPATH": str(tree)}
-    result = subprocess.run(
-        [sys.executable, "-c", _SMALL_RUN, str(folder), str(SMALL_REPEATS)],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=folder,
-        env=environment,
-    )
-    read, combine, large = map(float, result.stdout.split())
+    read, combine, large = run_code(tree, _SMALL_RUN, str(folder), str(SMALL_REPEATS), cwd=folder)[
+        "figures"
+    ]
     return read, combine, large
 
 
@@ -325,7 +316,7 @@ def small_main(large: bytes, large_roster: dict[str, int]) -> None:
         )
         (folder / "baseline").mkdir()
         baseline = _baseline_tree(folder / "baseline")
-        sides = {"this code": Path(__file__).resolve().parents[1]}
+        sides = {"this code": REPOSITORY}
         if baseline is None:
             print("  (no git history: the baseline is not measured)")
         else:

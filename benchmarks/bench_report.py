@@ -14,19 +14,16 @@ at a time, so the per-notebook times overlap and add up to more than the total.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
+
+from benchmarks.baseline import REPOSITORY, export, run_code
 
 TARGET_SECONDS = {"cold": 60.0, "warm": 30.0}
 
 #: The commit measured beside this code: main before the report ran pdoc in a free kernel slot.
 BASE_COMMIT = "8c34d0b"
-
-REPOSITORY = Path(__file__).resolve().parents[1]
 
 # Runs in a child process, with the code under test first on PYTHONPATH.
 _RUN = """
@@ -50,36 +47,12 @@ def _digest(folder: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def _export(commit: str, target: Path) -> Path:
-    """The package, notebooks and sample data set of ``commit``, extracted into ``target``."""
-    target.mkdir()
-    archive = subprocess.run(
-        ["git", "-C", str(REPOSITORY), "archive", commit, "matchkit", "notebooks", "data"],
-        check=True,
-        capture_output=True,
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
-    return target
-
-
 def _run(code: Path, out: Path, cache: Path) -> dict:
     from matchkit.report.assets import assets_path
 
-    env = dict(os.environ, MATCHKIT_CACHE_DIR=str(cache), PYTHONPATH=str(code))
+    env = dict(os.environ, MATCHKIT_CACHE_DIR=str(cache))
     env.pop("MATCHKIT_BASE_URL", None)
-    done = subprocess.run(
-        [sys.executable, "-c", _RUN, str(out), str(assets_path())],
-        env=env,
-        cwd=out.parent,  # not the checkout: `python -c` puts its folder before PYTHONPATH
-        check=False,
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"the report of {code} failed:\n{done.stderr[-3000:]}")
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
-    if not figures["code"].startswith(str(code)):
-        raise RuntimeError(f"ran {figures['code']}, not the code under {code}")
+    figures = run_code(code, _RUN, str(out), str(assets_path()), cwd=out.parent, env=env)
     figures["digest"] = _digest(out)
     return figures
 
@@ -91,7 +64,10 @@ def main() -> None:
         root = Path(folder)
         codes = {"this code": REPOSITORY}
         if base != "none":
-            codes = {f"main {base}": _export(base, root / "base"), **codes}
+            codes = {
+                f"main {base}": export(base, root / "base", "matchkit", "notebooks", "data"),
+                **codes,
+            }
         figures: dict[tuple[str, str], dict] = {}
         for run in ("cold", "warm"):
             for number, (label, code) in enumerate(codes.items()):  # cold of each, then warm
