@@ -39,7 +39,7 @@ __all__ = [
     "read_sources",
 ]
 
-TelemetrySource: TypeAlias = "str | os.PathLike[str] | bytes | bytearray | memoryview | list[Any]"
+TelemetrySource: TypeAlias = str | os.PathLike[str] | bytes | bytearray | memoryview | list[Any]
 """One telemetry file: a path, its bytes, its JSON text, or its parsed list of events."""
 
 

@@ -20,7 +20,7 @@ from matchkit.errors import DocumentError, InvalidArgumentError
 
 __all__ = ["DEFAULT_MAX_BYTES", "GZIP_MAGIC", "PubgSource", "checked_max_bytes", "read_content"]
 
-PubgSource: TypeAlias = "str | os.PathLike[str] | bytes | bytearray | memoryview | list[Any]"
+PubgSource: TypeAlias = str | os.PathLike[str] | bytes | bytearray | memoryview | list[Any]
 """One telemetry file: a path, its bytes (gzip or not), its JSON text, or its parsed events."""
 
 DEFAULT_MAX_BYTES = 2 * 1024**3
