@@ -3,7 +3,8 @@
 Each randomized test (chaos seeds, kill trials, repeated runs) takes its count from
 :func:`count`: the brief default in ``make test``, the deep one when ``MATCHKIT_TEST_DEEP=1``
 (``make test-deep``), or an exact number from the test's own variable (e.g.
-``MATCHKIT_CHAOS_SEEDS=300``), which wins over both.
+``MATCHKIT_CHAOS_SEEDS=300``), which wins over both. The property tests whose examples are
+costly take their ``max_examples`` from :func:`examples`.
 """
 
 from __future__ import annotations
@@ -24,3 +25,9 @@ def count(variable: str, *, brief: int, deep: int) -> int:
     if given:
         return int(given)
     return deep if is_deep() else brief
+
+
+def examples(brief: int) -> int:
+    """A property test's ``max_examples``: ``brief`` in ``make test``, ten times as many in
+    ``make test-deep``. For the tests whose examples cost a tenth of a second or more each."""
+    return brief * 10 if is_deep() else brief

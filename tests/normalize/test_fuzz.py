@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from matchkit import DocumentError, MatchFrames, to_frames
 from matchkit.model.schema import TABLE_NAMES, TABLES
 from matchkit.sampledata.dataset import open_dataset
+from tests import depth
 from tests.builders.matches import arena_match, bot, player, royale_match
 
 FUZZ = settings(
@@ -187,7 +188,9 @@ def test_deeply_nested_stats(depth):
     normalize(_with_deep_stats(depth))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=depth.examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(document=mutated_documents())
 def test_frames_of_mutated_documents_round_trip_through_parquet(document, tmp_path_factory):
     try:

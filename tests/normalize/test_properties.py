@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from matchkit import MatchFrames, to_frames
+from tests import depth
 from tests.builders.resources import arena, asset, match, page, participant, player, roster, round_
 
 INT64 = st.integers(-(2**63), 2**63 - 1)
@@ -160,7 +161,9 @@ def snapshot_pages(draw: st.DrawFn) -> list[dict[str, Any]]:
     return pages
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=depth.examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(
     pages=snapshot_pages(),
     order=st.randoms(use_true_random=False),
@@ -184,7 +187,9 @@ def test_the_order_of_pages_does_not_change_the_players(
     assert reference.problems == other.problems
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=depth.examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(
     pages=snapshot_pages(),
     cuts=st.lists(st.integers(0, 4), max_size=2),

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from matchkit.errors import DocumentError, InvalidArgumentError, MatchkitError
 from matchkit.telemetry.pubg import DEFAULT_MAX_BYTES, read_pubg_file, to_pubg_telemetry_frames
 from matchkit.telemetry.pubg.tables import EVENT_TABLES
+from tests import depth
 from tests.telemetry.pubg.files import (
     WHOLE,
     WHOLE_MATCH,
@@ -280,7 +281,9 @@ def _mutated(draw: st.DrawFn) -> list[Any]:
     return events
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=depth.examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(_mutated())
 def test_real_events_with_any_value_anywhere(events: list[Any]) -> None:
     try:
