@@ -150,7 +150,7 @@ def test_max_matches_keeps_the_first_in_sort_order(
     connect: Callable[..., Client], caplog: pytest.LogCaptureFixture
 ) -> None:
     client = connect()
-    span = {"start": "2026-08-01T00:00:00Z", "end": "2026-10-01T00:00:00Z"}
+    span = {"start": "2026-09-26T00:00:00Z", "end": "2026-10-01T00:00:00Z"}  # ~180 matches
     everything = client.matches(**span)
     with caplog.at_level(logging.INFO, logger="matchkit"):
         latest = client.matches(**span, sort="-createdAt", max_matches=7)
@@ -167,7 +167,7 @@ def _ids(frames: MatchFrames, mask: pd.Series) -> set[str]:
 
 def test_each_global_filter(connect: Callable[..., Client], dataset: Dataset) -> None:
     now = dataset.as_of
-    window = TimeWindow(now - timedelta(days=40), now)
+    window = TimeWindow(now - timedelta(days=15), now)
     expected = truth(dataset, "global", window)
     client = connect()
     span = {"start": window.start, "end": window.end}
