@@ -2,17 +2,19 @@
 
 Expected values come from the sample set's documents read in plain Python; the Dask inputs are
 the same tables through ``dask.dataframe.from_pandas`` (text as strings, as an archive stores
-it), in one and in several partitions, computed on a real LocalCluster.
+it), in one and in several partitions, computed on Dask's threads (the same functions on a
+LocalCluster's workers: ``tests/analysis/test_on_cluster.py``).
 """
 
 from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
+import dask
+import dask.dataframe as dd
 import pandas as pd
 import pytest
 
@@ -22,10 +24,6 @@ from matchkit.errors import InvalidArgumentError
 from matchkit.names import sample_names
 from matchkit.sampledata.dataset import open_dataset
 from tests.analysis.helpers import sample_frames, wilson
-
-dask = pytest.importorskip("dask")
-dd = pytest.importorskip("dask.dataframe")
-distributed = pytest.importorskip("distributed")
 
 
 class _Dataset:
@@ -182,17 +180,6 @@ def test_bad_arguments_are_invalid_argument_errors(data, player_id, parameter):
 # -- Dask: the same results --------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Any]:
-    with (
-        distributed.LocalCluster(
-            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as local,
-        distributed.Client(local) as client,
-    ):
-        yield client
-
-
 def _months(frames: Any, table: pd.DataFrame) -> pd.Series:
     """Each row's match month, "YYYY-MM", as an archive partitions its tables."""
     months = frames.matches.set_index("match_id")["created_at"].dt.strftime("%Y-%m")
@@ -212,19 +199,12 @@ def _lazy(frames: Any, partitions: int) -> SimpleNamespace:
         if name != "players":  # an archive's partition column, on every match-bound table
             text["month"] = _months(frames, table)
         tables[name] = dd.from_pandas(table.assign(**text), npartitions=partitions)
-    # held by the cluster's worker, as an archive's files are read there: small graphs
     return SimpleNamespace(**dict(zip(tables, dask.persist(*tables.values()), strict=True)))
 
 
-# The Dask stand-ins are built from pandas tables in memory (dask.dataframe.from_pandas), which
-# distributed ships inside the graph; a real archive is read by its workers.
-_GRAPH_FROM_PANDAS = pytest.mark.filterwarnings("ignore:Sending large graph:UserWarning")
-
-
-@_GRAPH_FROM_PANDAS
 @pytest.mark.parametrize("partitions", [1, 5])
 @pytest.mark.parametrize("shard", ["global", "na"])
-def test_dask_tables_give_the_same_results(cluster, renames, shard, partitions):
+def test_dask_tables_give_the_same_results(renames, shard, partitions):
     frames = sample_frames(shard)
     lazy = _lazy(frames, partitions)
     assert isinstance(lazy.matches, dd.DataFrame)
@@ -245,21 +225,17 @@ def test_dask_tables_give_the_same_results(cluster, renames, shard, partitions):
             assert getattr(computed, field) == pytest.approx(getattr(eager, field), nan_ok=True)
 
 
-@_GRAPH_FROM_PANDAS
-def test_an_archives_snapshots_give_the_names_over_time(cluster, dataset, renames):
+def test_an_archives_snapshots_give_the_names_over_time(dataset, renames):
     rename = renames["global"][1]  # took the name another player gave up
     frames = sample_frames()
-    months = frames.matches["created_at"].dt.strftime("%Y-%m")
+    by_month: dict[str, list[dict]] = {}  # the player's matches, a month an archive batch
+    for document in dataset.iter_documents("global"):
+        if any(item["id"] == rename["player_id"] for item in document["included"]):
+            month = document["data"]["attributes"]["createdAt"][:7]
+            by_month.setdefault(month, []).append(document)
     snapshots = []
-    for month in sorted(set(months)):
-        part = to_frames(
-            [
-                document
-                for document in dataset.iter_documents("global")
-                if document["data"]["attributes"]["createdAt"][:7] == month
-                and any(item["id"] == rename["player_id"] for item in document["included"])
-            ]
-        )
+    for month in sorted(by_month):
+        part = to_frames(by_month[month])
         latest = part.matches["created_at"].max()
         snapshots.append(part.players.assign(match_created_at=latest))
     lazy = _lazy(frames, 3)
