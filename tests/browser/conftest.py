@@ -39,13 +39,27 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
+@dataclass(frozen=True)
+class Screenshots:
+    """Screenshots for a person to look at: taken only when ``MATCHKIT_SCREENSHOT_DIR`` names a
+    folder to keep them in (nobody looks at a temporary folder's, and a full page of a report's
+    notebook takes about half a second of CPU time to paint and encode)."""
+
+    folder: Path | None
+
+    def take(self, page: Any, name: str, *, full_page: bool = False) -> None:
+        if self.folder is not None:
+            page.screenshot(path=self.folder / name, full_page=full_page)
+
+
 @pytest.fixture(scope="module")
-def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where the screenshots go (MATCHKIT_SCREENSHOT_DIR to keep them for looking at)."""
+def screenshots() -> Screenshots:
     kept = os.environ.get("MATCHKIT_SCREENSHOT_DIR")
-    folder = Path(kept) if kept else tmp_path_factory.mktemp("screenshots")
+    if not kept:
+        return Screenshots(None)
+    folder = Path(kept)
     folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return Screenshots(folder)
 
 
 @dataclass

@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from matchkit.report import notebooks_path
+from tests.browser.conftest import Screenshots
 
 NOTEBOOK = "05-explorer.ipynb"
 START_TIMEOUT = 60.0
@@ -142,7 +143,7 @@ def _wait(condition: Any, *, timeout: float, what: str) -> float:
 
 
 def test_the_explorer_runs_and_answers_in_a_live_jupyterlab(
-    lab: Lab, browser: Any, screenshots: Path
+    lab: Lab, browser: Any, screenshots: Screenshots
 ) -> None:
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     blocked: list[str] = []
@@ -180,7 +181,7 @@ def test_the_explorer_runs_and_answers_in_a_live_jupyterlab(
         page.locator(".jp-Notebook .widget-tab").first.scroll_into_view_if_needed()
         assert _status(page) == "716 of 4,200 matches selected"
         assert _visible_images(page) != ""
-        page.screenshot(path=screenshots / "lab-1-run.png")
+        screenshots.take(page, "lab-1-run.png")
 
         # A filter change: Quick 2v2 instead of Quick 3v3 (still ranked).
         before_status, before_images = _status(page), _visible_images(page)
@@ -197,7 +198,7 @@ def test_the_explorer_runs_and_answers_in_a_live_jupyterlab(
         drawn = time.monotonic() - started
         print(f"\nexplorer filter change: count {counted:.2f} s, plots redrawn {drawn:.2f} s")
         assert _status(page) == "675 of 4,200 matches selected"
-        page.screenshot(path=screenshots / "lab-2-filtered.png")
+        screenshots.take(page, "lab-2-filtered.png")
 
         # Reset: every match again.
         page.locator(".jp-Notebook button:has-text('Reset filters')").first.click()
@@ -212,7 +213,7 @@ def test_the_explorer_runs_and_answers_in_a_live_jupyterlab(
             )
             == 0
         )
-        page.screenshot(path=screenshots / "lab-3-reset.png")
+        screenshots.take(page, "lab-3-reset.png")
 
         # Another tab: drawn when opened, for the current selection.
         page.locator(".jp-Notebook .widget-tab .lm-TabBar-tab:has-text('Side win rates')").click()
@@ -228,7 +229,7 @@ def test_the_explorer_runs_and_answers_in_a_live_jupyterlab(
             timeout=15,
             what="the side win rates tab",
         )
-        page.screenshot(path=screenshots / "lab-4-tab.png")
+        screenshots.take(page, "lab-4-tab.png")
         # Its options on one line, each labelled beside its control (not above it).
         label = page.locator(".jp-Notebook .widget-tab .widget-label:text-is('Level')").first
         buttons = page.locator(".jp-Notebook .widget-tab .widget-toggle-buttons").first
@@ -241,7 +242,7 @@ def test_the_explorer_runs_and_answers_in_a_live_jupyterlab(
             timeout=15,
             what="the side win rates by round",
         )
-        page.screenshot(path=screenshots / "lab-5-round.png")
+        screenshots.take(page, "lab-5-round.png")
         assert blocked == []  # nothing outside the local JupyterLab was asked for
         assert errors == []
     finally:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from matchkit.report import API_FOLDER, NOTEBOOKS, build_report
+from tests.browser.conftest import Screenshots
 
 # Text that must never reach an analyst's page.
 RAW = (
@@ -35,13 +36,13 @@ PAGES = ["index.html", *(name.replace(".ipynb", ".html") for name in NOTEBOOKS)]
 
 @pytest.mark.parametrize("name", [*PAGES, f"{API_FOLDER}/matchkit.html"])
 def test_the_page_loads_offline_with_no_raw_output(
-    name: str, report: Path, offline_page, screenshots: Path
+    name: str, report: Path, offline_page, screenshots: Screenshots
 ) -> None:
     opened = offline_page(report)
     opened.open(report / name)
     if name.startswith("05"):
         opened.page.wait_for_selector(".widget-tab", state="visible", timeout=60_000)
-    opened.page.screenshot(path=screenshots / (name.replace("/", "-") + ".png"), full_page=True)
+    screenshots.take(opened.page, name.replace("/", "-") + ".png", full_page=True)
     assert opened.blocked == []  # no request left the report folder (a CDN, say)
     assert opened.missing == []  # and every file asked for inside it was there
     assert opened.errors == []  # no script failed
