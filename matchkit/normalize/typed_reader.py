@@ -33,6 +33,11 @@ _RELATIONSHIPS = attrgetter("relationships")
 _NONE = type(None)
 _PIECE = 64  # rows transposed at a time: few short-lived tuples alive at once
 
+WARM_ROWS = 128
+"""Resources of one type read into the typed reader's lists together: few enough that the
+pages they came from are still in the processor's caches, enough that the fixed cost of a
+read (a few dozen Python calls) is shared by many rows."""
+
 
 class TypedReader:
     """Reads raw pages that decode into the declared Structs; declines every other page."""
@@ -109,9 +114,18 @@ class _Staged:
             name: [] for name in shape.relationships if name not in self.known
         }
         self.data = {name: attrgetter(f"{name}.data") for name in shape.relationships}
+        self.waiting: list[Struct] = []
 
     def add(self, resources: list[Struct]) -> None:
-        """Read one page's resources of this type into the lists."""
+        """Take in one page's resources of this type: read into the lists once
+        :data:`WARM_ROWS` of them wait."""
+        self.waiting.extend(resources)
+        if len(self.waiting) >= WARM_ROWS:
+            self._take_in(self.waiting)
+            self.waiting = []
+
+    def _take_in(self, resources: list[Struct]) -> None:
+        """Read resources of this type into the lists."""
         shape = self.shape
         attributes = list(map(_ATTRIBUTES, resources))
         fields = dict(zip(shape.attributes, _fields(attributes, shape.attributes), strict=True))
@@ -149,6 +163,9 @@ class _Staged:
 
     def read(self, ids: list[str], documents: list[int]) -> Chunk:
         """The lists as a chunk (a section or relationship no row carried adds nothing)."""
+        if self.waiting:
+            self._take_in(self.waiting)
+            self.waiting = []
         shape = self.shape
         sections: Sections = {}
         for name in SUBSECTIONS:
