@@ -1,10 +1,10 @@
 """The typed reader: raw pages of the known global shape -> Structs -> :class:`Chunk`.
 
 A page is decoded by :class:`matchkit.normalize.typed_shapes.ShapeDecoder` (checked there, down to
-every member's wire type); its resources of each type are then read into per-field lists right
-away, a Struct level at a time, with one :func:`msgspec.structs.astuple` per row and the
-transposition done in C, and the page's Structs are let go. The lists of a batch become Arrow
-columns when the walker reads it.
+every member's wire type); its resources of each type are then read into per-field lists within
+a few pages (:data:`WARM_ROWS`), a Struct level at a time, with one
+:func:`msgspec.structs.astuple` per row and the transposition done in C, and the Structs are let
+go. The lists of a batch become Arrow columns when the walker reads it.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ class TypedReader:
         return [Group(types[kind], group, list(map(_ID, group))) for kind, group in groups.items()]
 
     def stage(self, type_: str) -> _Staged:
-        """Resources of one type, read into per-field lists a page at a time (:class:`_Staged`)."""
+        """Resources of one type, read into per-field lists as they come (:class:`_Staged`)."""
         return _Staged(self.decoder.shapes[type_])
 
     def read(
@@ -81,12 +81,12 @@ class TypedReader:
 
 
 class _Staged:
-    """The typed reader's :class:`matchkit.normalize.chunks.Staged`: the Structs of each page
-    read into per-field lists as the page comes, and let go with the page; the lists become
-    Arrow columns a batch at a time.
+    """The typed reader's :class:`matchkit.normalize.chunks.Staged`: the Structs read into
+    per-field lists :data:`WARM_ROWS` at a time, and let go; the lists become Arrow columns a
+    batch at a time.
 
-    Read right after its decode, a page's Structs are still in the processor's caches, and
-    freeing them there lets the next page's decode reuse that memory while it is warm: held to
+    Read within a few pages of their decode, Structs are still in the processor's caches, and
+    freeing them there lets the next pages' decode reuse that memory while it is warm: held to
     the end of a batch (thousands of resources, megabytes of Structs), they were read and freed
     cold (the figures are in ``docs/benchmarks.md``). The lists hold only the values (and
     identifiers' ids), not the Structs around them.
@@ -144,7 +144,7 @@ class _Staged:
                 members = cast("tuple[str, ...]", shape.sections[name])
                 for column, read in zip(self.members[name], _fields(values, members), strict=True):
                     column.extend(read)
-            else:  # no row of the page carries it: as an empty one reads
+            else:  # none of these rows carries it: as an empty one reads
                 for column, default in zip(self.members[name], self.defaults[name], strict=True):
                     column.extend(repeat(default, len(values)))
         for column, read in zip(self.attributes, fields.values(), strict=True):
@@ -193,8 +193,8 @@ class _Staged:
 
 
 class _Identifiers:
-    """The identifiers of one relationship, page by page: how many each row holds, their types
-    and ids."""
+    """The identifiers of one relationship, rows added as they are read: how many each row
+    holds, their types and ids."""
 
     def __init__(self) -> None:
         self.counts: list[int] = []
@@ -202,13 +202,13 @@ class _Identifiers:
         self.ids: list[str] = []
 
     def add(self, data: list[Identifier | tuple[Identifier, ...] | None]) -> None:
-        """Add one page's rows (each an identifier, a tuple of them or None)."""
+        """Add rows (each an identifier, a tuple of them or None)."""
         kinds = set(map(type, data))
         if kinds <= {_NONE}:
             self.counts.extend(repeat(0, len(data)))
             return
         items: Iterable[Identifier]
-        # ``kinds`` says which of the declared forms the page holds: the casts state it.
+        # ``kinds`` says which of the declared forms the rows hold: the casts state it.
         if tuple in kinds:  # lists (decoded as tuples), with single identifiers or nulls beside
             lists: Sequence[Sequence[Identifier]] = (
                 cast("list[tuple[Identifier, ...]]", data)
