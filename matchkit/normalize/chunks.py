@@ -6,8 +6,10 @@ Both readers (the typed reader, :mod:`matchkit.normalize.typed_reader`, and the 
 and the identifiers of the relationships the model reads (:class:`Links`). Nothing after the
 readers knows which reader made a chunk: :class:`ChunkTable` puts the chunks of one type
 together, column by column, and the table builder works from there. Until they are read,
-resources wait in a :class:`Batch` of their reader: the walker's first copies, and the later
-copies of decision 17 (:mod:`matchkit.normalize.repeats`).
+resources wait in a :class:`Batch` of their reader, each type in a :class:`Staged` the reader
+made (the typed reader reads each page's resources into per-field lists there as they come):
+the walker's first copies, and the later copies of decision 17
+(:mod:`matchkit.normalize.repeats`).
 
 Example:
     >>> import pyarrow as pa
@@ -35,9 +37,11 @@ __all__ = [
     "Chunk",
     "ChunkTable",
     "Group",
+    "Held",
     "Links",
     "Reader",
     "Sections",
+    "Staged",
     "as_identifiers",
     "combine_sections",
 ]
@@ -176,6 +180,16 @@ class Group:
     ids: list[str]
 
 
+class Staged(Protocol):
+    """Resources of one type taken in by a reader, not yet read into a chunk."""
+
+    def add(self, resources: list[Any]) -> None:
+        """Take in resources of this type (from groups the reader made), in order."""
+
+    def read(self, ids: list[str], documents: list[int]) -> Chunk:
+        """Everything taken in as a chunk, with each row's id and document position."""
+
+
 class Reader(Protocol):
     """What the walker asks of a reader."""
 
@@ -183,13 +197,32 @@ class Reader(Protocol):
         """The page's resources (``data``, then ``included``) grouped by type, each group in
         page order; ``None`` when this reader does not read the page."""
 
+    def stage(self, type_: str) -> Staged:
+        """An empty :class:`Staged` for resources of one type."""
+
     def read(self, type_: str, resources: list[Any], ids: list[str], documents: list[int]) -> Chunk:
         """The resources of one type (taken from groups this reader made) as a chunk."""
 
 
+class Held:
+    """A :class:`Staged` that holds the resources as they came, for its reader to read them
+    all at once (:meth:`Reader.read`)."""
+
+    def __init__(self, reader: Reader, type_: str) -> None:
+        self.reader = reader
+        self.type = type_
+        self.resources: list[Any] = []
+
+    def add(self, resources: list[Any]) -> None:
+        self.resources.extend(resources)
+
+    def read(self, ids: list[str], documents: list[int]) -> Chunk:
+        return self.reader.read(self.type, self.resources, ids, documents)
+
+
 class Batch:
     """Resources waiting to be read into chunks, all split by one reader: by type, the
-    resources, their ids and their documents' positions, in the order they came.
+    reader's :class:`Staged`, their ids and their documents' positions, in the order they came.
 
     Attributes:
         reader: the reader that split them, and reads them.
@@ -199,7 +232,7 @@ class Batch:
     def __init__(self, reader: Reader) -> None:
         self.reader = reader
         self.size = 0
-        self._types: dict[str, tuple[list[Any], list[str], list[int]]] = {}
+        self._types: dict[str, tuple[Staged, list[str], list[int]]] = {}
 
     @property
     def types(self) -> list[str]:
@@ -210,11 +243,10 @@ class Batch:
         """Add resources of one type that came in one document."""
         entry = self._types.get(type_)
         if entry is None:
-            self._types[type_] = (list(resources), list(ids), [document] * len(ids))
-        else:
-            entry[0].extend(resources)
-            entry[1].extend(ids)
-            entry[2].extend([document] * len(ids))
+            entry = self._types[type_] = (self.reader.stage(type_), [], [])
+        entry[0].add(resources)
+        entry[1].extend(ids)
+        entry[2].extend([document] * len(ids))
         self.size += len(ids)
 
     def read(self, type_: str) -> Chunk | None:
@@ -222,8 +254,8 @@ class Batch:
         entry = self._types.pop(type_, None)
         if entry is None or not entry[1]:
             return None
-        resources, ids, documents = entry
-        return self.reader.read(type_, resources, ids, documents)
+        staged, ids, documents = entry
+        return staged.read(ids, documents)
 
 
 @dataclass

@@ -129,6 +129,8 @@ def fast_arrow(values: Sequence[Any], arrow_type: pa.DataType | None = None) -> 
     taken as it is. Anything else (floats, mixed kinds, nested values, integers beyond 64 bits)
     goes to :func:`to_arrow`.
     """
+    if values and values[0] is None and values.count(None) == len(values):
+        return nulls(len(values))  # a member no row carries (PUBG's of Battlerite's cosmetics)
     if arrow_type == pa.int64():
         try:  # numpy reads checked integers in half the time; None or a huge one stops it
             return pa.array(np.fromiter(values, dtype=np.int64, count=len(values)))

@@ -15,7 +15,7 @@ import numpy as np
 
 from matchkit.errors import DocumentError
 from matchkit.model.schema import RESOURCE_TABLES, SUBSECTIONS, TABLES
-from matchkit.normalize.chunks import Chunk, Group, Links, Sections, as_identifiers
+from matchkit.normalize.chunks import Chunk, Group, Held, Links, Sections, as_identifiers
 from matchkit.normalize.columns import fast_arrow, identifiers_text
 from matchkit.rules.jsonapi import load_document, relationship_keys, resource_key
 
@@ -63,6 +63,11 @@ class GeneralReader:
                     group[0].append(resource)
                     group[1].append(id_)
         return [Group(type_, resources, ids) for type_, (resources, ids) in groups.items()]
+
+    def stage(self, type_: str) -> Held:
+        """Resources of one type held as they come, read a batch at a time (:meth:`read`:
+        reading a batch key by key, or grouped by key set, beats reading page by page)."""
+        return Held(self, type_)
 
     def read(
         self, type_: str, resources: list[dict[str, Any]], ids: list[str], documents: list[int]

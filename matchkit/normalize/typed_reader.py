@@ -1,13 +1,15 @@
 """The typed reader: raw pages of the known global shape -> Structs -> :class:`Chunk`.
 
 A page is decoded by :class:`matchkit.normalize.typed_shapes.ShapeDecoder` (checked there, down to
-every member's wire type); a batch of resources of one type is then read a Struct level at a
-time, with one :func:`msgspec.structs.astuple` per row and the transposition done in C.
+every member's wire type); its resources of each type are then read into per-field lists within
+a few pages (:data:`WARM_ROWS`), a Struct level at a time, with one
+:func:`msgspec.structs.astuple` per row and the transposition done in C, and the Structs are let
+go. The lists of a batch become Arrow columns when the walker reads it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import chain, compress, repeat
 from operator import attrgetter, is_not
 from typing import Any, cast
@@ -30,6 +32,11 @@ _ATTRIBUTES = attrgetter("attributes")
 _RELATIONSHIPS = attrgetter("relationships")
 _NONE = type(None)
 _PIECE = 64  # rows transposed at a time: few short-lived tuples alive at once
+
+WARM_ROWS = 128
+"""Resources of one type read into the typed reader's lists together: few enough that the
+pages they came from are still in the processor's caches, enough that the fixed cost of a
+read (a few dozen Python calls) is shared by many rows."""
 
 
 class TypedReader:
@@ -60,45 +67,172 @@ class TypedReader:
         types = self.decoder.types
         return [Group(types[kind], group, list(map(_ID, group))) for kind, group in groups.items()]
 
+    def stage(self, type_: str) -> _Staged:
+        """Resources of one type, read into per-field lists as they come (:class:`_Staged`)."""
+        return _Staged(self.decoder.shapes[type_])
+
     def read(
         self, type_: str, resources: list[Struct], ids: list[str], documents: list[int]
     ) -> Chunk:
         """Read Structs of one type (checked when decoded) into a chunk."""
-        shape = self.decoder.shapes[type_]
-        known = frozenset(RESOURCE_TABLES[type_][1])
-        sections: Sections = {}
-        links: dict[str, Links] = {}
+        staged = self.stage(type_)
+        staged.add(resources)
+        return staged.read(ids, documents)
+
+
+class _Staged:
+    """The typed reader's :class:`matchkit.normalize.chunks.Staged`: the Structs read into
+    per-field lists :data:`WARM_ROWS` at a time, and let go; the lists become Arrow columns a
+    batch at a time.
+
+    Read within a few pages of their decode, Structs are still in the processor's caches, and
+    freeing them there lets the next pages' decode reuse that memory while it is warm: held to
+    the end of a batch (thousands of resources, megabytes of Structs), they were read and freed
+    cold (the figures are in ``docs/benchmarks.md``). The lists hold only the values (and
+    identifiers' ids), not the Structs around them.
+    """
+
+    def __init__(self, shape: ResourceShape) -> None:
+        self.shape = shape
+        self.known = frozenset(RESOURCE_TABLES[shape.type][1])
+        self.scalars = [name for name in shape.attributes if name not in SUBSECTIONS]
+        self.attributes: list[list[Any]] = [[] for _ in self.scalars]
+        # A declared section's members, one list each; an undeclared one's objects (dicts).
+        self.members: dict[str, list[list[Any]]] = {}
+        self.defaults: dict[str, tuple[Any, ...]] = {}
+        self.objects: dict[str, list[Any]] = {}
+        for name in SUBSECTIONS:
+            members = shape.sections[name]
+            if members is None:
+                self.objects[name] = []
+            else:
+                self.members[name] = [[] for _ in members]
+                self.defaults[name] = astuple(shape.empty_sections[name])
+        self.carried: set[str] = set()  # sections and relationship texts some row carries
+        self.links = {name: _Identifiers() for name in shape.relationships if name in self.known}
+        self.texts: dict[str, list[str | None]] = {
+            name: [] for name in shape.relationships if name not in self.known
+        }
+        self.data = {name: attrgetter(f"{name}.data") for name in shape.relationships}
+        self.waiting: list[Struct] = []
+
+    def add(self, resources: list[Struct]) -> None:
+        """Take in one page's resources of this type: read into the lists once
+        :data:`WARM_ROWS` of them wait."""
+        self.waiting.extend(resources)
+        if len(self.waiting) >= WARM_ROWS:
+            self._take_in(self.waiting)
+            self.waiting = []
+
+    def _take_in(self, resources: list[Struct]) -> None:
+        """Read resources of this type into the lists."""
+        shape = self.shape
         attributes = list(map(_ATTRIBUTES, resources))
         fields = dict(zip(shape.attributes, _fields(attributes, shape.attributes), strict=True))
         del attributes
         for name in SUBSECTIONS:
             values = fields.pop(name)
-            if not any(values):
-                continue
-            members = shape.sections[name]
-            if members is None:  # no members declared: an object, decoded as a dict
-                _add_objects(sections, name, values)
-                continue
-            if None in values:
-                empty = shape.empty_sections[name]
-                values = [empty if value is None else value for value in values]
-            _add_columns(
-                sections, shape, name, dict(zip(members, _fields(values, members), strict=True))
-            )
-        _add_columns(sections, shape, "attributes", fields)
+            if name in self.objects:
+                self.objects[name].extend(values)
+                if any(values):
+                    self.carried.add(name)
+            elif any(values):
+                self.carried.add(name)
+                if None in values:
+                    empty = shape.empty_sections[name]
+                    values = [empty if value is None else value for value in values]
+                members = cast("tuple[str, ...]", shape.sections[name])
+                for column, read in zip(self.members[name], _fields(values, members), strict=True):
+                    column.extend(read)
+            else:  # none of these rows carries it: as an empty one reads
+                for column, default in zip(self.members[name], self.defaults[name], strict=True):
+                    column.extend(repeat(default, len(values)))
+        for column, read in zip(self.attributes, fields.values(), strict=True):
+            column.extend(read)
         relationships = list(map(_RELATIONSHIPS, resources))
-        for name in shape.relationships:
+        for name, data_of in self.data.items():
             # One C pass per relationship: cheaper than transposing these narrow Structs.
-            data = list(map(attrgetter(f"{name}.data"), relationships))
-            if name in known:
-                found = _links(data)
+            data = list(map(data_of, relationships))
+            if name in self.links:
+                self.links[name].add(data)
+            elif any(data):
+                self.carried.add(name)
+                self.texts[name].extend(map(_identifiers_text, data))
+            else:
+                self.texts[name].extend(repeat(None, len(data)))
+
+    def read(self, ids: list[str], documents: list[int]) -> Chunk:
+        """The lists as a chunk (a section or relationship no row carried adds nothing)."""
+        if self.waiting:
+            self._take_in(self.waiting)
+            self.waiting = []
+        shape = self.shape
+        sections: Sections = {}
+        for name in SUBSECTIONS:
+            if name not in self.carried:
+                continue
+            if name in self.objects:
+                _add_objects(sections, name, self.objects[name])
+            else:
+                members = cast("tuple[str, ...]", shape.sections[name])
+                _add_columns(
+                    sections, shape, name, dict(zip(members, self.members[name], strict=True))
+                )
+        _add_columns(
+            sections, shape, "attributes", dict(zip(self.scalars, self.attributes, strict=True))
+        )
+        links: dict[str, Links] = {}
+        for name in shape.relationships:
+            if name in self.links:
+                found = self.links[name].read(len(ids))
                 if found is not None:
                     links[name] = found
-            elif any(data):
-                sections.setdefault("relationships", {})[name] = fast_arrow(
-                    list(map(_identifiers_text, data))
-                )
-        return Chunk.of(type_, ids, documents, sections, links)
+            elif name in self.carried:
+                sections.setdefault("relationships", {})[name] = fast_arrow(self.texts[name])
+        return Chunk.of(shape.type, ids, documents, sections, links)
+
+
+class _Identifiers:
+    """The identifiers of one relationship, rows added as they are read: how many each row
+    holds, their types and ids."""
+
+    def __init__(self) -> None:
+        self.counts: list[int] = []
+        self.types: list[str] = []
+        self.ids: list[str] = []
+
+    def add(self, data: list[Identifier | tuple[Identifier, ...] | None]) -> None:
+        """Add rows (each an identifier, a tuple of them or None)."""
+        kinds = set(map(type, data))
+        if kinds <= {_NONE}:
+            self.counts.extend(repeat(0, len(data)))
+            return
+        items: Iterable[Identifier]
+        # ``kinds`` says which of the declared forms the rows hold: the casts state it.
+        if tuple in kinds:  # lists (decoded as tuples), with single identifiers or nulls beside
+            lists: Sequence[Sequence[Identifier]] = (
+                cast("list[tuple[Identifier, ...]]", data)
+                if kinds == {tuple}
+                else list(map(as_identifiers, data))
+            )
+            self.counts.extend(map(len, lists))
+            items = list(chain.from_iterable(lists))
+        elif _NONE in kinds:  # to-one, some missing
+            present = list(map(is_not, data, repeat(None)))
+            self.counts.extend(present)
+            items = cast("list[Identifier]", list(compress(data, present)))
+        else:  # to-one
+            self.counts.extend(repeat(1, len(data)))
+            items = cast("list[Identifier]", data)
+        self.types.extend(map(_TYPE, items))
+        self.ids.extend(map(_ID, items))
+
+    def read(self, rows: int) -> Links | None:
+        """The identifiers of ``rows`` rows as Links (None when they hold none)."""
+        if not self.ids:
+            return None
+        counts = np.fromiter(self.counts, dtype=np.int64, count=rows)
+        return Links.of(np.repeat(np.arange(rows, dtype=np.int64), counts), self.types, self.ids)
 
 
 def _add_columns(
@@ -123,34 +257,6 @@ def _add_objects(sections: Sections, name: str, values: Sequence[dict[str, Any] 
     target = sections.setdefault(name, {})
     for key in keys:
         target[key] = fast_arrow([row.get(key) for row in rows])
-
-
-def _links(data: list[Identifier | tuple[Identifier, ...] | None]) -> Links | None:
-    """The identifiers of one relationship in a batch (None when it holds none)."""
-    kinds = set(map(type, data))
-    if kinds <= {_NONE}:
-        return None
-    # ``kinds`` says which of the declared forms the batch holds: the casts state it.
-    counts: list[int] | list[bool] | None
-    items: list[Identifier]
-    if tuple in kinds:  # lists (decoded as tuples), with single identifiers or nulls beside
-        lists: Sequence[Sequence[Identifier]] = (
-            cast("list[tuple[Identifier, ...]]", data)
-            if kinds == {tuple}
-            else list(map(as_identifiers, data))
-        )
-        counts = list(map(len, lists))
-        items = list(chain.from_iterable(lists))
-    elif _NONE in kinds:  # to-one, some missing
-        counts = list(map(is_not, data, repeat(None)))
-        items = cast("list[Identifier]", list(compress(data, counts)))
-    else:  # to-one
-        counts, items = None, cast("list[Identifier]", data)
-    if not items:
-        return None
-    types, ids = list(map(_TYPE, items)), list(map(_ID, items))
-    rows = np.arange(len(data), dtype=np.int64)
-    return Links.of(rows if counts is None else np.repeat(rows, counts), types, ids)
 
 
 def _fields(structs: Sequence[Struct], names: Sequence[str]) -> Sequence[Sequence[Any]]:

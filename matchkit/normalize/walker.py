@@ -4,10 +4,11 @@ Each page is split by a reader into groups of resources by type: by the typed re
 is raw JSON of the known global shape, else by the general reader. The walker is the one place
 that deduplicates: the first copy of each ``(type, id)`` joins the batch of the page's reader,
 and every later copy goes to :class:`matchkit.normalize.repeats.Repeats` (decision 17). A batch
-is read into chunks (:class:`matchkit.normalize.chunks.Chunk`) every :data:`FLUSH_ROWS`
-resources, while they are still in the CPU caches, and whenever the next page comes from the
-other reader, so that rows keep the order first seen; the later copies waiting are read then
-too, so that no decoded resource is held to the end of the walk.
+is staged by its reader as it comes (the typed reader reads a few pages' Structs at a time into
+per-field lists and lets them go), and read into chunks
+(:class:`matchkit.normalize.chunks.Chunk`) every :data:`FLUSH_ROWS` resources and whenever the
+next page comes from the other reader, so that rows keep the order first seen; the later copies
+waiting are read then too, so that no decoded resource is held to the end of the walk.
 """
 
 from __future__ import annotations
@@ -28,10 +29,10 @@ FLUSH_ROWS = 4096
 """Resources walked (all types together) between two reads of the batch into chunks.
 
 Large enough that the fixed cost of each conversion (an Arrow array per column and chunk, and
-joining the chunks of a type at the end) does not matter, small enough that the batch's
-resources are still in the processor's caches when read: fewer resources a batch cost more
-instructions, more missed the processor's caches (measured with cachegrind; the figures are in
-``docs/benchmarks.md``)."""
+joining the chunks of a type at the end) does not matter, small enough that what a batch holds
+until it is read stays small: fewer resources a batch cost more instructions, more missed the
+processor's caches (measured with cachegrind when the batch held its decoded resources; the
+figures are in ``docs/benchmarks.md``)."""
 
 TYPED_GIVE_UP = 16
 """Tries the typed readers may decline beyond the pages they read before they are no longer

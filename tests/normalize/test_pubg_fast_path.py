@@ -1,12 +1,13 @@
 """PUBG's typed fast path gives the general path's tables on varied PUBG documents.
 
-PUBG's match documents as raw JSON take the PUBG profile's typed reader (its Structs decoded and
-read into columns a document at a time); the same documents as dicts take the general reader.
-The tables, their dtypes, column and row order, and the problems must be the same, whatever
-the documents vary in: decimals written as integers, integers beyond 2**53 among decimals,
-sections missing or null in some documents and not others, members null, a value of another
-type (which sends its document down the general reader), and documents of several seeds and
-shards read together.
+PUBG's match documents as raw JSON take the PUBG profile's typed reader (its Structs decoded,
+read into per-field lists a few pages at a time and converted to columns a batch at a time); the
+same documents as dicts take the general reader. The tables, their dtypes, column and row order,
+and the problems must be the same, whatever the documents vary in: decimals written as
+integers, integers beyond 2**53 among decimals, sections missing or null in some documents and
+not others, members null, a value of another type (which sends its document down the general
+reader), documents of several seeds and shards read together, and how many rows are read
+together.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import pytest
 
 from matchkit import to_frames
 from matchkit.model.frames import MatchFrames
+from matchkit.normalize import typed_reader, walker
 from matchkit.normalize.pipeline import shape_decoders
 from matchkit.normalize.typed_reader import TypedReader
 from matchkit.sampledata.pubg.documents import match_document
@@ -176,3 +178,17 @@ def test_the_typed_reader_reads_plain_documents_and_declines_the_others() -> Non
         if variation is not None:
             VARIATIONS[variation](document, rng)
         assert (reader.split(orjson.dumps(document), 0) is not None) is read, variation
+
+
+@pytest.mark.parametrize("warm_rows", [1, 7, 100_000])
+def test_the_tables_do_not_depend_on_how_many_rows_are_read_together(
+    warm_rows: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The typed reader reads each type's Structs into lists WARM_ROWS at a time, across the
+    pages of a batch (a section carried by some pages and not others, identifiers of several
+    pages, values of another type that send a page down the general reader between them): the
+    tables are the general path's whatever that count, and a walker's batch cut short."""
+    monkeypatch.setattr(typed_reader, "WARM_ROWS", warm_rows)
+    monkeypatch.setattr(walker, "FLUSH_ROWS", 300)  # several batches of several pages
+    raw, dicts = raw_and_dicts(varied(8, 24, 0.5))
+    assert_same_frames(to_frames(raw), to_frames(dicts))

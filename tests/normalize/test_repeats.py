@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from matchkit.model.listings import LISTINGS
 from matchkit.model.schema import RESOURCE_TABLES, SNAPSHOT_OWNERS
 from matchkit.normalize import walker as walker_module
-from matchkit.normalize.chunks import Chunk, ChunkTable, Links
+from matchkit.normalize.chunks import Chunk, ChunkTable, Held, Links
 from matchkit.normalize.general import GeneralReader
 from matchkit.normalize.pipeline import shape_decoder
 from matchkit.normalize.problems import Problems
@@ -250,6 +250,9 @@ def test_repeats_are_read_by_the_reader_that_split_them_in_runs() -> None:
     calls = []
 
     class Recording:
+        def stage(self, type_):
+            return Held(self, type_)
+
         def read(self, type_, resources, ids, documents):
             calls.append((self, ids))
             return Chunk.of(type_, ids, documents)
@@ -271,6 +274,9 @@ def test_copies_are_read_at_each_flush_not_held_to_the_end() -> None:
     read: list[list[str]] = []
 
     class Recording:
+        def stage(self, type_):
+            return Held(self, type_)
+
         def read(self, type_, resources, ids, documents):
             read.append(ids)
             return Chunk.of(type_, ids, documents)
