@@ -143,22 +143,25 @@ def content_pieces(
     return None
 
 
-def _ahead(pieces: Iterator[bytes]) -> Generator[bytes, None, None]:
+def _ahead(pieces: Generator[bytes, None, None]) -> Generator[bytes, None, None]:
     """``pieces``, the next one made in a thread while the caller uses this one (the thread
-    ends when the pieces do, or when the iterator is closed)."""
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="matchkit-telemetry") as pool:
-        try:
+    ends, and ``pieces`` is closed, when the pieces end or this iterator is closed)."""
+    try:
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="matchkit-telemetry") as pool:
             coming = pool.submit(next, pieces, None)
-            while (piece := coming.result()) is not None:
-                coming = pool.submit(next, pieces, None)
-                yield piece
-        finally:
-            coming.cancel()
+            try:
+                while (piece := coming.result()) is not None:
+                    coming = pool.submit(next, pieces, None)
+                    yield piece
+            finally:
+                coming.cancel()
+    finally:
+        pieces.close()
 
 
 def _path_pieces(
     path: Path, *, where: str, index: int, max_bytes: int, piece: int
-) -> Iterator[bytes]:
+) -> Generator[bytes, None, None]:
     """A file's decompressed bytes, read from disk as they are asked for."""
     try:
         handle = path.open("rb")
@@ -199,7 +202,7 @@ def _path_pieces(
 
 def _inflated(
     compressed: Iterable[bytes | memoryview], *, where: str, index: int, max_bytes: int, piece: int
-) -> Iterator[bytes]:
+) -> Generator[bytes, None, None]:
     """gzip data (one or more members), given in blocks, decompressed in pieces of at most
     ``piece`` bytes, at most ``max_bytes`` in all; what :func:`decompressed` accepts.
 
