@@ -1,11 +1,10 @@
 """Freed memory handed back to the system while a file's tables are made.
 
-The tables are built from Arrow chunks and decoded events that are let go as each table is made;
-the C library's allocator (Arrow's pool for the tables, :data:`matchkit.normalize.ARROW_POOL`)
-keeps the freed pages for reuse, but the columns made next are larger than the holes the small
-chunks leave, so without a trim the process's memory grows by what was freed. ``malloc_trim``
-(glibc) returns the free pages; it changes no setting of the allocator. Elsewhere (no glibc)
-nothing is done.
+A table's events' text and its Arrow chunks are let go once its frame is made; the C library's
+allocator (also Arrow's pool for the tables, :data:`matchkit.normalize.ARROW_POOL`) keeps the
+freed pages for reuse, but what is made next does not fit the holes the many small pieces leave,
+so without a trim the process's memory grows by what was freed. ``malloc_trim`` (glibc) returns
+the free pages; it changes no setting of the allocator. Elsewhere (no glibc) nothing is done.
 """
 
 from __future__ import annotations
