@@ -10,11 +10,15 @@ serves it. Deterministic: the same bytes every run (no randomness).
 
 - (a) the floor: ``orjson.loads`` of the file's bytes; (b) ``to_pubg_telemetry_frames`` of the
   same bytes into every table, checked against the match's players and kills (built from the
-  file by the generator). Best of :data:`ROUNDS` interleaved runs each (wall and CPU), MB/s of
-  (b). Targets: b/a <= 3, at least 50 MB/s.
-- Peak memory of (b) in a fresh process, beyond the file's bytes already read (tracemalloc's
-  peak of Python's and Arrow's allocations is not complete, so RSS, sampled), over the file's
-  size. Target: <= 2x. Also from a gzip file on disk (the decompression counted).
+  file by the generator); (c) the same from the file gzip-compressed on disk (read a piece at a
+  time). Best of :data:`ROUNDS` interleaved runs each (wall and CPU), MB/s of (b) and (c).
+  Targets: b/a <= 3, at least 50 MB/s.
+- The large file, this code beside the code of :data:`LARGE_BASELINE` (the reader before it
+  read files in pieces), alternated in fresh processes :data:`SIDE_ROUNDS` times: (b) and (c),
+  CPU and wall time, the best of each process's :data:`SIDE_REPEATS` runs; and the peak memory
+  of one read in a fresh process (tracemalloc's peak of Python's and Arrow's allocations is not
+  complete, so RSS, sampled) over the file's decompressed size: from its bytes in memory
+  (beyond them), and from the gzip file on disk (everything counted). Target: <= 2x.
 - Small files, the fixed cost per file: the files the PUBG double serves for the ``console``
   shard (:data:`SMALL_FILES` of its latest matches, about 1 MB and 1,700 events each, as real
   short matches are), each read by ``read_pubg_file`` checked against its match's roster, then
@@ -32,8 +36,6 @@ import gzip
 import hashlib
 import json
 import os
-import subprocess
-import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -43,7 +45,6 @@ import orjson
 
 from benchmarks.baseline import REPOSITORY, export, run_code
 from benchmarks.clock import Timing, clock, since
-from benchmarks.memory import peak_rss_beyond
 
 ROUNDS = 5
 COPIES = 3
@@ -55,6 +56,12 @@ SMALL_ROUNDS = 3
 SMALL_REPEATS = 3
 BASELINE = "44f099a"
 """The commit the small-file work started from (``MATCHKIT_BENCH_BASELINE`` overrides it)."""
+LARGE_BASELINE = "0d60629"
+"""The commit the reading in pieces started from (``MATCHKIT_BENCH_LARGE_BASELINE`` overrides)."""
+SIDE_ROUNDS = 3
+SIDE_REPEATS = 3
+MATCH = "c2fb5093-866c-4d6d-96bf-7abf755094af"
+"""The recorded whole file's match."""
 _PLAYER_KEYS = ("character", "attacker", "victim", "killer", "finisher", "dBNOMaker", "reviver")
 
 
@@ -148,79 +155,135 @@ def floor(content: bytes) -> Timing:
     return since(started)
 
 
-def matchkit_run(content: bytes, roster: dict[str, int]) -> Timing:
-    """(b) to_pubg_telemetry_frames, checked against the roster."""
+def matchkit_run(source: bytes | Path, roster: dict[str, int]) -> Timing:
+    """(b) to_pubg_telemetry_frames of the file's bytes, or (c) of its path, checked against the
+    roster."""
     from matchkit.telemetry.pubg import to_pubg_telemetry_frames
 
-    match_id = "c2fb5093-866c-4d6d-96bf-7abf755094af"
     started = clock()
-    frames = to_pubg_telemetry_frames(content, matches={match_id: list(roster.items())})
+    frames = to_pubg_telemetry_frames(source, matches={MATCH: list(roster.items())})
     elapsed = since(started)
     if frames.problems or len(frames.positions) == 0:
         raise RuntimeError(f"the synthetic file read with problems: {frames.problems[:3]}")
     return elapsed
 
 
-def measure_memory(path: Path) -> tuple[int, int]:
-    """In this (fresh) process: (the file's decompressed size, peak RSS beyond the start) of
-    reading ``path`` (its bytes read first when it is not gzip)."""
-    from matchkit.telemetry.pubg import to_pubg_telemetry_frames
-
-    if path.suffix == ".gz":
-        size = len(gzip.decompress(path.read_bytes()))
-        return size, peak_rss_beyond(lambda: to_pubg_telemetry_frames(path))
-    content = path.read_bytes()
-    return len(content), peak_rss_beyond(lambda: to_pubg_telemetry_frames(content))
-
-
-def _in_fresh_process(path: Path) -> tuple[int, int]:
-    code = (
-        "import sys; from pathlib import Path; from benchmarks import bench_pubg_telemetry as b; "
-        "print(*b.measure_memory(Path(sys.argv[1])))"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code, str(path)],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=Path(__file__).resolve().parents[1],
-    )
-    size, peak = map(int, result.stdout.split())
-    return size, peak
-
-
 def main() -> None:
     content, roster = scaled_file()
     megabytes = len(content) / 1e6
     print(f"input: one synthetic PUBG telemetry file, {megabytes:.1f} MB, {len(roster)} players")
-    floors: list[Timing] = []
-    runs: list[Timing] = []
-    for _ in range(ROUNDS):
-        floors.append(floor(content))
-        runs.append(matchkit_run(content, roster))
-    a_wall, a_cpu = min(t[0] for t in floors), min(t[1] for t in floors)
-    b_wall, b_cpu = min(t[0] for t in runs), min(t[1] for t in runs)
-    print(
-        f"(a) orjson.loads          wall {a_wall:.3f} s  cpu {a_cpu:.3f} s  "
-        f"({megabytes / a_wall:.0f} MB/s)"
-    )
-    print(
-        f"(b) to_pubg_telemetry_frames wall {b_wall:.3f} s  cpu {b_cpu:.3f} s  "
-        f"({megabytes / b_wall:.0f} MB/s wall, {megabytes / b_cpu:.0f} MB/s cpu); target >= 50"
-    )
-    print(f"b/a = {b_wall / a_wall:.2f} (wall), {b_cpu / a_cpu:.2f} (cpu); target <= 3")
     with tempfile.TemporaryDirectory() as temporary:
-        plain = Path(temporary) / "telemetry.json"
-        plain.write_bytes(content)
-        packed = Path(temporary) / "telemetry.json.gz"
-        packed.write_bytes(gzip.compress(content, compresslevel=6))
-        for path, what in ((plain, "its bytes in memory"), (packed, "a gzip file on disk")):
-            size, peak = _in_fresh_process(path)
+        folder = Path(temporary)
+        _write_large(folder, content, roster)
+        floors: list[Timing] = []
+        runs: list[Timing] = []
+        packed_runs: list[Timing] = []
+        for _ in range(ROUNDS):
+            floors.append(floor(content))
+            runs.append(matchkit_run(content, roster))
+            packed_runs.append(matchkit_run(folder / "large.json.gz", roster))
+        a_wall, a_cpu = min(t[0] for t in floors), min(t[1] for t in floors)
+        b_wall, b_cpu = min(t[0] for t in runs), min(t[1] for t in runs)
+        c_wall, c_cpu = min(t[0] for t in packed_runs), min(t[1] for t in packed_runs)
+        print(
+            f"(a) orjson.loads          wall {a_wall:.3f} s  cpu {a_cpu:.3f} s  "
+            f"({megabytes / a_wall:.0f} MB/s)"
+        )
+        for label, wall, cpu in (
+            ("(b) its bytes", b_wall, b_cpu),
+            ("(c) gzip file", c_wall, c_cpu),
+        ):
             print(
-                f"peak memory of (b) from {what} (RSS, fresh process): {peak / 1e6:.0f} MB = "
-                f"{peak / size:.2f}x the {size / 1e6:.0f} MB file; target <= 2"
+                f"{label} to_pubg_telemetry_frames wall {wall:.3f} s  cpu {cpu:.3f} s  "
+                f"({megabytes / wall:.0f} MB/s wall, {megabytes / cpu:.0f} MB/s cpu); "
+                "target >= 50"
             )
+        print(f"b/a = {b_wall / a_wall:.2f} (wall), {b_cpu / a_cpu:.2f} (cpu); target <= 3")
+        large_main(folder)
     small_main(content, roster)
+
+
+def _write_large(folder: Path, content: bytes, roster: dict[str, int]) -> None:
+    """The large file, plain and gzip, and its roster, in ``folder`` (for the child processes)."""
+    (folder / "large.json").write_bytes(content)
+    (folder / "large.json.gz").write_bytes(gzip.compress(content, compresslevel=6))
+    (folder / "large-roster.json").write_text(json.dumps({MATCH: list(roster.items())}))
+
+
+# Run in a fresh process with either tree first on its path: public names only, which both have.
+_LARGE_RUN = """
+import json, sys, time
+from pathlib import Path
+import matchkit
+from matchkit.telemetry.pubg import to_pubg_telemetry_frames
+folder, what, repeats = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+roster = json.loads((folder / "large-roster.json").read_text())
+plain, packed = folder / "large.json", folder / "large.json.gz"
+if what == "speed":
+    content = plain.read_bytes()
+    best = [float("inf")] * 4
+    for _ in range(repeats + 1):  # the first warms up
+        for at, source in ((0, content), (2, packed)):
+            wall, cpu = time.perf_counter(), time.process_time()
+            to_pubg_telemetry_frames(source, matches=roster)
+            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+            best[at], best[at + 1] = min(best[at], cpu), min(best[at + 1], wall)
+    figures = best
+else:
+    from benchmarks.memory import peak_rss_beyond
+    if what == "memory-bytes":
+        content = plain.read_bytes()
+        peak = peak_rss_beyond(lambda: to_pubg_telemetry_frames(content, matches=roster))
+    else:
+        peak = peak_rss_beyond(lambda: to_pubg_telemetry_frames(packed, matches=roster))
+    figures = [plain.stat().st_size, peak]
+print(json.dumps({"code": matchkit.__file__, "figures": figures}))
+"""
+
+
+def large_main(folder: Path) -> None:
+    """The large file, this code beside :data:`LARGE_BASELINE` (see the module's docs)."""
+    commit = os.environ.get("MATCHKIT_BENCH_LARGE_BASELINE", LARGE_BASELINE)
+    sides: dict[str, Path] = {}
+    try:
+        sides[f"baseline {commit}"] = export(
+            commit, folder / "large-baseline", "matchkit", "benchmarks"
+        )
+    except RuntimeError:
+        print("  (no git history: the baseline is not measured)")
+    sides["this code"] = REPOSITORY
+    speeds: dict[str, list[float]] = {}
+    memories: dict[str, dict[str, list[float]]] = {side: {} for side in sides}
+    for _ in range(SIDE_ROUNDS):
+        for side, tree in sides.items():
+            found = run_code(tree, _LARGE_RUN, str(folder), "speed", str(SIDE_REPEATS), cwd=folder)
+            speeds[side] = [
+                min(pair)
+                for pair in zip(speeds.get(side, found["figures"]), found["figures"], strict=True)
+            ]
+            for what in ("memory-bytes", "memory-gzip"):
+                size, peak = run_code(tree, _LARGE_RUN, str(folder), what, "0", cwd=folder)[
+                    "figures"
+                ]
+                memories[side].setdefault(what, []).append(peak / size)
+    megabytes = (folder / "large.json").stat().st_size / 1e6
+    print(
+        f"the large file, alternated fresh processes, best of {SIDE_ROUNDS}x{SIDE_REPEATS}; "
+        "peak memory over the decompressed size, each of the processes:"
+    )
+    for side in sides:
+        bytes_cpu, bytes_wall, gzip_cpu, gzip_wall = speeds[side]
+        ratios = memories[side]
+        print(
+            f"  {side:<18} its bytes {megabytes / bytes_cpu:3.0f} MB/s cpu "
+            f"({megabytes / bytes_wall:.0f} wall), gzip file {megabytes / gzip_cpu:3.0f} MB/s cpu "
+            f"({megabytes / gzip_wall:.0f} wall); target >= 50"
+        )
+        print(
+            f"  {'':<18} peak from its bytes (beyond them) "
+            f"{' '.join(f'{r:.2f}x' for r in ratios['memory-bytes'])}, from the gzip file "
+            f"{' '.join(f'{r:.2f}x' for r in ratios['memory-gzip'])}; target <= 2"
+        )
 
 
 def small_files() -> tuple[list[tuple[str, bytes]], dict[str, list[tuple[str, int]]]]:
@@ -304,16 +367,13 @@ def small_main(large: bytes, large_roster: dict[str, int]) -> None:
         f"small files: the double's {len(files)} latest console files, {megabytes:.1f} MB, "
         f"{megabytes / len(files):.2f} MB and {events:,.0f} events a file"
     )
-    match_id = "c2fb5093-866c-4d6d-96bf-7abf755094af"
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)
         for match_id_, content in files:
             (folder / f"{match_id_}.json").write_bytes(content)
         (folder / "rosters.json").write_text(json.dumps(rosters))
         (folder / "large.json").write_bytes(large)
-        (folder / "large-roster.json").write_text(
-            json.dumps({match_id: list(large_roster.items())})
-        )
+        (folder / "large-roster.json").write_text(json.dumps({MATCH: list(large_roster.items())}))
         (folder / "baseline").mkdir()
         baseline = _baseline_tree(folder / "baseline")
         sides = {"this code": REPOSITORY}

@@ -146,15 +146,16 @@ def file_match_id(split: SplitFile, *, expected: str | None, where: str, index: 
         DocumentError: the file holds no events, names no match and none is expected, names two,
             or names another than ``expected``.
     """
-    if not split.raws:
+    if not split.events:
         raise DocumentError(
             f"{where} holds no events ([]); a match's telemetry holds at least its "
             "LogMatchDefinition and LogMatchStart, so this is not the file of the match",
             document_index=index,
         )
     named: dict[str, int] = {}
-    for event in split.groups.get("LogMatchDefinition", np.zeros(0, dtype=np.int64)).tolist():
-        text = _DEFINITIONS.decode(split.raws[event]).match
+    definitions = split.groups.get("LogMatchDefinition", np.zeros(0, dtype=np.int64)).tolist()
+    for event, raw in zip(definitions, split.texts.peek("LogMatchDefinition"), strict=True):
+        text = _DEFINITIONS.decode(raw).match
         if text:
             named.setdefault(match_id_of_definition(text), event)
     for text in sorted(split.match_ids):

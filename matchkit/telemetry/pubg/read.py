@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from contextlib import closing
 from typing import Any
 
 from matchkit.errors import DocumentError, InvalidArgumentError
@@ -20,13 +21,17 @@ from matchkit.telemetry.pubg.check import (
     rosters_of,
 )
 from matchkit.telemetry.pubg.frames import PubgTelemetryFrames
+from matchkit.telemetry.pubg.pieces import Unsplittable, split_pieces
 from matchkit.telemetry.pubg.source import (
     DEFAULT_MAX_BYTES,
+    PIECE_BYTES,
+    BrokenStream,
     PubgSource,
     checked_max_bytes,
+    content_pieces,
     read_content,
 )
-from matchkit.telemetry.pubg.split import split_events
+from matchkit.telemetry.pubg.split import SplitFile, split_events
 
 __all__ = ["read_pubg_file", "to_pubg_telemetry_frames"]
 
@@ -39,6 +44,7 @@ def read_pubg_file(
     max_bytes: int = DEFAULT_MAX_BYTES,
     index: int = 0,
     batch_events: int = BATCH_EVENTS,
+    piece: int = PIECE_BYTES,
 ) -> PubgTelemetryFrames:
     """Read one PUBG telemetry file into tables, checked against its match.
 
@@ -51,6 +57,8 @@ def read_pubg_file(
         max_bytes: the largest decompressed file accepted (default 2 GiB).
         index: its position in the caller's input (errors' ``document_index``).
         batch_events: events of one type decoded at a time (the tables do not depend on it).
+        piece: about how many decompressed bytes of a path or of gzip bytes are read at a time
+            (bytes in memory are read in one piece; the tables do not depend on it).
 
     Raises:
         DocumentError: the file is broken or not the match's: gzip that is damaged, truncated
@@ -64,17 +72,29 @@ def read_pubg_file(
     expected = match_id if match_id is not None else (roster.match_id if roster else None)
     label = f" ({source})" if isinstance(source, str | os.PathLike) and not _is_text(source) else ""
     where = (f"telemetry of match {expected}" if expected else f"telemetry file {index}") + label
-    content = read_content(source, where=where, index=index, max_bytes=max_bytes)
-    split = split_events(content, where=where, index=index)
+    split = _split(source, where=where, index=index, max_bytes=max_bytes, piece=piece)
     match = file_match_id(split, expected=expected, where=where, index=index)
     where = f"telemetry of match {match}{label}"
-    tables, problems = build_file(
-        split, match_id=match, size=len(content), where=where, batch_events=batch_events
-    )
-    del split, content
+    tables, problems = build_file(split, match_id=match, where=where, batch_events=batch_events)
+    del split
     if roster is not None:
         require_roster_agreement(tables, roster, where=where, index=index)
     return PubgTelemetryFrames(**tables, problems=tuple(problems))
+
+
+def _split(source: PubgSource, *, where: str, index: int, max_bytes: int, piece: int) -> SplitFile:
+    """The file's events: a path or gzip bytes a piece at a time (the whole decompressed file
+    never held), anything else in one piece. A file its pieces cannot be read as is read again
+    in one piece, for the error that says what is wrong with it."""
+    pieces = content_pieces(source, where=where, index=index, max_bytes=max_bytes, piece=piece)
+    if pieces is not None:
+        try:
+            with closing(pieces):
+                return split_pieces(pieces, where=where, index=index)
+        except (Unsplittable, BrokenStream):
+            pass
+    content = read_content(source, where=where, index=index, max_bytes=max_bytes)
+    return split_events(content, where=where, index=index)
 
 
 def to_pubg_telemetry_frames(

@@ -5,12 +5,21 @@ be kept so. Compressed content (it starts with gzip's magic bytes) is decompress
 pieces, never past ``max_bytes`` of output: a file that would decompress beyond it (a real file
 is 4-60 MB; a compression bomb is not) is a :class:`matchkit.errors.DocumentError` before more
 memory is taken, as is a truncated or damaged stream.
+
+Content not yet in memory whole (a path, or gzip bytes) is handed on in pieces of about
+:data:`PIECE_BYTES` (:func:`content_pieces`), read and decompressed in a thread of its own one
+piece ahead of the reader (zlib and file reads release the GIL, so the second core does that
+work while the events of the piece before are read): the reader cuts whole events out of them,
+and the whole decompressed file is never held. Content already whole (plain bytes, text, a
+parsed list) is read in one piece (:func:`read_content`).
 """
 
 from __future__ import annotations
 
 import os
 import zlib
+from collections.abc import Generator, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeAlias
 
@@ -18,7 +27,16 @@ import msgspec
 
 from matchkit.errors import DocumentError, InvalidArgumentError
 
-__all__ = ["DEFAULT_MAX_BYTES", "GZIP_MAGIC", "PubgSource", "checked_max_bytes", "read_content"]
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "GZIP_MAGIC",
+    "PIECE_BYTES",
+    "BrokenStream",
+    "PubgSource",
+    "checked_max_bytes",
+    "content_pieces",
+    "read_content",
+]
 
 PubgSource: TypeAlias = str | os.PathLike[str] | bytes | bytearray | memoryview | list[Any]
 """One telemetry file: a path, its bytes (gzip or not), its JSON text, or its parsed events."""
@@ -30,6 +48,15 @@ GZIP_MAGIC = b"\x1f\x8b"
 
 _PIECE = 1 << 20
 """Compressed bytes fed to the decompressor at a time."""
+
+PIECE_BYTES = 1 << 19
+"""About how many decompressed bytes of a streamed file are handed on at a time: a few pieces of
+a real file (4-60 MB), each large enough that what is paid per piece is lost in its events."""
+
+
+class BrokenStream(Exception):  # noqa: N818 (not an error the caller sees)
+    """A streamed file's gzip is damaged, truncated or followed by other bytes: the reader reads
+    it again in one piece (:func:`read_content`), whose :class:`DocumentError` says what it is."""
 
 
 def checked_max_bytes(value: object) -> int:
@@ -88,6 +115,150 @@ def read_content(source: Any, *, where: str, index: int, max_bytes: int) -> byte
     return data
 
 
+def content_pieces(
+    source: Any, *, where: str, index: int, max_bytes: int, piece: int = PIECE_BYTES
+) -> Generator[bytes, None, None] | None:
+    """The decompressed bytes of a file not yet held whole, in pieces of at most ``piece`` bytes
+    (a path, plain or gzip; gzip bytes); ``None`` for content already whole (plain bytes, JSON
+    text, a parsed list: :func:`read_content`). Close the iterator when done with it: its thread
+    stops.
+
+    Raises (from the pieces, as they are read):
+        DocumentError: the content is larger than ``max_bytes`` (as :func:`read_content` says).
+        BrokenStream: the gzip stream is damaged, truncated or followed by other bytes.
+        InvalidArgumentError: a path that cannot be read.
+    """
+    if isinstance(source, bytes | bytearray | memoryview):
+        view = memoryview(source).cast("B")
+        if view[:2] != GZIP_MAGIC:
+            return None
+        blocks = (view[start : start + _PIECE] for start in range(0, len(view), _PIECE))
+        return _ahead(_inflated(blocks, where=where, index=index, max_bytes=max_bytes, piece=piece))
+    if isinstance(source, str | os.PathLike) and not (
+        isinstance(source, str) and source.lstrip()[:1] in ("[", "{")
+    ):
+        return _ahead(
+            _path_pieces(Path(source), where=where, index=index, max_bytes=max_bytes, piece=piece)
+        )
+    return None
+
+
+def _ahead(pieces: Generator[bytes, None, None]) -> Generator[bytes, None, None]:
+    """``pieces``, the next one made in a thread while the caller uses this one (the thread
+    ends, and ``pieces`` is closed, when the pieces end or this iterator is closed)."""
+    try:
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="matchkit-telemetry") as pool:
+            coming = pool.submit(next, pieces, None)
+            try:
+                while (piece := coming.result()) is not None:
+                    coming = pool.submit(next, pieces, None)
+                    yield piece
+            finally:
+                coming.cancel()
+    finally:
+        pieces.close()
+
+
+def _path_pieces(
+    path: Path, *, where: str, index: int, max_bytes: int, piece: int
+) -> Generator[bytes, None, None]:
+    """A file's decompressed bytes, read from disk as they are asked for."""
+    try:
+        handle = path.open("rb")
+    except OSError as error:
+        raise _unreadable(path, index, error) from None
+    with handle:
+        try:
+            size = os.fstat(handle.fileno()).st_size
+            head = handle.read(2)
+        except OSError as error:
+            raise _unreadable(path, index, error) from None
+        if head != GZIP_MAGIC and size > max_bytes:  # refused before reading it
+            raise _too_large(f"{where} ({path})", index, max_bytes)
+
+        def blocks(length: int) -> Iterator[bytes]:
+            yield head
+            while True:
+                try:
+                    block = handle.read(length)
+                except OSError as error:
+                    raise _unreadable(path, index, error) from None
+                if not block:
+                    return
+                yield block
+
+        if head == GZIP_MAGIC:
+            yield from _inflated(
+                blocks(_PIECE), where=where, index=index, max_bytes=max_bytes, piece=piece
+            )
+            return
+        total = 0
+        for block in blocks(piece):
+            total += len(block)
+            if total > max_bytes:  # the file grew since it was measured
+                raise _too_large(f"{where} ({path})", index, max_bytes)
+            yield block
+
+
+def _inflated(
+    compressed: Iterable[bytes | memoryview], *, where: str, index: int, max_bytes: int, piece: int
+) -> Generator[bytes, None, None]:
+    """gzip data (one or more members), given in blocks, decompressed in pieces of at most
+    ``piece`` bytes, at most ``max_bytes`` in all; what :func:`decompressed` accepts.
+
+    Raises:
+        DocumentError: the output would pass ``max_bytes``.
+        BrokenStream: the stream is damaged, ends before its last member does, or is followed
+            by bytes that are neither zeros nor another member.
+    """
+    stream = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+    total = 0
+    ended = False  # a member ended: zeros to the end, or another member, may follow
+    zeros = False  # a member ended and a zero followed: only zeros may follow
+    rest = b""  # the first byte after an ended member, too few to tell whether a member starts
+    try:
+        for block in compressed:
+            data: bytes | memoryview = rest + block if rest else block
+            rest = b""
+            more = False  # the last call's output was cut at its limit: more may come
+            while data or more:
+                if ended:
+                    if zeros or data[:1] == b"\0":
+                        zeros = True
+                        if bytes(data).strip(b"\0"):
+                            raise BrokenStream
+                        break
+                    if len(data) < 2:
+                        rest = bytes(data)
+                        break
+                    if data[:2] != GZIP_MAGIC:
+                        raise BrokenStream
+                    stream = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+                    ended = False
+                limit = min(piece, max_bytes + 1 - total)
+                out = stream.decompress(data, limit)
+                more = len(out) == limit and not stream.eof
+                total += len(out)
+                if total > max_bytes:
+                    raise _too_large(where, index, max_bytes)
+                data = stream.unconsumed_tail
+                if stream.eof:
+                    data, ended = stream.unused_data, True
+                if out:
+                    yield out
+    except zlib.error:
+        raise BrokenStream from None
+    if rest or not ended:
+        raise BrokenStream
+
+
+def _unreadable(path: Path, index: int, error: OSError) -> InvalidArgumentError:
+    return InvalidArgumentError(
+        f"telemetry file {index} ({path}) cannot be read: {error.strerror or error}",
+        parameter="telemetry",
+    )
+
+
 def _read_path(path: Path, *, where: str, index: int, max_bytes: int) -> bytes:
     try:
         with path.open("rb") as handle:
@@ -97,10 +268,7 @@ def _read_path(path: Path, *, where: str, index: int, max_bytes: int) -> bytes:
                 raise _too_large(f"{where} ({path})", index, max_bytes)
             return head + handle.read()
     except OSError as error:
-        raise InvalidArgumentError(
-            f"telemetry file {index} ({path}) cannot be read: {error.strerror or error}",
-            parameter="telemetry",
-        ) from None
+        raise _unreadable(path, index, error) from None
 
 
 def decompressed(data: bytes | bytearray, *, where: str, index: int, max_bytes: int) -> bytearray:

@@ -5,7 +5,7 @@ ISO 8601 time with its zone) and members of its type (``rst/telemetry.rst``). Tw
 msgspec over the bytes, both of which skip what they do not keep, read it whole:
 
 - every event as its raw JSON text (``msgspec.Raw``: a slice of the bytes, not a copy), which
-  the builder later decodes a type at a time;
+  the builder later decodes a type at a time (:class:`EventTexts`);
 - every event's ``_T``, ``_D`` and (files before v2.0.0) ``common.matchId``, a slice of the
   events at a time (:data:`HEADS_AT_ONCE`).
 
@@ -13,13 +13,17 @@ Anything else is a :class:`matchkit.errors.DocumentError` that names the file an
 event is at fault, its index: bytes that are not JSON or end early, a top level that is not an
 array, an event that is not an object or has no ``_T`` or ``_D``, a ``_D`` that is not a time. The
 matches the events name are checked against the file's by :mod:`matchkit.telemetry.pubg.check`.
+
+A file not yet held whole (a path, gzip bytes) is split a piece at a time instead
+(:mod:`matchkit.telemetry.pubg.pieces`), into the same :class:`SplitFile`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 import msgspec
@@ -29,7 +33,15 @@ import pyarrow as pa
 from matchkit.errors import DocumentError
 from matchkit.normalize import ARROW_POOL
 
-__all__ = ["HEADS_AT_ONCE", "SplitFile", "split_events"]
+__all__ = [
+    "HEADS_AT_ONCE",
+    "EventTexts",
+    "SplitFile",
+    "picked",
+    "piece_heads",
+    "split_events",
+    "type_groups",
+]
 
 
 class _Common(msgspec.Struct, gc=False):
@@ -55,9 +67,29 @@ _TYPE = attrgetter("type")
 _RAWS = msgspec.json.Decoder(list[msgspec.Raw])
 _HEAD = msgspec.json.Decoder(_Head)
 _PLAIN_HEAD = msgspec.json.Decoder(_PlainHead)
+_HEADS = msgspec.json.Decoder(list[_Head])
 HEADS_AT_ONCE = 1_024
 """Events whose heads are decoded at a time."""
 _AT = re.compile(r"- at `\$([^`]*)`")
+
+
+class EventTexts:
+    """Each event type's events as their JSON text (``msgspec.Raw``), in file order.
+
+    The table that reads a type takes its texts (:meth:`take`, once), so that a file read in
+    pieces, whose events are held only here, lets each type's text go once it is read.
+    """
+
+    def __init__(self, by_type: dict[str, list[msgspec.Raw]]) -> None:
+        self._by_type = by_type
+
+    def take(self, event_type: str) -> list[msgspec.Raw]:
+        """The events of ``event_type``, given up by this object (empty: none, or taken)."""
+        return self._by_type.pop(event_type, [])
+
+    def peek(self, event_type: str) -> list[msgspec.Raw]:
+        """The events of ``event_type``, kept here for the table that takes them."""
+        return self._by_type.get(event_type, [])
 
 
 @dataclass(frozen=True)
@@ -65,22 +97,26 @@ class SplitFile:
     """A file's events, split by type.
 
     Attributes:
-        raws: every event's JSON text, in file order.
+        events: how many the file holds.
+        texts: every event's JSON text, by type.
         codes: every event's type, as its position in ``names``.
         names: the event types, in order of first appearance.
         micros: every event's time, microseconds since the epoch (UTC).
         groups: event type -> the indices of its events, in file order (types in order of first
-            appearance).
+            appearance); ``texts`` holds them in the same order.
         match_ids: the match each event names in ``common.matchId`` (files before v2.0.0),
             ``None`` where none.
+        size: the file's size in bytes (decompressed).
     """
 
-    raws: list[msgspec.Raw]
+    events: int
+    texts: EventTexts
     codes: np.ndarray
     names: list[str]
     micros: np.ndarray
     groups: dict[str, np.ndarray]
     match_ids: frozenset[str]
+    size: int
 
 
 def split_events(content: bytes | bytearray, *, where: str, index: int) -> SplitFile:
@@ -120,10 +156,59 @@ def split_events(content: bytes | bytearray, *, where: str, index: int) -> Split
         micros[start:end] = _times(times, where=where, index=index, offset=start)
         commons = [getattr(head, "common", None) for head in heads]
         match_ids.update(common.matchId for common in commons if common and common.matchId)
+    groups = type_groups(codes, list(names))
+    texts = EventTexts({kind: picked(raws, indices) for kind, indices in groups.items()})
+    return SplitFile(
+        len(raws), texts, codes, list(names), micros, groups, frozenset(match_ids), len(content)
+    )
+
+
+def piece_heads(
+    text: bytes | bytearray | memoryview,
+    raws: list[msgspec.Raw],
+    names: dict[str, int],
+    match_ids: set[str],
+    *,
+    where: str,
+    index: int,
+    offset: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The types (as positions in ``names``, new types added in order of first appearance) and
+    times of a piece of a file's events (``raws``, decoded from ``text``, their JSON array, whose
+    first is the file's event ``offset``); the matches they name added to ``match_ids``.
+
+    Raises:
+        DocumentError: as :func:`split_events` (the event named by its index in the file).
+    """
+    try:  # one pass over the piece (each event on its own only to name one at fault)
+        heads: list[Any] = _HEADS.decode(text)
+    except msgspec.ValidationError:
+        heads = _heads(raws, where=where, index=index, offset=offset)
+    types = list(map(_TYPE, heads))
+    for kind in dict.fromkeys(types):
+        names.setdefault(kind, len(names))
+    codes = np.fromiter(map(names.__getitem__, types), dtype=np.int32, count=len(types))
+    micros = _times([head.time for head in heads], where=where, index=index, offset=offset)
+    commons = [getattr(head, "common", None) for head in heads]
+    match_ids.update(common.matchId for common in commons if common and common.matchId)
+    return codes, micros
+
+
+def type_groups(codes: np.ndarray, names: list[str]) -> dict[str, np.ndarray]:
+    """Event type -> the indices of its events (``codes``: each event's type's position in
+    ``names``, every name used)."""
+    if not names:
+        return {}
     order = np.argsort(codes, kind="stable")
     bounds = np.cumsum(np.bincount(codes, minlength=len(names)))[:-1]
-    groups = dict(zip(names, np.split(order, bounds), strict=True)) if names else {}
-    return SplitFile(raws, codes, list(names), micros, groups, frozenset(match_ids))
+    return dict(zip(names, np.split(order, bounds), strict=True))
+
+
+def picked(raws: Sequence[msgspec.Raw], indices: np.ndarray) -> list[msgspec.Raw]:
+    """The events at ``indices``."""
+    if len(indices) < 2:
+        return [raws[index] for index in indices.tolist()]
+    return list(itemgetter(*indices.tolist())(raws))
 
 
 def _heads(raws: list[msgspec.Raw], *, where: str, index: int, offset: int) -> list[Any]:
