@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from matchkit.errors import DocumentError, MatchkitError
 from matchkit.telemetry.pubg import read_pubg_file
 from matchkit.telemetry.pubg.frames import PubgTelemetryFrames
+from tests import depth
 from tests.telemetry.pubg.files import (
     EXCERPT,
     WHOLE,
@@ -51,7 +52,7 @@ def test_the_excerpt_in_pieces_of_any_size(piece: int, tmp_path: Path) -> None:
         assert_same(whole, read_pubg_file(source, piece=piece))
 
 
-@pytest.mark.parametrize("piece", [4_096, 100_003])
+@pytest.mark.parametrize("piece", [4_096])  # 660 pieces; other sizes: the excerpt's test
 def test_the_whole_file_in_pieces(piece: int, tmp_path: Path) -> None:
     """The recorded whole file (2.7 MB, pretty-printed: its events are cut where whitespace
     separates them), and the same events written compact."""
@@ -89,7 +90,7 @@ def test_strings_that_look_like_boundaries_are_not_cut(tmp_path: Path) -> None:
     content = orjson.dumps(events)
     whole = read_pubg_file(content, match_id=WHOLE_MATCH)
     assert whole.event_counts["events"].sum() == len(events)
-    for piece in (1, 13, 64, 1_000):
+    for piece in (1, 64):
         for source in _streamed(content, tmp_path):
             assert_same(whole, read_pubg_file(source, match_id=WHOLE_MATCH, piece=piece))
 
@@ -207,7 +208,9 @@ def _varied(draw: st.DrawFn) -> tuple[bytes, int]:
     return content, draw(st.sampled_from([1, 5, 64, 333, 2_048, 8_192]))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=depth.examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(_varied())
 def test_varied_files_read_alike_in_pieces(drawn: tuple[bytes, int]) -> None:
     content, piece = drawn
