@@ -155,7 +155,14 @@ def file_match_id(split: SplitFile, *, expected: str | None, where: str, index: 
     named: dict[str, int] = {}
     definitions = split.groups.get("LogMatchDefinition", np.zeros(0, dtype=np.int64)).tolist()
     for event, raw in zip(definitions, split.texts.peek("LogMatchDefinition"), strict=True):
-        text = _DEFINITIONS.decode(raw).match
+        try:
+            text = _DEFINITIONS.decode(raw).match
+        except msgspec.ValidationError as error:
+            raise DocumentError(
+                f"{where}: event {event} (LogMatchDefinition) has a MatchId that is not text "
+                f"({error})",
+                document_index=index,
+            ) from None
         if text:
             named.setdefault(match_id_of_definition(text), event)
     for text in sorted(split.match_ids):
