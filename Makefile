@@ -8,10 +8,8 @@ STAMP := $(VENV)/.installed-stamp
 REPORT_DIR ?= reports
 
 # make test runs the suite on this many pytest-xdist workers (conftest.py keeps each module's
-# tests together on one worker): one more than the cores, since a test often waits on something
-# other than a core (a timeout it provokes, a child process starting, a disk's sync) and a core
-# would idle meanwhile; 1 runs it in one process.
-TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print(len(os.sched_getaffinity(0)) + 1)")
+# tests together on one worker); 1 runs it in one process.
+TEST_WORKERS ?= 2
 
 .PHONY: help venv assets browser test test-deep style lint format report notebooks bench soak clean
 

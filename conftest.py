@@ -1,14 +1,13 @@
 """Settings for the whole run, ``tests/`` and ``notebooks/`` alike.
 
-``make test`` runs the suite on pytest-xdist workers (one more than the cores: see the Makefile)
-with the scheduler below: a module's tests stay together on one worker, in order, so that a
-module-scoped fixture (a report built once, a service started once, a notebook's kernel: nbval
-runs a notebook's cells in one kernel) is built once. The modules in :data:`SPREAD` hold
-independent units of work (the chaos seeds, ten to a test) and are spread over the workers test
-by test. The longest modules (:data:`FIRST`) start first and the rest follow in collection order,
-so that the run does not end with one worker busy on a long module while the others have nothing
-left (xdist's own order, by number of tests, put the one-test modules last: the type check, the
-live JupyterLab test).
+``make test`` runs the suite on two pytest-xdist workers (``-n 2``) with the scheduler below: a
+module's tests stay together on one worker, in order, so that a module-scoped fixture (a report
+built once, a service started once, a notebook's kernel: nbval runs a notebook's cells in one
+kernel) is built once. The modules in :data:`SPREAD` hold independent units of work (the chaos
+seeds, ten to a test) and are spread over the workers test by test. The longest modules
+(:data:`FIRST`) start first and the rest follow in collection order, so that the run does not end
+with one worker busy on a long module while the other has nothing left (xdist's own order, by
+number of tests, put the one-test modules last: the type check, the live JupyterLab test).
 
 (xdist's own ``--dist loadgroup`` would do this with markers, but it renames node ids in a way
 pytest 9.2 no longer allows; a scheduler that reads the module from the node id needs neither.)
