@@ -29,6 +29,7 @@ from matchkit.telemetry.pubg.source import (
     PubgSource,
     checked_max_bytes,
     content_pieces,
+    is_json_text,
     read_content,
 )
 from matchkit.telemetry.pubg.split import SplitFile, split_events
@@ -70,7 +71,9 @@ def read_pubg_file(
     """
     max_bytes = checked_max_bytes(max_bytes)
     expected = match_id if match_id is not None else (roster.match_id if roster else None)
-    label = f" ({source})" if isinstance(source, str | os.PathLike) and not _is_text(source) else ""
+    label = (
+        f" ({source})" if isinstance(source, str | os.PathLike) and not is_json_text(source) else ""
+    )
     where = (f"telemetry of match {expected}" if expected else f"telemetry file {index}") + label
     split = _split(source, where=where, index=index, max_bytes=max_bytes, piece=piece)
     match = file_match_id(split, expected=expected, where=where, index=index)
@@ -166,10 +169,6 @@ def _roster(rosters: Mapping[str, MatchRoster], match_id: str, index: int) -> Ma
             document_index=index,
         )
     return roster
-
-
-def _is_text(source: object) -> bool:
-    return isinstance(source, str) and source.lstrip()[:1] in ("[", "{")
 
 
 def _sources(telemetry: Any, match_ids: Sequence[str] | None) -> tuple[list[Any], list[Any]]:

@@ -21,7 +21,7 @@ import zlib
 from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeGuard
 
 import msgspec
 
@@ -35,6 +35,7 @@ __all__ = [
     "PubgSource",
     "checked_max_bytes",
     "content_pieces",
+    "is_json_text",
     "read_content",
 ]
 
@@ -57,6 +58,12 @@ a real file (4-60 MB), each large enough that what is paid per piece is lost in 
 class BrokenStream(Exception):  # noqa: N818 (not an error the caller sees)
     """A streamed file's gzip is damaged, truncated or followed by other bytes: the reader reads
     it again in one piece (:func:`read_content`), whose :class:`DocumentError` says what it is."""
+
+
+def is_json_text(source: object) -> TypeGuard[str]:
+    """Whether ``source`` is a file's JSON text rather than a path to it (it opens an array or
+    an object)."""
+    return isinstance(source, str) and source.lstrip()[:1] in ("[", "{")
 
 
 def checked_max_bytes(value: object) -> int:
@@ -98,7 +105,7 @@ def read_content(source: Any, *, where: str, index: int, max_bytes: int) -> byte
             ) from None
     if isinstance(source, bytes | bytearray | memoryview):
         data = source if isinstance(source, bytes | bytearray) else bytes(source)
-    elif isinstance(source, str) and source.lstrip()[:1] in ("[", "{"):
+    elif is_json_text(source):
         data = source.encode()
     elif isinstance(source, str | os.PathLike):
         data = _read_path(Path(source), where=where, index=index, max_bytes=max_bytes)
@@ -134,9 +141,7 @@ def content_pieces(
             return None
         blocks = (view[start : start + _PIECE] for start in range(0, len(view), _PIECE))
         return _ahead(_inflated(blocks, where=where, index=index, max_bytes=max_bytes, piece=piece))
-    if isinstance(source, str | os.PathLike) and not (
-        isinstance(source, str) and source.lstrip()[:1] in ("[", "{")
-    ):
+    if isinstance(source, str | os.PathLike) and not is_json_text(source):
         return _ahead(
             _path_pieces(Path(source), where=where, index=index, max_bytes=max_bytes, piece=piece)
         )
