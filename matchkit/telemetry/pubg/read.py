@@ -25,7 +25,6 @@ from matchkit.telemetry.pubg.pieces import Unsplittable, split_pieces
 from matchkit.telemetry.pubg.source import (
     DEFAULT_MAX_BYTES,
     PIECE_BYTES,
-    BrokenStream,
     PubgSource,
     checked_max_bytes,
     content_pieces,
@@ -94,7 +93,7 @@ def _split(source: PubgSource, *, where: str, index: int, max_bytes: int, piece:
         try:
             with closing(pieces):
                 return split_pieces(pieces, where=where, index=index)
-        except (Unsplittable, BrokenStream):
+        except Unsplittable:
             pass
     content = read_content(source, where=where, index=index, max_bytes=max_bytes)
     return split_events(content, where=where, index=index)

@@ -11,7 +11,8 @@ Content not yet in memory whole (a path, or gzip bytes) is handed on in pieces o
 piece ahead of the reader (zlib and file reads release the GIL, so the second core does that
 work while the events of the piece before are read): the reader cuts whole events out of them,
 and the whole decompressed file is never held. Content already whole (plain bytes, text, a
-parsed list) is read in one piece (:func:`read_content`).
+parsed list) is read in one piece (:func:`read_content`). Both make the bytes with the same
+reader and decompressor, so a file is refused with the same message either way.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "GZIP_MAGIC",
     "PIECE_BYTES",
-    "BrokenStream",
     "PubgSource",
     "checked_max_bytes",
     "content_pieces",
@@ -50,14 +50,12 @@ GZIP_MAGIC = b"\x1f\x8b"
 _PIECE = 1 << 20
 """Compressed bytes fed to the decompressor at a time."""
 
+_WHOLE_PIECE = 1 << 24
+"""Bytes made at a time by a read of a whole file (:func:`read_content`)."""
+
 PIECE_BYTES = 1 << 19
 """About how many decompressed bytes of a streamed file are handed on at a time: a few pieces of
 a real file (4-60 MB), each large enough that what is paid per piece is lost in its events."""
-
-
-class BrokenStream(Exception):  # noqa: N818 (not an error the caller sees)
-    """A streamed file's gzip is damaged, truncated or followed by other bytes: the reader reads
-    it again in one piece (:func:`read_content`), whose :class:`DocumentError` says what it is."""
 
 
 def is_json_text(source: object) -> TypeGuard[str]:
@@ -103,20 +101,22 @@ def read_content(source: Any, *, where: str, index: int, max_bytes: int) -> byte
             raise DocumentError(
                 f"{where} is not a list of JSON events: {error}", document_index=index
             ) from None
+    pieces = _pieces(source, where=where, index=index, max_bytes=max_bytes, piece=_WHOLE_PIECE)
+    if pieces is not None:
+        whole = bytearray()
+        for piece in pieces:
+            whole += piece
+        return whole
     if isinstance(source, bytes | bytearray | memoryview):
         data = source if isinstance(source, bytes | bytearray) else bytes(source)
     elif is_json_text(source):
         data = source.encode()
-    elif isinstance(source, str | os.PathLike):
-        data = _read_path(Path(source), where=where, index=index, max_bytes=max_bytes)
     else:
         raise InvalidArgumentError(
             f"telemetry file {index} is a {type(source).__name__}; give a path, bytes, JSON "
             "text or the parsed list of events",
             parameter="telemetry",
         )
-    if data[:2] == GZIP_MAGIC:
-        return decompressed(data, where=where, index=index, max_bytes=max_bytes)
     if len(data) > max_bytes:
         raise _too_large(where, index, max_bytes)
     return data
@@ -126,24 +126,30 @@ def content_pieces(
     source: Any, *, where: str, index: int, max_bytes: int, piece: int = PIECE_BYTES
 ) -> Generator[bytes, None, None] | None:
     """The decompressed bytes of a file not yet held whole, in pieces of at most ``piece`` bytes
-    (a path, plain or gzip; gzip bytes); ``None`` for content already whole (plain bytes, JSON
-    text, a parsed list: :func:`read_content`). Close the iterator when done with it: its thread
-    stops.
+    (a path, plain or gzip; gzip bytes), each made in a thread one piece ahead of the caller;
+    ``None`` for content already whole (plain bytes, JSON text, a parsed list:
+    :func:`read_content`). Close the iterator when done with it: its thread stops.
 
-    Raises (from the pieces, as they are read):
-        DocumentError: the content is larger than ``max_bytes`` (as :func:`read_content` says).
-        BrokenStream: the gzip stream is damaged, truncated or followed by other bytes.
-        InvalidArgumentError: a path that cannot be read.
+    Raises (from the pieces, as they are made): what :func:`read_content` raises for the same
+    content.
     """
+    pieces = _pieces(source, where=where, index=index, max_bytes=max_bytes, piece=piece)
+    return None if pieces is None else _ahead(pieces)
+
+
+def _pieces(
+    source: Any, *, where: str, index: int, max_bytes: int, piece: int
+) -> Generator[bytes, None, None] | None:
+    """:func:`content_pieces`, made as they are asked for."""
     if isinstance(source, bytes | bytearray | memoryview):
         view = memoryview(source).cast("B")
         if view[:2] != GZIP_MAGIC:
             return None
         blocks = (view[start : start + _PIECE] for start in range(0, len(view), _PIECE))
-        return _ahead(_inflated(blocks, where=where, index=index, max_bytes=max_bytes, piece=piece))
+        return _inflated(blocks, where=where, index=index, max_bytes=max_bytes, piece=piece)
     if isinstance(source, str | os.PathLike) and not is_json_text(source):
-        return _ahead(
-            _path_pieces(Path(source), where=where, index=index, max_bytes=max_bytes, piece=piece)
+        return _path_pieces(
+            Path(source), where=where, index=index, max_bytes=max_bytes, piece=piece
         )
     return None
 
@@ -179,7 +185,7 @@ def _path_pieces(
         except OSError as error:
             raise _unreadable(path, index, error) from None
         if head != GZIP_MAGIC and size > max_bytes:  # refused before reading it
-            raise _too_large(f"{where} ({path})", index, max_bytes)
+            raise _too_large(where, index, max_bytes)
 
         def blocks(length: int) -> Iterator[bytes]:
             yield head
@@ -201,60 +207,77 @@ def _path_pieces(
         for block in blocks(piece):
             total += len(block)
             if total > max_bytes:  # the file grew since it was measured
-                raise _too_large(f"{where} ({path})", index, max_bytes)
+                raise _too_large(where, index, max_bytes)
             yield block
 
 
 def _inflated(
     compressed: Iterable[bytes | memoryview], *, where: str, index: int, max_bytes: int, piece: int
 ) -> Generator[bytes, None, None]:
-    """gzip data (one or more members), given in blocks, decompressed in pieces of at most
-    ``piece`` bytes, at most ``max_bytes`` in all; what :func:`decompressed` accepts.
+    """gzip data (one or more members, zeros after the last allowed), given in blocks,
+    decompressed in pieces of at most ``piece`` bytes, at most ``max_bytes`` in all.
 
     Raises:
-        DocumentError: the output would pass ``max_bytes``.
-        BrokenStream: the stream is damaged, ends before its last member does, or is followed
-            by bytes that are neither zeros nor another member.
+        DocumentError: the output would pass ``max_bytes``; the stream is damaged, ends before
+            its last member does, or is followed by bytes that are neither zeros nor another
+            member. The message does not depend on the blocks' or the pieces' sizes.
     """
+    blocks = iter(compressed)
     stream = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
-    total = 0
+    total = 0  # bytes made
+    read = 0  # compressed bytes given
     ended = False  # a member ended: zeros to the end, or another member, may follow
-    zeros = False  # a member ended and a zero followed: only zeros may follow
+    after = 0  # zeros after the last member: only zeros may follow them
     rest = b""  # the first byte after an ended member, too few to tell whether a member starts
-    try:
-        for block in compressed:
-            data: bytes | memoryview = rest + block if rest else block
-            rest = b""
-            more = False  # the last call's output was cut at its limit: more may come
-            while data or more:
-                if ended:
-                    if zeros or data[:1] == b"\0":
-                        zeros = True
-                        if bytes(data).strip(b"\0"):
-                            raise BrokenStream
-                        break
-                    if len(data) < 2:
-                        rest = bytes(data)
-                        break
-                    if data[:2] != GZIP_MAGIC:
-                        raise BrokenStream
-                    stream = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
-                    ended = False
-                limit = min(piece, max_bytes + 1 - total)
+    for block in blocks:
+        read += len(block)
+        data: bytes | memoryview = rest + block if rest else block
+        rest = b""
+        more = False  # the last call's output was cut at its limit: more may come
+        while data or more:
+            if ended:
+                if not bytes(data).strip(b"\0"):  # zeros after the last member
+                    after += len(data)
+                    break
+                if after or data[:1] == b"\0" or (len(data) >= 2 and data[:2] != GZIP_MAGIC):
+                    raise _not_gzip_after(where, index, after + len(data) + sum(map(len, blocks)))
+                if len(data) < 2:
+                    rest = bytes(data)
+                    break
+                stream = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+                ended = False
+            limit = min(piece, max_bytes + 1 - total)
+            try:
                 out = stream.decompress(data, limit)
-                more = len(out) == limit and not stream.eof
-                total += len(out)
-                if total > max_bytes:
-                    raise _too_large(where, index, max_bytes)
-                data = stream.unconsumed_tail
-                if stream.eof:
-                    data, ended = stream.unused_data, True
-                if out:
-                    yield out
-    except zlib.error:
-        raise BrokenStream from None
-    if rest or not ended:
-        raise BrokenStream
+            except zlib.error as error:
+                raise DocumentError(
+                    f"{where} is a damaged gzip stream ({error}); download it again",
+                    document_index=index,
+                ) from None
+            more = len(out) == limit and not stream.eof
+            total += len(out)
+            if total > max_bytes:
+                raise _too_large(where, index, max_bytes)
+            data = stream.unconsumed_tail
+            if stream.eof:
+                data, ended = stream.unused_data, True
+            if out:
+                yield out
+    if rest:
+        raise _not_gzip_after(where, index, len(rest))
+    if not ended:
+        raise DocumentError(
+            f"{where} is a truncated gzip stream: it ends before its data does "
+            f"({read:,} compressed bytes, {total:,} read); download it again",
+            document_index=index,
+        )
+
+
+def _not_gzip_after(where: str, index: int, count: int) -> DocumentError:
+    return DocumentError(
+        f"{where} has {count:,} bytes after its gzip stream that are not gzip",
+        document_index=index,
+    )
 
 
 def _unreadable(path: Path, index: int, error: OSError) -> InvalidArgumentError:
@@ -262,60 +285,6 @@ def _unreadable(path: Path, index: int, error: OSError) -> InvalidArgumentError:
         f"telemetry file {index} ({path}) cannot be read: {error.strerror or error}",
         parameter="telemetry",
     )
-
-
-def _read_path(path: Path, *, where: str, index: int, max_bytes: int) -> bytes:
-    try:
-        with path.open("rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            head = handle.read(2)
-            if head != GZIP_MAGIC and size > max_bytes:  # refused before reading it
-                raise _too_large(f"{where} ({path})", index, max_bytes)
-            return head + handle.read()
-    except OSError as error:
-        raise _unreadable(path, index, error) from None
-
-
-def decompressed(data: bytes | bytearray, *, where: str, index: int, max_bytes: int) -> bytearray:
-    """gzip ``data`` (one or more members) decompressed, at most ``max_bytes`` of it.
-
-    Raises:
-        DocumentError: the output would pass ``max_bytes``, or the stream is damaged or ends
-            before its last member does.
-    """
-    out = bytearray()
-    view = memoryview(data)
-    while True:  # a member at a time
-        stream = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
-        end = 0
-        try:
-            while end < len(view) and not stream.eof:
-                piece, end = view[end : end + _PIECE], end + _PIECE
-                out += stream.decompress(piece, max_bytes + 1 - len(out))
-                while stream.unconsumed_tail and len(out) <= max_bytes:
-                    out += stream.decompress(stream.unconsumed_tail, max_bytes + 1 - len(out))
-                if len(out) > max_bytes:
-                    raise _too_large(where, index, max_bytes)
-        except zlib.error as error:
-            raise DocumentError(
-                f"{where} is a damaged gzip stream ({error}); download it again",
-                document_index=index,
-            ) from None
-        if not stream.eof:
-            raise DocumentError(
-                f"{where} is a truncated gzip stream: it ends before its data does "
-                f"({len(data):,} compressed bytes, {len(out):,} read); download it again",
-                document_index=index,
-            )
-        rest = stream.unused_data + view[end:]
-        if not rest.strip(b"\0"):  # padding after the last member
-            return out
-        if rest[:2] != GZIP_MAGIC:
-            raise DocumentError(
-                f"{where} has {len(rest):,} bytes after its gzip stream that are not gzip",
-                document_index=index,
-            )
-        view = memoryview(rest)
 
 
 def _too_large(where: str, index: int, max_bytes: int) -> DocumentError:
