@@ -16,6 +16,7 @@ Example:
 
 from __future__ import annotations
 
+import importlib.util
 from typing import TYPE_CHECKING
 
 from matchkit.lazy import lazy_getattr
@@ -43,13 +44,21 @@ if TYPE_CHECKING:
 
 
 def _require_archive_packages() -> None:
-    try:
-        import dask.dataframe  # noqa: F401
-        import deltalake  # noqa: F401
-    except ImportError as error:
+    """Refuse an archive without its packages, found without importing them: a sync never
+    computes with Dask, and ``import dask.dataframe`` costs about 2 CPU-s a process."""
+    missing = [name for name in ("deltalake", "dask") if not _installed(name)]
+    if missing:
         raise ImportError(
-            "the matchkit archive needs deltalake and dask: pip install 'matchkit[archive]'"
-        ) from error
+            f"the matchkit archive needs deltalake and dask ({', '.join(missing)} not found): "
+            "pip install 'matchkit[archive]'"
+        )
+
+
+def _installed(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # ValueError: blocked (``sys.modules[name] = None``)
+        return False
 
 
 _lazy = lazy_getattr(
