@@ -7,6 +7,8 @@ them on a LocalCluster of worker processes.
 
 from __future__ import annotations
 
+import functools
+
 import dask.dataframe as dd
 import pytest
 from dask.dataframe.utils import assert_eq
@@ -25,11 +27,11 @@ from tests.analysis.helpers import sample_frames
 from tests.analysis.lazy import lazy_tables
 
 # Monthly partitions, a match's rows together, are the archive's own layout: every call below
-# runs on a real monthly archive in tests/archive/test_analysis.py (and on three buckets a
-# month), so they are not repeated here from pandas.
+# runs on a real monthly archive in tests/archive/test_analysis.py (and each function on three
+# buckets a month), so they are not repeated here from pandas.
 LAYOUTS = {
-    "one partition, string": {"npartitions": 1},
     "seven partitions, object": {"npartitions": 7, "text": "object"},
+    "one partition, string": {"npartitions": 1},
 }
 
 #: (function, args, kwargs) of every public analysis of MatchFrames: their options and groupings
@@ -61,16 +63,37 @@ def _name(call: tuple) -> str:
     return f"{function.__name__}{args}{kwargs}"
 
 
-@pytest.fixture(scope="module", params=list(LAYOUTS))
-def lazy(request):
-    return lazy_tables(sample_frames(), **LAYOUTS[request.param])
+#: The first call of each function: every function runs on every layout, and every option of it
+#: on the first layout (the options' code is the same whatever the partitions; the layouts
+#: differ in the steps of :mod:`matchkit.analysis._engine`, which every function takes).
+EACH_FUNCTION = [
+    call for number, call in enumerate(CALLS) if call[0] not in {c[0] for c in CALLS[:number]}
+]
 
 
-@pytest.mark.parametrize("call", CALLS, ids=_name)
-def test_an_archive_gives_the_table_of_matchframes(lazy, call):
+def layout_cases(layouts: list[str]) -> list[tuple[str, tuple]]:
+    """(layout, call): every call on the first layout, the first of each function on the rest."""
+    return [
+        (layout, call)
+        for number, layout in enumerate(layouts)
+        for call in (CALLS if number == 0 else EACH_FUNCTION)
+    ]
+
+
+def case_id(case: object) -> str:
+    return _name(case) if isinstance(case, tuple) else str(case)
+
+
+@functools.cache
+def _lazy(layout: str):
+    return lazy_tables(sample_frames(), **LAYOUTS[layout])
+
+
+@pytest.mark.parametrize(("layout", "call"), layout_cases(list(LAYOUTS)), ids=case_id)
+def test_an_archive_gives_the_table_of_matchframes(layout, call):
     function, args, kwargs = call
     expected = function(sample_frames(), *args, **kwargs)
-    result = function(lazy, *args, **kwargs)
+    result = function(_lazy(layout), *args, **kwargs)
     assert not is_lazy(result)
     assert_eq(result, expected)
     assert result.attrs == expected.attrs

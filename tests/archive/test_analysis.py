@@ -4,6 +4,7 @@ shuffle (the tables share their divisions, on an index named ``month``)."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pandas as pd
@@ -18,21 +19,36 @@ from matchkit.archive.layout import bucket_of
 from matchkit.archive.manifest import read_manifest
 from matchkit.model.schema import TABLE_NAMES
 from matchkit.synth.archive import write_synthetic_archive
-from tests.analysis.test_lazy_equal import CALLS, _name
+from tests.analysis.test_lazy_equal import case_id, layout_cases
 
 MATCHES = 3_000
 
 
-@pytest.fixture(scope="module", params=[1, 3], ids=["monthly", "three buckets a month"])
+BUCKETS = {1: "monthly", 3: "three buckets a month"}
+
+
+@pytest.fixture(scope="module", params=list(BUCKETS), ids=list(BUCKETS.values()))
 def synthetic(request, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("analysed") / "archive"
-    write_synthetic_archive(folder, matches=MATCHES, chunk=1_000, days=75, buckets=request.param)
-    return folder
+    return _written(request.param, tmp_path_factory.getbasetemp())
 
 
 @pytest.fixture(scope="module")
 def frames(synthetic: Path):
-    return archive.open(synthetic).to_frames()
+    return _frames(synthetic)
+
+
+@functools.cache
+def _written(buckets: int, root: Path) -> Path:
+    """The synthetic archive of ``buckets`` a month, written once for the module's tests (those
+    parametrized by the fixture and those naming its value)."""
+    folder = root / f"analysed-{buckets}" / "archive"
+    write_synthetic_archive(folder, matches=MATCHES, chunk=1_000, days=75, buckets=buckets)
+    return folder
+
+
+@functools.cache
+def _frames(folder: Path):
+    return archive.open(folder).to_frames()
 
 
 def test_every_table_shares_the_partitions_of_the_matches(synthetic: Path) -> None:
@@ -82,8 +98,14 @@ def test_to_frames_gives_matchframes_as_before(synthetic: Path, frames) -> None:
         assert PARTITION_INDEX not in table.columns, name
 
 
-@pytest.mark.parametrize("call", CALLS, ids=_name)
+@pytest.mark.parametrize(
+    ("synthetic", "call"),
+    layout_cases(list(BUCKETS)),
+    ids=lambda case: BUCKETS[case] if isinstance(case, int) else case_id(case),
+    indirect=["synthetic"],
+)
 def test_an_archive_gives_the_table_of_its_matchframes(synthetic: Path, frames, call) -> None:
+    """Every call on the monthly archive, the first of each function on the bucketed one."""
     function, args, kwargs = call
     result = function(archive.open(synthetic), *args, **kwargs)
     assert not is_lazy(result)
