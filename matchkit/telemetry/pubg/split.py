@@ -148,14 +148,9 @@ def split_events(content: bytes | bytearray, *, where: str, index: int) -> Split
         # times the size of their bytes) never all live at once.
         heads = _heads(raws[start : start + HEADS_AT_ONCE], where=where, index=index, offset=start)
         end = start + len(heads)
-        types = list(map(_TYPE, heads))
-        for kind in dict.fromkeys(types):  # the slice's types, in order of first appearance
-            names.setdefault(kind, len(names))
-        codes[start:end] = list(map(names.__getitem__, types))
-        times = [head.time for head in heads]
-        micros[start:end] = _times(times, where=where, index=index, offset=start)
-        commons = [getattr(head, "common", None) for head in heads]
-        match_ids.update(common.matchId for common in commons if common and common.matchId)
+        codes[start:end], micros[start:end] = _read_heads(
+            heads, names, match_ids, where=where, index=index, offset=start
+        )
     groups = type_groups(codes, list(names))
     texts = EventTexts({kind: picked(raws, indices) for kind, indices in groups.items()})
     return SplitFile(
@@ -184,6 +179,21 @@ def piece_heads(
         heads: list[Any] = _HEADS.decode(text)
     except msgspec.ValidationError:
         heads = _heads(raws, where=where, index=index, offset=offset)
+    return _read_heads(heads, names, match_ids, where=where, index=index, offset=offset)
+
+
+def _read_heads(
+    heads: list[Any],
+    names: dict[str, int],
+    match_ids: set[str],
+    *,
+    where: str,
+    index: int,
+    offset: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The types (as positions in ``names``, new types added in order of first appearance) and
+    times of decoded heads (the first is the file's event ``offset``); the matches they name
+    added to ``match_ids``."""
     types = list(map(_TYPE, heads))
     for kind in dict.fromkeys(types):
         names.setdefault(kind, len(names))
