@@ -8,14 +8,13 @@ import functools
 import importlib
 import inspect
 import itertools
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import matchkit
 from matchkit import errors
+from tests.fresh import printed_by
 
 # What each public name must be: where it is defined and what kind of object it is.
 EXPECTED = {
@@ -77,10 +76,7 @@ def test_importing_matchkit_loads_neither_the_client_nor_the_service() -> None:
         "if m in sys.modules]\n"
         "print(','.join(heavy))"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert result.stdout.strip() == ""
+    assert printed_by(code).strip() == ""
 
 
 # The rule of the subsystems' surfaces (matchkit/__init__.py's docstring says it to a reader):

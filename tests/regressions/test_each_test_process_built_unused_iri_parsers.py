@@ -5,11 +5,12 @@ other plugins, marks it absent. Found with ``python -X importtime -m pytest --co
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import nbformat
+
+from tests.fresh import printed_by
 
 NOTEBOOKS = Path(__file__).parents[2] / "notebooks"
 
@@ -41,7 +42,5 @@ def test_the_report_command_reads_notebooks_without_them() -> None:
         "    import nbformat\n"
         "print(sys.modules.get('rfc3987_syntax', 'not imported'))\n"
     )
-    printed = subprocess.run(
-        [sys.executable, "-c", code], check=True, capture_output=True, text=True
-    ).stdout
+    printed = printed_by(code)
     assert printed.strip() == "not imported"

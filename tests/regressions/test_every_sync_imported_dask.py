@@ -5,8 +5,7 @@ Found while measuring a notebook's sync (notebooks/10) with py-spy."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from tests.fresh import printed_by
 
 
 def test_the_archives_names_load_no_dask() -> None:
@@ -17,9 +16,7 @@ def test_the_archives_names_load_no_dask() -> None:
         "import matchkit.archive.syncing, matchkit.archive.writer, matchkit.cli\n"
         "print(sorted(m for m in sys.modules if m == 'dask' or m.startswith('dask.')))"
     )
-    loaded = subprocess.run(
-        [sys.executable, "-c", code], check=True, capture_output=True, text=True
-    ).stdout
+    loaded = printed_by(code)
     assert loaded.strip() == "[]"
 
 
@@ -33,8 +30,6 @@ def test_an_archive_without_its_packages_says_what_to_install() -> None:
         "except ImportError as error:\n"
         "    print(error)\n"
     )
-    said = subprocess.run(
-        [sys.executable, "-c", code], check=True, capture_output=True, text=True
-    ).stdout
+    said = printed_by(code)
     assert "needs deltalake and dask (deltalake not found)" in said
     assert "pip install 'matchkit[archive]'" in said

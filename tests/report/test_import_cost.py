@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from tests.fresh import printed_by
 
 
 def test_the_notebooks_imports_load_no_scipy_stats() -> None:
@@ -15,7 +14,5 @@ def test_the_notebooks_imports_load_no_scipy_stats() -> None:
         "import matchkit.analysis, matchkit.analysis.telemetry, matchkit.plots\n"
         "print(sorted(m for m in sys.modules if m.startswith('scipy.stats')))"
     )
-    loaded = subprocess.run(
-        [sys.executable, "-c", code], check=True, capture_output=True, text=True
-    ).stdout
+    loaded = printed_by(code)
     assert loaded.strip() == "[]"
