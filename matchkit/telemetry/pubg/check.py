@@ -17,15 +17,18 @@ one event is at fault).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import msgspec
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from matchkit.errors import DocumentError, InvalidArgumentError
+from matchkit.normalize import ARROW_POOL
 from matchkit.telemetry.pubg.split import SplitFile
 
 if TYPE_CHECKING:
@@ -259,20 +262,46 @@ def credited_kills(kills: pd.DataFrame) -> Counter[str]:
 
 
 def _players_of(tables: Mapping[str, pd.DataFrame]) -> dict[str, int]:
-    """Every account id the file's tables name -> the first event naming it."""
+    """Every account id the file's tables name -> the first event naming it.
+
+    Each column is read in Arrow, as codes of its distinct ids (a few hundred for a column of
+    tens of thousands of rows): no Python string is made per row. Made per row, at the end of a
+    read, when every table is held, they were the read's peak of memory."""
     first: dict[str, int] = {}
     for name, columns in PLAYER_COLUMNS.items():
         table = tables[name]
         if not len(table):
             continue
-        events = _values(table["event_index"])
+        events = table["event_index"].to_numpy(dtype=np.int64, na_value=_NO_EVENT)
         for column in columns:
             if column not in table:
                 continue
-            for player, event in zip(_values(table[column]), events, strict=True):
-                if player and (player not in first or event < first[player]):
+            for player, event in _first_events(table[column], events):
+                if player not in first or event < first[player]:
                     first[player] = event
     return first
+
+
+_NO_EVENT = np.iinfo(np.int64).max
+
+
+def _first_events(column: pd.Series, events: np.ndarray) -> Iterator[tuple[str, int]]:
+    """Each id of a text column (neither missing nor empty) and the first of ``events`` (one a
+    row) at a row holding it, a chunk of the column's Arrow data at a time (not copied)."""
+    ids = pa.array(column.array, pa.large_string())
+    start = 0
+    for chunk in ids.chunks if isinstance(ids, pa.ChunkedArray) else [ids]:
+        encoded = pc.dictionary_encode(chunk, memory_pool=ARROW_POOL)
+        indices = encoded.indices
+        codes = pc.coalesce(indices, pa.scalar(-1, indices.type), memory_pool=ARROW_POOL)
+        codes = codes.to_numpy()
+        held = codes >= 0
+        earliest = np.full(len(encoded.dictionary), _NO_EVENT)
+        np.minimum.at(earliest, codes[held], events[start : start + len(chunk)][held])
+        start += len(chunk)
+        for player, event in zip(encoded.dictionary.to_pylist(), earliest.tolist(), strict=True):
+            if player and event != _NO_EVENT:
+                yield player, event
 
 
 def _values(column: pd.Series) -> np.ndarray:

@@ -164,7 +164,7 @@ def pandas_column(array: pa.Array, kind: Kind | None, *, label: str, problems: P
             return pd.arrays.IntegerArray(_values(array, absent, 0), absent)
     elif kind == "float64":
         if arrow_type == pa.float64():
-            return array.to_numpy(zero_copy_only=False)
+            return _values(array, _absent(array), np.nan)
         if pa.types.is_null(arrow_type):
             return np.full(rows, np.nan)
     elif kind == "boolean":
