@@ -13,10 +13,10 @@ when it is read. Either way the error is an :class:`~matchkit.errors.ArchiveErro
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -209,6 +209,30 @@ def _groups_holding(path: str, handle: pq.ParquetFile, match_ids: frozenset[str]
     return groups
 
 
+class LazyTables:
+    """Tables as attributes, each a lazy Dask DataFrame made on first use and then kept
+    (:attr:`Archive.telemetry`; ``dir()`` lists them)."""
+
+    def __init__(self, makers: Mapping[str, Callable[[], dd.DataFrame]], *, owner: str) -> None:
+        self._makers = dict(makers)
+        self._owner = owner
+
+    def __getattr__(self, name: str) -> dd.DataFrame:
+        make = self.__dict__.get("_makers", {}).get(name)
+        if make is None:
+            tables = ", ".join(self.__dict__.get("_makers", ()))
+            raise AttributeError(f"{self.__dict__.get('_owner')} has no table {name!r} ({tables})")
+        frame = make()
+        setattr(self, name, frame)
+        return frame
+
+    def __dir__(self) -> list[str]:
+        return list(self._makers)
+
+    def __repr__(self) -> str:
+        return f"<{self._owner} tables: {', '.join(self._makers)}>"
+
+
 class Archive:
     """An archive opened at one version: a lazy Dask DataFrame per table.
 
@@ -254,25 +278,42 @@ class Archive:
             {month for table in tables.values() for month in table.months if month is not None}
         )
         self._partitions = values
+        # Each table's lazy frame is made on first use (Dask's planning of a frame costs tens
+        # of milliseconds; a notebook uses a few of the dozens of tables an archive has).
+        makers: dict[str, Callable[[], dd.DataFrame]] = {}
         for name in TABLE_NAMES:
             table = tables[name]
             if name in SNAPSHOT_LINKS:
-                snapshots = table.dask(values)
-                setattr(self, f"{name[:-1]}_snapshots", snapshots)
-                setattr(self, name, _latest(snapshots, TABLES[name].key[0]))
+                snapshots = f"{name[:-1]}_snapshots"
+                makers[snapshots] = partial(table.dask, values)
+                makers[name] = partial(self._latest_of, snapshots, TABLES[name].key[0])
             else:
-                setattr(self, name, table.dask(values))
+                makers[name] = partial(table.dask, values)
+        self._lazy = LazyTables(makers, owner="Archive")
         # One telemetry format an archive (one profile): its tables by name.
         labels = [label for label in tables if telemetry_schema(label) is not None]
         self._telemetry_labels = {label.partition("/")[2]: label for label in labels}
         self.telemetry = (
-            SimpleNamespace(
-                **{label.partition("/")[2]: tables[label].dask(values) for label in labels}
+            LazyTables(
+                {label.partition("/")[2]: partial(tables[label].dask, values) for label in labels},
+                owner="telemetry",
             )
             if labels
             else None
         )
         self.telemetry_format = telemetry_format(labels[0]) if labels else None
+
+    def __getattr__(self, name: str) -> dd.DataFrame:
+        """A table's lazy frame, made on first use (only names not set on the archive come
+        here)."""
+        lazy = self.__dict__.get("_lazy")
+        if lazy is None:
+            raise AttributeError(name)
+        frame: dd.DataFrame = getattr(lazy, name)
+        return frame
+
+    def _latest_of(self, snapshots: str, key: str) -> dd.DataFrame:
+        return _latest(getattr(self, snapshots), key)
 
     def __repr__(self) -> str:
         return f"Archive({str(self.path)!r}, version={self.version})"

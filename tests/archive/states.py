@@ -56,8 +56,8 @@ def lazy_tables(opened: archive.Archive) -> Iterator[tuple[str, object]]:
     yield "player_snapshots", opened.player_snapshots
     yield "team_snapshots", opened.team_snapshots
     if opened.telemetry is not None:
-        for name, table in vars(opened.telemetry).items():
-            yield f"telemetry/{name}", table
+        for name in dir(opened.telemetry):
+            yield f"telemetry/{name}", getattr(opened.telemetry, name)
 
 
 def orphans(opened: archive.Archive) -> dict[str, int]:
