@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
     from matchkit.model.frames import MatchFrames
 
-__all__ = ["Archive", "TableFiles", "existing_manifest", "open_archive"]
+__all__ = ["Archive", "LazyTables", "TableFiles", "existing_manifest", "open_archive"]
 
 
 @dataclass(frozen=True)
