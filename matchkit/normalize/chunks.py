@@ -29,7 +29,7 @@ from typing import Any, Protocol
 import numpy as np
 import pyarrow as pa
 
-from matchkit.normalize.arrow import ARROW_POOL, nulls, take
+from matchkit.normalize.arrow import ARROW_POOL, nulls
 from matchkit.normalize.columns import unify
 
 __all__ = [
@@ -95,17 +95,6 @@ class Links:
             pa.concat_arrays([piece.types for piece, _ in pieces_offsets], ARROW_POOL),
             pa.concat_arrays([piece.ids for piece, _ in pieces_offsets], ARROW_POOL),
         )
-
-    def by_row(self, rows: Sequence[int]) -> list[list[tuple[str, str]]]:
-        """For each of ``rows``, its identifiers ``(type, id)`` in order."""
-        wanted = np.isin(self.rows, np.asarray(rows, dtype=np.int64))
-        found: dict[int, list[tuple[str, str]]] = {}
-        positions = np.flatnonzero(wanted)
-        types = take(self.types, positions).to_pylist()
-        ids = take(self.ids, positions).to_pylist()
-        for row, type_, id_ in zip(self.rows[positions].tolist(), types, ids, strict=True):
-            found.setdefault(row, []).append((type_, id_))
-        return [found.get(row, []) for row in rows]
 
 
 def as_identifiers(data: Any) -> Sequence[Any]:

@@ -203,10 +203,24 @@ def differing(
             left, right = unify([left, right])
             result |= ~_same(left, right)
     for name in link_names:
-        left_ids = kept_links(name).by_row(kept_rows.tolist())
-        right_ids = copies.links(name).by_row(list(range(count)))
-        result |= np.array([a != b for a, b in zip(left_ids, right_ids, strict=True)], dtype=bool)
+        result |= _links_differ(kept_links(name), kept_rows, copies.links(name), count)
     return result
+
+
+def _links_differ(left: Links, left_rows: np.ndarray, right: Links, count: int) -> np.ndarray:
+    """For each ``i < count``, whether the identifiers of row ``left_rows[i]`` of ``left`` and
+    of row ``i`` of ``right`` differ (how many, or a type or id in order)."""
+    left_query, left_at = _pairs(left_rows, left.rows, np.arange(len(left.rows)))
+    right_query, right_at = _pairs(np.arange(count), right.rows, np.arange(len(right.rows)))
+    differ = np.bincount(left_query, minlength=count) != np.bincount(right_query, minlength=count)
+    # Rows of as many identifiers on both sides: their identifiers side by side, in order.
+    left_kept, right_kept = ~differ[left_query], ~differ[right_query]
+    left_at, right_at = left_at[left_kept], right_at[right_kept]
+    same = _same(take(left.types, left_at), take(right.types, right_at)) & _same(
+        take(left.ids, left_at), take(right.ids, right_at)
+    )
+    differ[left_query[left_kept][~same]] = True
+    return differ
 
 
 def _same(left: pa.Array, right: pa.Array) -> np.ndarray:

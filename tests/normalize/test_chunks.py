@@ -30,11 +30,6 @@ def test_links_concat_shifts_rows_by_each_chunks_first_row() -> None:
     assert Links.concat([Links.empty()], [0]).rows.tolist() == []
 
 
-def test_links_by_row_lists_each_rows_identifiers_in_order() -> None:
-    found = links([0, 2, 2], ["p", "p", "q"], ["a", "b", "c"])
-    assert found.by_row([2, 1, 0]) == [[("p", "b"), ("q", "c")], [], [("p", "a")]]
-
-
 def _two_chunk_table() -> ChunkTable:
     table = ChunkTable("participant")
     table.append(
