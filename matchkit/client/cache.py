@@ -28,12 +28,12 @@ from pathlib import Path
 from typing import Any, TypeAlias, cast
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-import platformdirs
 from requests import PreparedRequest
 from requests_cache import DO_NOT_CACHE, NEVER_EXPIRE, CachedResponse, CachedSession
 from requests_cache.cache_keys import get_matched_headers, normalize_headers
 from requests_cache.policy.settings import DEFAULT_IGNORED_PARAMS
 
+from matchkit.cachedir import cache_root, user_cache_root
 from matchkit.client.cachefile import LOCK_TIMEOUT, CacheFile, prepare_folder, writable
 from matchkit.errors import CacheError, InvalidArgumentError
 from matchkit.rules.windows import RETENTION, SETTLE, parse_time
@@ -83,7 +83,7 @@ def page_expiry(
 
 def default_cache_dir() -> Path:
     """The platform's user cache folder for matchkit."""
-    return Path(platformdirs.user_cache_dir("matchkit"))
+    return user_cache_root()
 
 
 def resolve_cache_dir(cache_dir: str | os.PathLike[str] | None) -> Path:
@@ -96,10 +96,7 @@ def resolve_cache_dir(cache_dir: str | os.PathLike[str] | None) -> Path:
                 parameter="cache_dir",
             )
         return Path(cache_dir)
-    from_environment = os.environ.get("MATCHKIT_CACHE_DIR")
-    if from_environment:
-        return Path(from_environment)
-    return default_cache_dir()
+    return cache_root()
 
 
 CachingSession: TypeAlias = CachedSession

@@ -27,6 +27,7 @@ from typing import Any
 
 import orjson
 
+from matchkit.cachedir import cache_root
 from matchkit.errors import DocumentError, InvalidArgumentError
 from matchkit.model.atomic import atomic_write
 from matchkit.rules.query import SHARDS, MatchQuery
@@ -94,13 +95,9 @@ _COLUMN_FILTERS = {
 
 
 def default_store_dir() -> Path:
-    """Where stores are built: ``$MATCHKIT_CACHE_DIR/service``, else the user cache folder."""
-    configured = os.environ.get("MATCHKIT_CACHE_DIR")
-    if configured:
-        return Path(configured) / "service"
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("matchkit")) / "service"
+    """Where stores are built: ``service/`` in matchkit's cache folder
+    (:func:`matchkit.cachedir.cache_root`: ``$MATCHKIT_CACHE_DIR``, else the user cache folder)."""
+    return cache_root() / "service"
 
 
 @dataclass(frozen=True)
