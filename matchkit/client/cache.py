@@ -33,7 +33,7 @@ from requests_cache import DO_NOT_CACHE, NEVER_EXPIRE, CachedResponse, CachedSes
 from requests_cache.cache_keys import get_matched_headers, normalize_headers
 from requests_cache.policy.settings import DEFAULT_IGNORED_PARAMS
 
-from matchkit.cachedir import cache_root, user_cache_root
+from matchkit.cachedir import cache_root
 from matchkit.client.cachefile import LOCK_TIMEOUT, CacheFile, prepare_folder, writable
 from matchkit.errors import CacheError, InvalidArgumentError
 from matchkit.rules.windows import RETENTION, SETTLE, parse_time
@@ -51,7 +51,6 @@ __all__ = [
     "cached_response",
     "clear_cache",
     "create_session",
-    "default_cache_dir",
     "page_expiry",
     "resolve_cache_dir",
 ]
@@ -79,11 +78,6 @@ def page_expiry(
     if end <= parse_time(now, parameter="now") - settle:
         return PAGE_RETENTION
     return RECENT_PAGE_EXPIRY
-
-
-def default_cache_dir() -> Path:
-    """The platform's user cache folder for matchkit."""
-    return user_cache_root()
 
 
 def resolve_cache_dir(cache_dir: str | os.PathLike[str] | None) -> Path:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from pytest_httpserver import HTTPServer
 from requests_cache import DO_NOT_CACHE, NEVER_EXPIRE
 
+from matchkit.cachedir import user_cache_root
 from matchkit.client.cache import (
     CACHE_FILE,
     PAGE_RETENTION,
@@ -22,7 +23,6 @@ from matchkit.client.cache import (
     cached_response,
     clear_cache,
     create_session,
-    default_cache_dir,
     page_expiry,
     resolve_cache_dir,
 )
@@ -70,8 +70,8 @@ def test_cache_dir_precedence_is_argument_then_environment_then_platform(
     assert resolve_cache_dir(tmp_path / "arg") == tmp_path / "arg"
     assert resolve_cache_dir(None) == tmp_path / "from-env"
     monkeypatch.delenv("MATCHKIT_CACHE_DIR")
-    assert resolve_cache_dir(None) == default_cache_dir()
-    assert default_cache_dir() == Path(platformdirs.user_cache_dir("matchkit"))
+    assert resolve_cache_dir(None) == user_cache_root()
+    assert user_cache_root() == Path(platformdirs.user_cache_dir("matchkit"))
 
 
 def _serve_json(httpserver: HTTPServer, path: str = "/page") -> None:
