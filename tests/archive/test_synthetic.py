@@ -6,14 +6,19 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import matchkit.archive as archive
 from matchkit.cli import main
 from matchkit.errors import InvalidArgumentError
 from matchkit.sampledata import parameters as p
 from matchkit.synth.archive import write_synthetic_archive
+from matchkit.synth.archive.draw import _distinct_players
+from matchkit.synth.archive.model import PlayerActivity
 from matchkit.telemetry.consistency import consistency_problems
 from matchkit.telemetry.frames import TelemetryFrames, coerce_table
 from matchkit.telemetry.schema import TABLE_NAMES as TELEMETRY_TABLES
@@ -120,3 +125,62 @@ def test_the_command_line(tmp_path: Path, capsys) -> None:
     assert "not empty" in capsys.readouterr().err
     with pytest.raises(InvalidArgumentError, match="matches"):
         write_synthetic_archive(tmp_path / "none", matches=0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    pool=st.integers(1, 200_000),
+    skew=st.integers(0, 40),
+    seed=st.integers(0, 2**32 - 1),
+    exact=st.integers(0, 50),
+)
+def test_players_by_activity_are_those_a_search_of_the_shares_gives(
+    pool: int, skew: int, seed: int, exact: int
+) -> None:
+    """PlayerActivity.draw (an inverse of the harmonic shares, settled against them) names the
+    same player as a binary search of the cumulative shares, for every draw: uniform ones, the
+    shares themselves, the values just below them, 0 and the largest below 1."""
+    players = PlayerActivity(pool, skew)
+    rng = np.random.default_rng(seed)
+    chosen = players.cdf[rng.integers(0, pool, exact)]
+    draws = np.concatenate(
+        [
+            rng.random(500),
+            chosen,
+            np.nextafter(chosen, 0.0),
+            [0.0, np.nextafter(1.0, 0.0), players.cdf[0], players.cdf[-1]],
+        ]
+    ).clip(0.0, np.nextafter(1.0, 0.0))
+    assert np.array_equal(players.draw(draws), np.searchsorted(players.cdf, draws))
+
+
+def _distinct_by_sorting(players: PlayerActivity, rng: np.random.Generator, match: np.ndarray):
+    """The rule as it was first written: sort the chunk by match and player, draw the repeats
+    again in that order, until none is left."""
+    player = np.searchsorted(players.cdf, rng.random(len(match)))
+    while True:
+        order = np.lexsort((player, match))
+        later, earlier = order[1:], order[:-1]
+        repeated = later[(match[later] == match[earlier]) & (player[later] == player[earlier])]
+        if len(repeated) == 0:
+            return player
+        player[repeated] = np.searchsorted(players.cdf, rng.random(len(repeated)))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    sizes=st.lists(st.integers(1, 30), min_size=1, max_size=60),
+    pool=st.integers(30, 200),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_players_of_a_match_are_drawn_as_the_sorting_rule_draws_them(
+    sizes: list[int], pool: int, seed: int
+) -> None:
+    """The shifted comparison finds the same repeats as sorting the chunk, draws them again in
+    the same order, and so gives the same players; none sits twice in a match."""
+    players = PlayerActivity(pool, p.PLAYER_SKEW)
+    match = np.repeat(np.arange(len(sizes)), sizes)
+    drawn = _distinct_players(players, np.random.default_rng(seed), match)
+    expected = _distinct_by_sorting(players, np.random.default_rng(seed), match)
+    assert np.array_equal(drawn, expected)
+    assert not pd.DataFrame({"match": match, "player": drawn}).duplicated().any()

@@ -46,12 +46,14 @@ def draw_chunk(
     *,
     buckets: int = 1,
     telemetry: bool = False,
+    match_ids: pa.Array | None = None,
 ) -> dict[str, pa.Table]:
     """``n`` matches created in ``[low, high)``, as stored tables by label in commit order
     (partitioned by month, in ``buckets`` buckets a month: the rule of
     :func:`matchkit.archive.layout.partitions`, as a sync applies it), with their telemetry
-    tables first when ``telemetry`` (:mod:`matchkit.synth.archive.telemetry`)."""
-    drawn = draw_matches(model, rng, n, low, high, patches, buckets=buckets)
+    tables first when ``telemetry`` (:mod:`matchkit.synth.archive.telemetry`). ``match_ids``:
+    the matches' ids (``n`` of them), else drawn."""
+    drawn = draw_matches(model, rng, n, low, high, patches, buckets=buckets, match_ids=match_ids)
     rosters = draw_rosters(model, rng, drawn)
     participants = draw_participants(model, rng, drawn, rosters)
     tables: dict[str, pa.Table] = {
@@ -272,6 +274,8 @@ def _table(name: str, columns: Mapping[str, object], month: pa.Array) -> pa.Tabl
     arrays = []
     for field in schema:
         value = month if field.name == "month" else columns[field.name]
+        if isinstance(value, pa.ChunkedArray):  # else pa.array below reads it row by row
+            value = value.combine_chunks()
         arrays.append(
             value
             if isinstance(value, pa.Array) and value.type == field.type

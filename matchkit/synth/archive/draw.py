@@ -16,7 +16,7 @@ from matchkit.archive.layout import bucket_of, partitions
 from matchkit.model.schema import COSMETIC_KINDS
 from matchkit.sampledata import parameters as p
 from matchkit.synth.archive.arrays import hex_ids, pick, ragged_arange
-from matchkit.synth.archive.model import MICROS, SyntheticModel
+from matchkit.synth.archive.model import MICROS, PlayerActivity, SyntheticModel
 
 __all__ = [
     "Drawn",
@@ -114,9 +114,11 @@ def draw_matches(
     patches: list[tuple[int, str]],
     *,
     buckets: int = 1,
+    match_ids: pa.Array | None = None,
 ) -> Drawn:
     """The matches of a chunk: modes, creation times by the daily cycle, Arena's first-to-3
-    rounds with side 1 winning each with its mode's probability, lengths, ids, partitions."""
+    rounds with side 1 winning each with its mode's probability, lengths, ids (``match_ids``
+    when given: ``n`` of them), partitions."""
     modes = model.modes
     m = rng.choice(len(modes), size=n, p=model.mode_share)
     arena = np.array([x.game == "Arena" for x in modes])[m]
@@ -143,7 +145,8 @@ def draw_matches(
         + (round_seconds * played).sum(axis=1)
         + p.ARENA_ROUND_BREAK_SECONDS * np.maximum(rounds - 1, 0)
     )
-    match_ids = hex_ids(rng, n)
+    if match_ids is None:
+        match_ids = hex_ids(rng, n)
     names, index = _partitions(created, match_ids, buckets)
     patch_index = np.searchsorted([start for start, _ in patches], created, side="right") - 1
     return Drawn(
@@ -215,7 +218,7 @@ def draw_participants(
     count = len(roster)
     draw = rng.random(count)
     kind = np.where(drawn.ranked[match] | (draw < 0.77), 0, np.where(draw < 0.92, 1, 2))
-    player = _distinct_players(model.player_cdf, rng, match)
+    player = _distinct_players(model.players, rng, match)
     kills, deaths = rng.poisson(2.2, count), rng.poisson(2.2, count)
     ids = hex_ids(rng, count, lower=True)
     actor = rng.choice(len(model.actors), count, p=model.actor_share)
@@ -237,15 +240,23 @@ def draw_participants(
     )
 
 
-def _distinct_players(cdf: Floats, rng: np.random.Generator, match: Ints) -> Ints:
+def _distinct_players(players: PlayerActivity, rng: np.random.Generator, match: Ints) -> Ints:
     """A player per participant, by activity, never the same one twice in a match (the
-    participants are in match order): a repeated draw is drawn again until none is left."""
-    player = np.searchsorted(cdf, rng.random(len(match)))
+    participants are in match order): a repeated draw is drawn again until none is left.
+
+    A repeat is found by comparing each participant with the few before it in its match
+    (shifted arrays, no sort of the whole chunk), and the repeats are drawn again in the order
+    of their match, then player, then position."""
+    most = int(np.bincount(match).max(initial=0))
+    player = players.draw(rng.random(len(match)))
     while True:
-        order = np.lexsort((player, match))
-        repeated = order[1:][
-            (match[order[1:]] == match[order[:-1]]) & (player[order[1:]] == player[order[:-1]])
-        ]
+        repeat = np.zeros(len(match), dtype=bool)
+        for shift in range(1, most):
+            repeat[shift:] |= (match[shift:] == match[:-shift]) & (
+                player[shift:] == player[:-shift]
+            )
+        repeated = np.flatnonzero(repeat)
         if len(repeated) == 0:
             return player
-        player[repeated] = np.searchsorted(cdf, rng.random(len(repeated)))
+        repeated = repeated[np.lexsort((player[repeated], match[repeated]))]
+        player[repeated] = players.draw(rng.random(len(repeated)))

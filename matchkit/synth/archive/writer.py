@@ -1,32 +1,36 @@
 """``matchkit synth --archive DIR --matches N``: a large synthetic archive, written directly.
 
-No documents, no HTTP, no normalizer: each chunk of matches is drawn with numpy, vectorized
-(:mod:`matchkit.synth.archive.draw`), and committed as one batch through the archive's writer
-(:func:`matchkit.archive.writer.commit_batch`, appending: the ids are new by construction), in
-the archive's buckets; its manifest is the archive's own
-(:class:`matchkit.archive.manifest.ArchiveManifest`), so that a later sync continues it.
+No documents, no HTTP, no normalizer: the matches of each partition (a month, or a month's
+bucket) are drawn with numpy, vectorized (:mod:`matchkit.synth.archive.draw`), and committed as
+one batch through the archive's writer (:func:`matchkit.archive.writer.commit_batch`,
+appending: the ids are new by construction), so that every data file is written at its final
+size, one a table and partition, and no compaction is needed afterwards. Its manifest is the
+archive's own (:class:`matchkit.archive.manifest.ArchiveManifest`), so that a later sync
+continues it.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 
 from matchkit.archive.batches import batch_versions
-from matchkit.archive.layout import locked
+from matchkit.archive.layout import bucket_of, locked
 from matchkit.archive.manifest import ArchiveManifest, read_manifest, write_manifest
 from matchkit.archive.state import PendingBatch, Scope
 from matchkit.archive.writer import OpenTables, commit_batch
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.windows import parse_time
 from matchkit.sampledata import parameters as p
+from matchkit.synth.archive.arrays import hex_ids
 from matchkit.synth.archive.chunk import draw_chunk
 from matchkit.synth.archive.model import SyntheticModel, patch_starts, player_pool
 
@@ -49,7 +53,8 @@ partition, and a Dask worker's memory, keeps its size whatever the size of the a
 
 @dataclass(frozen=True)
 class _Plan:
-    """What to draw: ``matches`` in ``[start, end)``, ``chunk`` a batch, from ``seeds``."""
+    """What to draw: ``matches`` in ``[start, end)``, at most ``chunk`` a batch, from
+    ``seeds``."""
 
     model: SyntheticModel
     patches: list[tuple[int, str]]
@@ -60,6 +65,74 @@ class _Plan:
     end: datetime
     telemetry: bool
     append: bool
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    """One batch to draw: ``n`` matches created in ``[low, high)`` with the ids ``ids`` (None:
+    drawn with the rest), its random stream's key, and the watermark once it is committed."""
+
+    low: datetime
+    high: datetime
+    n: int
+    ids: pa.Array | None
+    key: tuple[int, ...]
+    watermark: datetime
+
+
+#: The key of a month's stream of match ids (a chunk's key has three numbers).
+_IDS = 2**32 - 1
+
+
+def _month_spans(start: datetime, end: datetime) -> list[tuple[datetime, datetime]]:
+    """``[start, end)`` cut at the first instant of each month (UTC)."""
+    spans = []
+    low = start
+    while low < end:
+        first = low.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+        following = first.replace(year=first.year + first.month // 12, month=first.month % 12 + 1)
+        high = min(following, end)
+        spans.append((low, high))
+        low = high
+    return spans
+
+
+def _spread(total: int, weights: list[float]) -> list[int]:
+    """``total`` split in proportion to ``weights`` (largest remainders), summing to it."""
+    exact = np.array(weights) / sum(weights) * total
+    counts = np.floor(exact).astype(np.int64)
+    short = total - int(counts.sum())
+    counts[np.argsort(counts - exact, kind="stable")[:short]] += 1
+    return [int(count) for count in counts]
+
+
+def _partition_chunks(plan: _Plan, buckets: int) -> Iterator[_Chunk]:
+    """The plan's matches a partition at a time: each month's share (by its time), its ids
+    drawn at once and split by bucket (the archive's rule), each bucket's matches one batch,
+    so that each batch writes one file per table and partition, at its final size (a bucket
+    of more than ``plan.chunk`` matches is written in equal parts of at most that many). One
+    month's ids are held at a time."""
+    spans = _month_spans(plan.start, plan.end)
+    counts = _spread(plan.matches, [(high - low).total_seconds() for low, high in spans])
+    for month, ((low, high), n) in enumerate(zip(spans, counts, strict=True)):
+        if n == 0:
+            continue
+        ids = hex_ids(np.random.default_rng([*plan.seeds, month, _IDS]), n)
+        of_bucket = bucket_of(ids, buckets)
+        parts: list[tuple[int, int, npt.NDArray[np.intp]]] = []
+        for bucket in range(buckets):
+            mine = np.flatnonzero(of_bucket == bucket)
+            pieces = np.array_split(mine, -(-len(mine) // plan.chunk)) if len(mine) else []
+            parts.extend((bucket, piece_number, piece) for piece_number, piece in enumerate(pieces))
+        for number, (bucket, piece_number, piece) in enumerate(parts):
+            yield _Chunk(
+                low=low,
+                high=high,
+                n=len(piece),
+                ids=ids.take(pa.array(piece)),
+                key=(month, bucket, piece_number),
+                watermark=high if number == len(parts) - 1 else low,
+            )
 
 
 def write_synthetic_archive(
@@ -82,13 +155,14 @@ def write_synthetic_archive(
         seed: the seed (the same arguments give the same rows).
         as_of: the end of the time range.
         days: the days the matches spread over.
-        chunk: matches drawn and committed at a time, one batch each (default
-            :data:`CHUNK`, or :data:`TELEMETRY_CHUNK` with telemetry).
+        chunk: at most this many matches drawn and committed at a time, one batch each
+            (default :data:`CHUNK`, or :data:`TELEMETRY_CHUNK` with telemetry); a partition of
+            more is written in equal parts (a file each).
         buckets: buckets a month (default: enough for at most :data:`BUCKET_MATCHES` matches
             in each; recorded in the manifest, which later syncs follow).
         telemetry: write each match's telemetry tables too
             (:mod:`matchkit.synth.archive.telemetry`).
-        progress: called with the number of matches written after each chunk.
+        progress: called with the number of matches written after each batch.
 
     Returns:
         Rows written per table.
@@ -127,7 +201,7 @@ def write_synthetic_archive(
         append=True,
     )
     with locked(folder):
-        return _write(folder, manifest, plan, progress)
+        return _write(folder, manifest, plan, _partition_chunks(plan, buckets), progress)
 
 
 def append_synthetic(
@@ -163,50 +237,49 @@ def append_synthetic(
             telemetry=manifest.scope.telemetry,
             append=False,
         )
-        return _write(folder, manifest, plan, None)
+        day = _Chunk(start, end, matches, None, key=(0,), watermark=end)
+        return _write(folder, manifest, plan, [day], None)
 
 
 def _write(
     folder: Path,
     manifest: ArchiveManifest,
     plan: _Plan,
+    chunks: Iterable[_Chunk],
     progress: Callable[[int], None] | None,
 ) -> dict[str, int]:
-    """Draw and commit the plan's matches, a batch per chunk (appended, or inserted by match id
-    as a sync does), in the manifest's buckets; rows added per table."""
-    chunks = -(-plan.matches // plan.chunk)
-    span = (plan.end - plan.start) / chunks
+    """Draw and commit the chunks, a batch each (appended, or inserted by match id as a sync
+    does), in the manifest's buckets; rows added per table."""
     counts: dict[str, int] = {}
 
-    def drawn(index: int) -> dict[str, pa.Table]:
-        n = min(plan.chunk, plan.matches - index * plan.chunk)
-        low = plan.start + span * index
-        rng = np.random.default_rng([*plan.seeds, index])
+    def drawn(chunk: _Chunk) -> dict[str, pa.Table]:
         return draw_chunk(
             plan.model,
-            rng,
-            n,
-            low,
-            low + span,
+            np.random.default_rng([*plan.seeds, *chunk.key]),
+            chunk.n,
+            chunk.low,
+            chunk.high,
             plan.patches,
             buckets=manifest.buckets,
             telemetry=plan.telemetry,
+            match_ids=chunk.ids,
         )
 
     opened = OpenTables(folder)  # each table opened once for all the chunks
+    written = 0
     # The next chunk is drawn while this one is written (numpy and deltalake both work
     # without the GIL): two chunks in memory at most.
+    planned = iter(chunks)
+    chunk = next(planned, None)
     with ThreadPoolExecutor(max_workers=1) as drawer:
-        coming = drawer.submit(drawn, 0)
-        for index in range(chunks):
+        coming = drawer.submit(drawn, chunk) if chunk is not None else None
+        while chunk is not None and coming is not None:
             tables = coming.result()
-            if index + 1 < chunks:
-                coming = drawer.submit(drawn, index + 1)
+            following = next(planned, None)
+            if following is not None:
+                coming = drawer.submit(drawn, following)
             batch = PendingBatch(
-                batch=manifest.batch + 1,
-                start=plan.start + span * index,
-                end=plan.start + span * (index + 1),
-                watermark=plan.start + span * (index + 1),
+                batch=manifest.batch + 1, start=chunk.low, end=chunk.high, watermark=chunk.watermark
             )
             done = commit_batch(folder, batch.batch, tables, append=plan.append, tables=opened)
             del tables
@@ -214,8 +287,10 @@ def _write(
                 counts[name] = counts.get(name, 0) + rows
             manifest = manifest.with_batch_done(batch, batch_versions(folder, manifest, done))
             write_manifest(folder, manifest)
+            written += chunk.n
             if progress is not None:
-                progress(min(plan.matches, (index + 1) * plan.chunk))
+                progress(written)
+            chunk = following
     return counts
 
 
