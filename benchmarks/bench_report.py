@@ -31,6 +31,15 @@ import json, sys, time
 from pathlib import Path
 import matchkit
 from matchkit.report import build_report
+# As `matchkit report` (make report) reads notebooks: without jsonschema's IRI parsers, which
+# cost 1.2 CPU-seconds to build before the first kernel starts (a code whose command did not do
+# that pays it here too).
+try:
+    from matchkit.cli.commands import _without_iri_parsers
+except ImportError:
+    from contextlib import nullcontext as _without_iri_parsers
+with _without_iri_parsers():
+    import nbformat
 pages = []
 started = time.perf_counter()
 build_report(out=sys.argv[1], assets=sys.argv[2], on_page=pages.append)

@@ -29,7 +29,6 @@ __all__ = [
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
-Floats = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
