@@ -98,6 +98,16 @@ FROM read_parquet('{path}') WHERE NOT is_royale GROUP BY ALL
 """
 
 
+#: Durations by server type: the matches table alone holds the question (its best layout is
+#: matchkit's own files); quantiles interpolate linearly, as pandas' (duration_summary).
+DURATIONS_SQL = """
+SELECT server_type, count(duration) AS count, avg(duration) AS mean,
+       quantile_cont(duration, 0.5) AS median, quantile_cont(duration, 0.25) AS q1,
+       quantile_cont(duration, 0.75) AS q3, quantile_cont(duration, 0.9) AS p90
+FROM read_parquet($matches) GROUP BY server_type ORDER BY server_type
+"""
+
+
 def sizes() -> list[int]:
     text = os.environ.get("MATCHKIT_BENCH_ARCHIVE_SIZES", "1000000,10000000")
     return [int(part) for part in text.split(",") if part.strip()]
@@ -146,6 +156,43 @@ def best_layout_query(archive: Any, folder: Path) -> tuple[float, Any, float, fl
             counted = min(counted, time.perf_counter() - started)
     path.unlink()
     return best, result, written, counted
+
+
+def durations(archive: Any) -> str:
+    """``duration_summary(archive, by="server_type")`` on Dask beside DuckDB's query of the same
+    files, best of 3 each, and whether they agree (counts exactly, the rest to 1e-9)."""
+    import duckdb
+    import numpy as np
+
+    from matchkit.analysis import duration_summary
+
+    ours, theirs = float("inf"), float("inf")
+    result: Any = None
+    sql: Any = None
+    for _ in range(ROUNDS):
+        started = time.perf_counter()
+        result = duration_summary(archive, by="server_type")
+        ours = min(ours, time.perf_counter() - started)
+        with duckdb.connect() as connection:
+            connection.execute("SET threads = 2")
+            connection.execute("SET enable_progress_bar = false")
+            started = time.perf_counter()
+            sql = connection.execute(DURATIONS_SQL, {"matches": archive.files("matches")}).df()
+            theirs = min(theirs, time.perf_counter() - started)
+    ordered = result.assign(server_type=result["server_type"].astype(str))
+    ordered = ordered.sort_values("server_type").reset_index(drop=True)
+    columns = ["mean", "median", "q1", "q3", "p90"]
+    same = (
+        ordered["server_type"].tolist() == sql["server_type"].tolist()
+        and ordered["count"].tolist() == sql["count"].tolist()
+        and bool(np.allclose(ordered[columns], sql[columns], rtol=1e-9, atol=0))
+    )
+    verdict = "ok" if ours / theirs <= TARGET_RATIO else "OVER TARGET"
+    return (
+        f"  duration_summary by server type (the matches table alone: its best layout is "
+        f"matchkit's files): matchkit on Dask {ours:.2f} s, DuckDB {theirs:.3f} s, "
+        f"{ours / theirs:.1f}x (target <= {TARGET_RATIO:.0f}x: {verdict}); same table: {same}"
+    )
 
 
 def _start_sampler(dask_worker: Any = None) -> None:
@@ -280,6 +327,7 @@ def measure(root: Path, count: int, client: Any) -> None:
         f"  for scale, a different question on that file (rosters' wins by server type and "
         f"side, no per-match check): {counted:.3f} s, matchkit's answer {ours / counted:.0f}x it"
     )
+    _say(durations(opened))
     over = max(peaks) > TARGET_WORKER_BYTES or peaks == [-1]
     _say(
         "peak RSS per worker: "
