@@ -108,6 +108,18 @@ FROM read_parquet($matches) GROUP BY server_type ORDER BY server_type
 """
 
 
+#: A player's matches with their rosters' results and the matches' attributes: DuckDB joins the
+#: three tables' files, filtering participants by player first (its best layout is these files:
+#: a join-free copy would repeat each match's attributes on every participant).
+PLAYER_SQL = """
+SELECT p.match_id, m.created_at, m.server_type, p.actor, p.side, r.won, p.kills
+FROM read_parquet($participants) AS p
+JOIN read_parquet($rosters) AS r USING (roster_id)
+JOIN read_parquet($matches) AS m ON m.match_id = p.match_id
+WHERE p.player_id = $player ORDER BY m.created_at
+"""
+
+
 def sizes() -> list[int]:
     text = os.environ.get("MATCHKIT_BENCH_ARCHIVE_SIZES", "1000000,10000000")
     return [int(part) for part in text.split(",") if part.strip()]
@@ -193,6 +205,41 @@ def durations(archive: Any) -> str:
         f"matchkit's files): matchkit on Dask {ours:.2f} s, DuckDB {theirs:.3f} s, "
         f"{ours / theirs:.1f}x (target <= {TARGET_RATIO:.0f}x: {verdict}); same table: {same}"
     )
+
+
+def player_histories(archive: Any) -> list[str]:
+    """``player_history(archive, id)`` on Dask beside DuckDB's join, best of 3 each, for the
+    most active player of the synthetic pool and one of median activity; they must give the
+    same matches."""
+    import duckdb
+
+    from matchkit.analysis import player_history
+
+    files = {name: archive.files(name) for name in ("participants", "rosters", "matches")}
+    lines = []
+    for label, rank in (("the most active player", 0), ("a player of a few matches", 100_000)):
+        player = str(770_000_000_000_000_000 + rank * 7_919_113)  # the synthetic pool's ids
+        ours, theirs = float("inf"), float("inf")
+        history: Any = None
+        sql: Any = None
+        for _ in range(ROUNDS):
+            started = time.perf_counter()
+            history = player_history(archive, player)
+            ours = min(ours, time.perf_counter() - started)
+            with duckdb.connect() as connection:
+                connection.execute("SET threads = 2")
+                connection.execute("SET enable_progress_bar = false")
+                started = time.perf_counter()
+                sql = connection.execute(PLAYER_SQL, {**files, "player": player}).df()
+                theirs = min(theirs, time.perf_counter() - started)
+        same = sorted(history["match_id"].astype(str)) == sorted(sql["match_id"])
+        verdict = "ok" if ours / theirs <= TARGET_RATIO else "OVER TARGET"
+        lines.append(
+            f"  player_history of {label} ({len(history):,} matches): matchkit {ours:.2f} s, "
+            f"DuckDB joining the files {theirs:.3f} s, {ours / theirs:.1f}x (target <= "
+            f"{TARGET_RATIO:.0f}x: {verdict}); same matches: {same}"
+        )
+    return lines
 
 
 def _start_sampler(dask_worker: Any = None) -> None:
@@ -328,6 +375,8 @@ def measure(root: Path, count: int, client: Any) -> None:
         f"side, no per-match check): {counted:.3f} s, matchkit's answer {ours / counted:.0f}x it"
     )
     _say(durations(opened))
+    for line in player_histories(opened):
+        _say(line)
     over = max(peaks) > TARGET_WORKER_BYTES or peaks == [-1]
     _say(
         "peak RSS per worker: "

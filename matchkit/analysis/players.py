@@ -105,17 +105,27 @@ def _select(data: Any, player_id: str) -> _Selection:
     """The player's participants, their rosters and matches, and their snapshots."""
     parts: dict[str, list[pd.DataFrame]] = {name: [] for name in _TABLES}
     for source in _checked_sources(data):
-        participants = source.participants
-        (mine,) = collect(participants[participants["player_id"] == player_id])
-        match_ids = sorted(set(mine["match_id"].dropna().astype(str)))
-        rosters, matches = source.rosters, source.matches
-        snapshots = getattr(source, "player_snapshots", None)
-        players = source.players if snapshots is None else snapshots
-        found, their_rosters, kept = collect(
-            matches[matches["match_id"].isin(match_ids)],
-            rosters[rosters["match_id"].isin(match_ids)],
-            players[players["player_id"] == player_id],
-        )
+        snapshots = getattr(source, "player_snapshots", None)  # an archive's: every snapshot
+        rows = getattr(source, "rows", None)  # an archive's: each file read through a filter
+        if rows is not None:
+            (mine,) = collect(rows("participants", "player_id", [player_id]))
+            match_ids = sorted(set(mine["match_id"].dropna().astype(str)))
+            found, their_rosters, kept = collect(
+                rows("matches", "match_id", match_ids),
+                rows("rosters", "match_id", match_ids),
+                rows("players", "player_id", [player_id]),  # the snapshots table
+            )
+        else:
+            participants = source.participants
+            (mine,) = collect(participants[participants["player_id"] == player_id])
+            match_ids = sorted(set(mine["match_id"].dropna().astype(str)))
+            rosters, matches = source.rosters, source.matches
+            players = source.players if snapshots is None else snapshots
+            found, their_rosters, kept = collect(
+                matches[matches["match_id"].isin(match_ids)],
+                rosters[rosters["match_id"].isin(match_ids)],
+                players[players["player_id"] == player_id],
+            )
         if snapshots is not None:  # an archive: every snapshot, with the match it came with
             kept = kept.assign(seen_at=kept["match_created_at"])
         else:  # the snapshot of the player's latest match here (decision 17)

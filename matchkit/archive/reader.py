@@ -13,12 +13,13 @@ when it is read. Either way the error is an :class:`~matchkit.errors.ArchiveErro
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -46,7 +47,10 @@ if TYPE_CHECKING:
 
     from matchkit.model.frames import MatchFrames
 
-__all__ = ["Archive", "LazyTables", "TableFiles", "existing_manifest", "open_archive"]
+__all__ = ["Archive", "LazyTables", "TableFiles", "Where", "existing_manifest", "open_archive"]
+
+Where = tuple[str, frozenset[str]]
+"""A filter of rows as files are read: a text column, and the values a row must hold in it."""
 
 
 @dataclass(frozen=True)
@@ -76,20 +80,21 @@ class TableFiles:
     def dask(
         self,
         partitions: list[str] | None = None,
-        match_ids: frozenset[str] | None = None,
+        where: Where | None = None,
         columns: list[str] | None = None,
     ) -> dd.DataFrame:
         """A lazy Dask DataFrame, one partition per value of ``partitions`` (sorted; default:
         the table's own), indexed by it (``month``) with known divisions; a value the table has
         no file of is an empty partition. A table with files outside any partition (none in an
         archive matchkit wrote) is read one partition per file, without an index. With
-        ``match_ids``, only those matches' rows (each file read through that filter); with
-        ``columns``, only those columns (Dask never sees the others)."""
+        ``where`` (a column and its values), only the rows holding one of them (each file read
+        through that filter); with ``columns``, only those columns (Dask never sees the
+        others)."""
         import dask.dataframe as dd
 
         dtypes = self.dtypes if columns is None else {name: self.dtypes[name] for name in columns}
         meta = to_pandas(pa.table({}), dtypes)
-        reader = _FileReader(dtypes, match_ids)
+        reader = _FileReader(dtypes, where)
         frame: dd.DataFrame
         if partitions == [] or (not self.files and partitions is None):
             frame = dd.from_pandas(meta, npartitions=1)
@@ -115,13 +120,11 @@ class TableFiles:
 
 class _FileReader:
     """Reads a file (as pandas), or a partition's files indexed by its value; only the columns
-    a query uses (Dask's column projection), and with ``match_ids`` only those matches' rows."""
+    a query uses (Dask's column projection), and with ``where`` only the rows it admits."""
 
-    def __init__(
-        self, dtypes: Mapping[str, object], match_ids: frozenset[str] | None = None
-    ) -> None:
+    def __init__(self, dtypes: Mapping[str, object], where: Where | None = None) -> None:
         self.dtypes = dict(dtypes)
-        self.match_ids = match_ids
+        self.where = where
 
     def __call__(
         self, part: str | tuple[tuple[str, ...], str], columns: list[str] | None = None
@@ -130,18 +133,18 @@ class _FileReader:
         if columns is not None:
             dtypes = {name: self.dtypes[name] for name in columns}
         if isinstance(part, str):
-            return read_files([part], dtypes, self.match_ids)
+            return read_files([part], dtypes, self.where)
         paths, value = part
-        frame = read_files(list(paths), dtypes, self.match_ids)
+        frame = read_files(list(paths), dtypes, self.where)
         frame.index = pd.Index([value], name=PARTITION, dtype=pd.StringDtype()).repeat(len(frame))
         return frame
 
 
 def read_files(
-    paths: list[str], dtypes: Mapping[str, object], match_ids: frozenset[str] | None = None
+    paths: list[str], dtypes: Mapping[str, object], where: Where | None = None
 ) -> pd.DataFrame:
-    """The rows of data files, in their order, with the archive's dtypes; with ``match_ids``,
-    only those matches' rows.
+    """The rows of data files, in their order, with the archive's dtypes; with ``where``, only
+    the rows it admits.
 
     Files of one schema (the usual case) are joined in Arrow and converted to pandas once: a
     conversion costs about the same for a few rows as for thousands, per column.
@@ -149,7 +152,7 @@ def read_files(
     Raises:
         ArchiveError: a file is missing or is not a readable Parquet file.
     """
-    tables = [read_arrow(path, list(dtypes), match_ids) for path in paths]
+    tables = [read_arrow(path, list(dtypes), where) for path in paths]
     if not tables:
         return to_pandas(pa.table({}), dtypes)
     if all(table.schema == tables[0].schema for table in tables[1:]):
@@ -157,9 +160,11 @@ def read_files(
     return pd.concat([to_pandas(table, dtypes) for table in tables], ignore_index=True)
 
 
-def read_arrow(path: str, columns: list[str], match_ids: frozenset[str] | None = None) -> pa.Table:
-    """The ``columns`` a data file has, as Arrow; with ``match_ids``, only those matches'
-    rows, and a row group whose ``match_id`` statistics rule them out is not read.
+def read_arrow(path: str, columns: list[str], where: Where | None = None) -> pa.Table:
+    """The ``columns`` a data file has, as Arrow; with ``where`` (a column and its values), only
+    the rows holding one of the values: a row group whose statistics of that column rule them
+    out is not read, nor are the other columns of a row group that holds none of them (its
+    column ``where`` names is read first).
 
     Raises:
         ArchiveError: the file is missing or is not a readable Parquet file.
@@ -168,12 +173,18 @@ def read_arrow(path: str, columns: list[str], match_ids: frozenset[str] | None =
         handle = pq.ParquetFile(path)
         names = set(handle.schema_arrow.names)  # a property that builds the schema each time
         present = [name for name in columns if name in names]
-        if match_ids is None:
+        if where is None:
             return handle.read(columns=present)
-        groups = _groups_holding(path, handle, match_ids)
-        if not groups:
+        column, values = where
+        groups = _groups_holding(handle, column, values)
+        held = handle.read_row_groups(groups, columns=[column]).column(column) if groups else None
+        chosen = (
+            None if held is None else pc.is_in(held, value_set=pa.array(sorted(values), held.type))
+        )
+        groups, chosen = _groups_chosen(handle, groups, chosen)
+        if not groups or chosen is None:
             return handle.schema_arrow.empty_table().select(present)
-        table = handle.read_row_groups(groups, columns=list(dict.fromkeys([*present, "match_id"])))
+        table = handle.read_row_groups(groups, columns=present)
     except FileNotFoundError:
         raise ArchiveError(
             f"{path} is missing, and the archive's table lists it; restore it from a backup "
@@ -184,27 +195,48 @@ def read_arrow(path: str, columns: list[str], match_ids: frozenset[str] | None =
         raise ArchiveError(
             f"{path} is damaged ({error}); restore it from a backup", path=path
         ) from None
-    ids = table.column("match_id")
-    chosen = pc.is_in(ids, value_set=pa.array(sorted(match_ids), ids.type))
-    return table.filter(chosen).select(present)
+    return table.filter(chosen)
 
 
-def _groups_holding(path: str, handle: pq.ParquetFile, match_ids: frozenset[str]) -> list[int]:
-    """The row groups of a file that may hold one of ``match_ids``: each whose ``match_id``
-    statistics (a lower and an upper bound) admit one, or that has none."""
+def _groups_chosen(
+    handle: pq.ParquetFile, groups: list[int], chosen: pa.ChunkedArray | None
+) -> tuple[list[int], pa.Array | None]:
+    """Of ``groups`` (read one after the other, ``chosen`` the rows kept), those holding a
+    row kept, and the rows kept of these."""
+    if chosen is None:
+        return [], None
+    kept = chosen.combine_chunks() if isinstance(chosen, pa.ChunkedArray) else chosen
+    wanted = kept.to_numpy(zero_copy_only=False)
+    sizes = [handle.metadata.row_group(group).num_rows for group in groups]
+    starts = np.cumsum([0, *sizes])
+    holding = [
+        index for index in range(len(groups)) if wanted[starts[index] : starts[index + 1]].any()
+    ]
+    if not holding:
+        return [], None
+    if len(holding) == len(groups):
+        return groups, kept
+    parts = [kept.slice(starts[index], sizes[index]) for index in holding]
+    return [groups[index] for index in holding], pa.concat_arrays(parts)
+
+
+def _groups_holding(handle: pq.ParquetFile, column: str, values: frozenset[str]) -> list[int]:
+    """The row groups of a file that may hold one of ``values`` in ``column``: each whose
+    statistics of it (a lower and an upper bound) admit one, or that has none. A file without
+    the column (written before a batch added it) holds none: its rows have no value there."""
     metadata = handle.metadata
     names = [metadata.schema.column(i).path for i in range(metadata.num_columns)]
-    if "match_id" not in names:
-        raise ArchiveError(f"{path} has no match_id column to choose matches by", path=path)
-    column = names.index("match_id")
+    if column not in names:
+        return []
+    position = names.index(column)
     groups = []
     for number in range(metadata.num_row_groups):
-        statistics = metadata.row_group(number).column(column).statistics
+        statistics = metadata.row_group(number).column(position).statistics
         known = statistics is not None and statistics.has_min_max
         low, high = (statistics.min, statistics.max) if known else (None, None)
         if not isinstance(low, str) or not isinstance(high, str):
             groups.append(number)  # no bounds to rule the group out by
-        elif any(low <= match <= high for match in match_ids):
+        elif any(low <= value <= high for value in values):
             groups.append(number)
     return groups
 
@@ -355,6 +387,58 @@ class Archive:
             )
         return list(self._tables[table].files)
 
+    def rows(
+        self,
+        table: str,
+        column: str,
+        values: Iterable[str],
+        columns: list[str] | None = None,
+    ) -> dd.DataFrame:
+        """The rows of ``table`` whose text column ``column`` holds one of ``values``, lazily.
+
+        Each data file is read through that filter: a row group whose statistics of
+        ``column`` rule the values out is not read, and the others are filtered in Arrow
+        before pandas sees a row (a player's rows among millions: a fraction of a second,
+        where reading the table and then choosing its rows converts every row). Only
+        ``columns`` are read.
+
+        Args:
+            table: a table as :meth:`files` names it (``"participants"``, ``"players"``: the
+                snapshots, ``"telemetry/kills"``, ...).
+            column: a text column of it (``"match_id"``, ``"player_id"``, ...).
+            values: the values to keep.
+            columns: the columns to read, in this order (None: all of the table's).
+
+        Raises:
+            InvalidArgumentError: the archive has no table ``table``, ``column`` is not a text
+                column of it, or ``columns`` names one it lacks.
+        """
+        if table not in self._tables:
+            raise InvalidArgumentError(
+                f"no table {table!r}; the archive has {', '.join(self._tables)}",
+                parameter="table",
+            )
+        files = self._tables[table]
+        if not isinstance(files.dtypes.get(column), pd.StringDtype):
+            text = [
+                name for name, dtype in files.dtypes.items() if isinstance(dtype, pd.StringDtype)
+            ]
+            raise InvalidArgumentError(
+                f"{column!r} is not a text column of {table!r}; its text columns are "
+                f"{', '.join(text)}",
+                parameter="column",
+            )
+        unknown = [name for name in columns or () if name not in files.dtypes]
+        if unknown:
+            raise InvalidArgumentError(
+                f"table {table!r} has no column {unknown[0]!r}; it has {', '.join(files.dtypes)}",
+                parameter="columns",
+            )
+        kept = frozenset(str(value) for value in values)
+        return files.dask(
+            self._partitions, (column, kept), None if columns is None else list(columns)
+        )
+
     def telemetry_rows(
         self, name: str, matches: pd.DataFrame, columns: list[str] | None = None
     ) -> dd.DataFrame:
@@ -401,7 +485,7 @@ class Archive:
         held = match_months(matches, self.manifest.buckets)
         values = sorted({value for value in held if value is not None} & set(self._partitions))
         ids = frozenset(str(match) for match in matches["match_id"].dropna())
-        return table.dask(values, ids, None if columns is None else list(columns))
+        return table.dask(values, ("match_id", ids), None if columns is None else list(columns))
 
     def to_frames(self, start: Any = None, end: Any = None, **filters: Any) -> MatchFrames:
         """The matches created in ``[start, end)`` that pass ``filters``, as pandas MatchFrames.

@@ -117,8 +117,10 @@ def test_files_of_two_schemas_read_as_each_file_alone(tmp_path: Path) -> None:
     assert both["x"].tolist() == [1, 2, 3]
     assert both["y"].isna().tolist() == [True, True, False]
     assert list(both.dtypes) == list(dtypes.values())
-    chosen = read_files([str(first), str(second)], dtypes, frozenset({"b", "c"}))
+    chosen = read_files([str(first), str(second)], dtypes, ("match_id", frozenset({"b", "c"})))
     assert chosen["match_id"].tolist() == ["b", "c"]
+    newer = read_files([str(first), str(second)], dtypes, ("y", frozenset({"new"})))
+    assert newer["match_id"].tolist() == ["c"]  # the first file has no y: none of its rows
 
 
 def _copy(source: Path, target: Path) -> None:
