@@ -177,12 +177,11 @@ def read_arrow(path: str, columns: list[str], where: Where | None = None) -> pa.
             return handle.read(columns=present)
         column, values = where
         groups = _groups_holding(handle, column, values)
-        held = handle.read_row_groups(groups, columns=[column]).column(column) if groups else None
-        chosen = (
-            None if held is None else pc.is_in(held, value_set=pa.array(sorted(values), held.type))
-        )
-        groups, chosen = _groups_chosen(handle, groups, chosen)
-        if not groups or chosen is None:
+        if groups:
+            held = handle.read_row_groups(groups, columns=[column]).column(column)
+            chosen = pc.is_in(held, value_set=pa.array(sorted(values), held.type))
+            groups, kept = _groups_chosen(handle, groups, chosen)
+        if not groups:
             return handle.schema_arrow.empty_table().select(present)
         table = handle.read_row_groups(groups, columns=present)
     except FileNotFoundError:
@@ -195,29 +194,25 @@ def read_arrow(path: str, columns: list[str], where: Where | None = None) -> pa.
         raise ArchiveError(
             f"{path} is damaged ({error}); restore it from a backup", path=path
         ) from None
-    return table.filter(chosen)
+    return table.filter(kept)
 
 
 def _groups_chosen(
-    handle: pq.ParquetFile, groups: list[int], chosen: pa.ChunkedArray | None
-) -> tuple[list[int], pa.Array | None]:
-    """Of ``groups`` (read one after the other, ``chosen`` the rows kept), those holding a
-    row kept, and the rows kept of these."""
-    if chosen is None:
-        return [], None
-    kept = chosen.combine_chunks() if isinstance(chosen, pa.ChunkedArray) else chosen
-    wanted = kept.to_numpy(zero_copy_only=False)
+    handle: pq.ParquetFile, groups: list[int], chosen: pa.Array | pa.ChunkedArray
+) -> tuple[list[int], pa.Array]:
+    """Of ``groups`` (read one after the other, ``chosen`` marking the rows kept), those that
+    hold a row kept, and the marks of their rows."""
+    marks = chosen.combine_chunks() if isinstance(chosen, pa.ChunkedArray) else chosen
+    wanted = marks.to_numpy(zero_copy_only=False)
     sizes = [handle.metadata.row_group(group).num_rows for group in groups]
     starts = np.cumsum([0, *sizes])
     holding = [
         index for index in range(len(groups)) if wanted[starts[index] : starts[index + 1]].any()
     ]
-    if not holding:
-        return [], None
     if len(holding) == len(groups):
-        return groups, kept
-    parts = [kept.slice(starts[index], sizes[index]) for index in holding]
-    return [groups[index] for index in holding], pa.concat_arrays(parts)
+        return groups, marks
+    parts = [marks.slice(starts[index], sizes[index]) for index in holding]
+    return [groups[index] for index in holding], pa.concat_arrays(parts) if parts else marks[:0]
 
 
 def _groups_holding(handle: pq.ParquetFile, column: str, values: frozenset[str]) -> list[int]:
