@@ -120,6 +120,16 @@ WHERE p.player_id = $player ORDER BY m.created_at
 """
 
 
+def _duckdb() -> Any:
+    """A DuckDB connection of 2 threads, as the machine has cores, without a progress bar."""
+    import duckdb
+
+    connection = duckdb.connect()
+    connection.execute("SET threads = 2")
+    connection.execute("SET enable_progress_bar = false")
+    return connection
+
+
 def sizes() -> list[int]:
     text = os.environ.get("MATCHKIT_BENCH_ARCHIVE_SIZES", "1000000,10000000")
     return [int(part) for part in text.split(",") if part.strip()]
@@ -127,14 +137,11 @@ def sizes() -> list[int]:
 
 def duckdb_query(archive: Any) -> tuple[float, Any]:
     """Best wall time of DuckDB's side win rates on the tables' files, and its result."""
-    import duckdb
 
     files = {name: archive.files(name) for name in TABLES}
     best, result = float("inf"), None
     for _ in range(ROUNDS):
-        with duckdb.connect() as connection:
-            connection.execute("SET threads = 2")
-            connection.execute("SET enable_progress_bar = false")
+        with _duckdb() as connection:
             started = time.perf_counter()
             result = connection.execute(SQL, {name: files[name] for name in TABLES}).df()
             best = min(best, time.perf_counter() - started)
@@ -145,21 +152,16 @@ def best_layout_query(archive: Any, folder: Path) -> tuple[float, Any, float, fl
     """Best wall time of DuckDB's side win rates on its best layout for the question (written
     first, by DuckDB, from the archive's files), its result, the time the file took to write,
     and the best time of :data:`ROSTER_COUNT_SQL` on it."""
-    import duckdb
 
     path = folder / "best-layout.parquet"
     files = {name: archive.files(name) for name in TABLES}
     best, result, counted = float("inf"), None, float("inf")
-    with duckdb.connect() as connection:
-        connection.execute("SET threads = 2")
-        connection.execute("SET enable_progress_bar = false")
+    with _duckdb() as connection:
         started = time.perf_counter()
         connection.execute(BEST_LAYOUT.format(path=path), files)
         written = time.perf_counter() - started
     for _ in range(ROUNDS):
-        with duckdb.connect() as connection:
-            connection.execute("SET threads = 2")
-            connection.execute("SET enable_progress_bar = false")
+        with _duckdb() as connection:
             started = time.perf_counter()
             result = connection.execute(BEST_SQL.format(path=path)).df()
             best = min(best, time.perf_counter() - started)
@@ -173,7 +175,6 @@ def best_layout_query(archive: Any, folder: Path) -> tuple[float, Any, float, fl
 def durations(archive: Any) -> str:
     """``duration_summary(archive, by="server_type")`` on Dask beside DuckDB's query of the same
     files, best of 3 each, and whether they agree (counts exactly, the rest to 1e-9)."""
-    import duckdb
     import numpy as np
 
     from matchkit.analysis import duration_summary
@@ -185,9 +186,7 @@ def durations(archive: Any) -> str:
         started = time.perf_counter()
         result = duration_summary(archive, by="server_type")
         ours = min(ours, time.perf_counter() - started)
-        with duckdb.connect() as connection:
-            connection.execute("SET threads = 2")
-            connection.execute("SET enable_progress_bar = false")
+        with _duckdb() as connection:
             started = time.perf_counter()
             sql = connection.execute(DURATIONS_SQL, {"matches": archive.files("matches")}).df()
             theirs = min(theirs, time.perf_counter() - started)
@@ -212,7 +211,6 @@ def player_histories(archive: Any) -> list[str]:
     active player of the synthetic pool (the 1,001st by activity: about 400 matches in 1M) and
     one of a few matches; they must give the same matches. (The most active, with 4% of all
     matches, 410,000 at 10M, paused both 1 GiB workers for memory, and the query never ended.)"""
-    import duckdb
 
     from matchkit.analysis import player_history
 
@@ -227,9 +225,7 @@ def player_histories(archive: Any) -> list[str]:
             started = time.perf_counter()
             history = player_history(archive, player)
             ours = min(ours, time.perf_counter() - started)
-            with duckdb.connect() as connection:
-                connection.execute("SET threads = 2")
-                connection.execute("SET enable_progress_bar = false")
+            with _duckdb() as connection:
                 started = time.perf_counter()
                 sql = connection.execute(PLAYER_SQL, {**files, "player": player}).df()
                 theirs = min(theirs, time.perf_counter() - started)

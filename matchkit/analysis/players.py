@@ -105,17 +105,19 @@ def _select(data: Any, player_id: str) -> _Selection:
     """The player's participants, their rosters and matches, and their snapshots."""
     parts: dict[str, list[pd.DataFrame]] = {name: [] for name in _TABLES}
     for source in _checked_sources(data):
-        snapshots = getattr(source, "player_snapshots", None)  # an archive's: every snapshot
         rows = getattr(source, "rows", None)  # an archive's: each file read through a filter
         if rows is not None:
+            every_snapshot = True  # its players table holds every snapshot
             (mine,) = collect(rows("participants", "player_id", [player_id]))
             match_ids = sorted(set(mine["match_id"].dropna().astype(str)))
             found, their_rosters, kept = collect(
                 rows("matches", "match_id", match_ids),
                 rows("rosters", "match_id", match_ids),
-                rows("players", "player_id", [player_id]),  # the snapshots table
+                rows("players", "player_id", [player_id]),
             )
         else:
+            snapshots = getattr(source, "player_snapshots", None)  # a lazy archive's
+            every_snapshot = snapshots is not None
             participants = source.participants
             (mine,) = collect(participants[participants["player_id"] == player_id])
             match_ids = sorted(set(mine["match_id"].dropna().astype(str)))
@@ -126,7 +128,7 @@ def _select(data: Any, player_id: str) -> _Selection:
                 rosters[rosters["match_id"].isin(match_ids)],
                 players[players["player_id"] == player_id],
             )
-        if snapshots is not None:  # an archive: every snapshot, with the match it came with
+        if every_snapshot:  # an archive: every snapshot, with the match it came with
             kept = kept.assign(seen_at=kept["match_created_at"])
         else:  # the snapshot of the player's latest match here (decision 17)
             kept = kept.assign(seen_at=found["created_at"].max() if len(found) else pd.NaT)

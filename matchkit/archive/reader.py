@@ -68,6 +68,20 @@ class TableFiles:
         chosen = list(self.files) if files is None else files
         return read_files(chosen, self.dtypes)
 
+    def checked_columns(self, columns: list[str] | None, described: str) -> list[str] | None:
+        """``columns`` as a list (None stays None), each one a column of this table.
+
+        Raises:
+            InvalidArgumentError: one is not (``described`` names the table in the message).
+        """
+        unknown = [name for name in columns or () if name not in self.dtypes]
+        if unknown:
+            raise InvalidArgumentError(
+                f"{described} has no column {unknown[0]!r}; it has {', '.join(self.dtypes)}",
+                parameter="columns",
+            )
+        return None if columns is None else list(columns)
+
     def in_months(self, first: str | None, last: str | None) -> list[str]:
         """The files of the months from ``first`` to ``last`` (inclusive; None: open)."""
         return [
@@ -375,12 +389,20 @@ class Archive:
     def files(self, table: str) -> list[str]:
         """The data files of a table at this version (for DuckDB, Spark, ...): ``"matches"``,
         ``"players"`` (the snapshots), ``"telemetry/deaths"``, ..."""
+        return list(self._table(table).files)
+
+    def _table(self, table: str) -> TableFiles:
+        """The files of ``table`` (a name as :meth:`files` takes it).
+
+        Raises:
+            InvalidArgumentError: the archive has no such table.
+        """
         if table not in self._tables:
             raise InvalidArgumentError(
                 f"no table {table!r}; the archive has {', '.join(self._tables)}",
                 parameter="table",
             )
-        return list(self._tables[table].files)
+        return self._tables[table]
 
     def rows(
         self,
@@ -408,12 +430,7 @@ class Archive:
             InvalidArgumentError: the archive has no table ``table``, ``column`` is not a text
                 column of it, or ``columns`` names one it lacks.
         """
-        if table not in self._tables:
-            raise InvalidArgumentError(
-                f"no table {table!r}; the archive has {', '.join(self._tables)}",
-                parameter="table",
-            )
-        files = self._tables[table]
+        files = self._table(table)
         if not isinstance(files.dtypes.get(column), pd.StringDtype):
             text = [
                 name for name, dtype in files.dtypes.items() if isinstance(dtype, pd.StringDtype)
@@ -423,16 +440,9 @@ class Archive:
                 f"{', '.join(text)}",
                 parameter="column",
             )
-        unknown = [name for name in columns or () if name not in files.dtypes]
-        if unknown:
-            raise InvalidArgumentError(
-                f"table {table!r} has no column {unknown[0]!r}; it has {', '.join(files.dtypes)}",
-                parameter="columns",
-            )
+        chosen = files.checked_columns(columns, f"table {table!r}")
         kept = frozenset(str(value) for value in values)
-        return files.dask(
-            self._partitions, (column, kept), None if columns is None else list(columns)
-        )
+        return files.dask(self._partitions, (column, kept), chosen)
 
     def telemetry_rows(
         self, name: str, matches: pd.DataFrame, columns: list[str] | None = None
@@ -470,17 +480,11 @@ class Archive:
                 parameter="matches",
             )
         table = self._tables[label]
-        unknown = [column for column in columns or () if column not in table.dtypes]
-        if unknown:
-            raise InvalidArgumentError(
-                f"telemetry table {name!r} has no column {unknown[0]!r}; it has "
-                f"{', '.join(table.dtypes)}",
-                parameter="columns",
-            )
+        chosen = table.checked_columns(columns, f"telemetry table {name!r}")
         held = match_months(matches, self.manifest.buckets)
         values = sorted({value for value in held if value is not None} & set(self._partitions))
         ids = frozenset(str(match) for match in matches["match_id"].dropna())
-        return table.dask(values, ("match_id", ids), None if columns is None else list(columns))
+        return table.dask(values, ("match_id", ids), chosen)
 
     def to_frames(self, start: Any = None, end: Any = None, **filters: Any) -> MatchFrames:
         """The matches created in ``[start, end)`` that pass ``filters``, as pandas MatchFrames.

@@ -30,6 +30,7 @@ from matchkit.archive.writer import OpenTables, commit_batch
 from matchkit.errors import InvalidArgumentError
 from matchkit.rules.windows import parse_time
 from matchkit.sampledata import parameters as p
+from matchkit.sampledata.telemetry.split import split_total
 from matchkit.synth.archive.arrays import hex_ids
 from matchkit.synth.archive.chunk import draw_chunk
 from matchkit.synth.archive.model import SyntheticModel, patch_starts, player_pool
@@ -97,15 +98,6 @@ def _month_spans(start: datetime, end: datetime) -> list[tuple[datetime, datetim
     return spans
 
 
-def _spread(total: int, weights: list[float]) -> list[int]:
-    """``total`` split in proportion to ``weights`` (largest remainders), summing to it."""
-    exact = np.array(weights) / sum(weights) * total
-    counts = np.floor(exact).astype(np.int64)
-    short = total - int(counts.sum())
-    counts[np.argsort(counts - exact, kind="stable")[:short]] += 1
-    return [int(count) for count in counts]
-
-
 def _partition_chunks(plan: _Plan, buckets: int) -> Iterator[_Chunk]:
     """The plan's matches a partition at a time: each month's share (by its time), its ids
     drawn at once and split by bucket (the archive's rule), each bucket's matches one batch,
@@ -113,7 +105,8 @@ def _partition_chunks(plan: _Plan, buckets: int) -> Iterator[_Chunk]:
     of more than ``plan.chunk`` matches is written in equal parts of at most that many). One
     month's ids are held at a time."""
     spans = _month_spans(plan.start, plan.end)
-    counts = _spread(plan.matches, [(high - low).total_seconds() for low, high in spans])
+    seconds = [int((high - low).total_seconds()) for low, high in spans]
+    counts = split_total(plan.matches, seconds)
     for month, ((low, high), n) in enumerate(zip(spans, counts, strict=True)):
         if n == 0:
             continue
