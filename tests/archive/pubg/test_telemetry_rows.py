@@ -137,3 +137,25 @@ def _damage_data_pages(path: Path) -> None:
     end = len(data) - 8 - footer
     data[4:end] = b"\xff" * (end - 4)
     path.write_bytes(bytes(data))
+
+
+def test_a_filtered_read_keeps_the_rows_of_every_row_group_holding_a_value(tmp_path: Path) -> None:
+    """Row groups are chosen by the filter column first: the rows kept are those a plain filter
+    of the whole file keeps, whichever groups hold them (none, some, all)."""
+    path = tmp_path / "groups.parquet"
+    ids = [f"m{number % 37:02d}" for number in range(1_000)]
+    for row in (350, 351, 777):  # "m50" in groups 3 and 7 only, within every group's bounds
+        ids[row] = "m50"
+    ids[0::100] = ["m99"] * 10  # every group's upper bound beyond "m50"
+    table = pa.table({"match_id": ids, "x": list(range(1_000))})
+    pq.write_table(table, path, row_group_size=100)  # 10 row groups, each of every id
+    sorted_path = tmp_path / "sorted.parquet"
+    pq.write_table(table.sort_by("match_id"), sorted_path, row_group_size=100)  # ids by group
+    dtypes = {"match_id": pd.StringDtype(), "x": pd.Int64Dtype()}
+    for file in (path, sorted_path):
+        whole = pq.read_table(file).to_pandas()
+        for chosen in ({"m03"}, {"m00", "m36"}, {"m50"}, {"m50", "m99"}, {"nope"}, set(ids)):
+            rows = read_files([str(file)], dtypes, ("match_id", frozenset(chosen)))
+            expected = whole[whole["match_id"].isin(chosen)]
+            assert rows["x"].tolist() == expected["x"].tolist(), (file.name, chosen)
+            assert rows["match_id"].tolist() == expected["match_id"].tolist()
