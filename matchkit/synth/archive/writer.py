@@ -169,6 +169,7 @@ def write_synthetic_archive(
         _require_count(name, value)
     if buckets is not None:
         _require_count("buckets", buckets)
+    end = parse_time(as_of, parameter="as_of")  # every argument checked before the folder
     folder = Path(path)
     if folder.exists() and any(folder.iterdir()):
         raise InvalidArgumentError(f"{folder} is not empty; choose a new folder", parameter="path")
@@ -176,7 +177,6 @@ def write_synthetic_archive(
     if buckets is None:
         per_month = matches * 30.4375 / days
         buckets = max(1, -(-int(per_month) // BUCKET_MATCHES))
-    end = parse_time(as_of, parameter="as_of")
     start = end - timedelta(days=days)
     scope = Scope("global", telemetry=bool(telemetry))
     manifest = ArchiveManifest.new(
