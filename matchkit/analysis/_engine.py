@@ -52,12 +52,27 @@ def is_lazy(value: object) -> TypeGuard[Any]:
 
 
 def collect(*values: Any) -> tuple[Any, ...]:
-    """The values with every Dask collection among them computed, in one pass over the data."""
+    """The values with every Dask collection among them computed, in one pass over the data.
+
+    A DataFrame or Series of several partitions is computed a partition at a time and joined
+    here: computed whole, Dask joins its partitions in one task on a worker, which a large
+    selection (the most active player's 410,000 matches in a 10M archive) takes past the
+    worker's memory limit, where each partition is small.
+    """
     if not any(is_lazy(value) for value in values):
         return values
     import dask
+    import dask.dataframe as dd
 
-    return tuple(dask.compute(*values))
+    parts = [
+        value.to_delayed() if isinstance(value, dd.DataFrame | dd.Series) else value
+        for value in values
+    ]
+    computed = dask.compute(*parts)
+    return tuple(
+        pd.concat(result) if isinstance(value, dd.DataFrame | dd.Series) else result
+        for value, result in zip(values, computed, strict=True)
+    )
 
 
 def summarize(

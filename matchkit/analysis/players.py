@@ -108,9 +108,12 @@ def _select(data: Any, player_id: str) -> _Selection:
         rows = getattr(source, "rows", None)  # an archive's: each file read through a filter
         if rows is not None:
             every_snapshot = True  # its players table holds every snapshot
-            (mine,) = collect(rows("participants", "player_id", [player_id]))
-            match_ids = sorted(set(mine["match_id"].dropna().astype(str)))
-            found, their_rosters, kept = collect(
+            participants = rows("participants", "player_id", [player_id])
+            # Each partition's matches and rosters are chosen by the participants of the same
+            # partition, in one pass (a match's rows lie in its partition in every table).
+            match_ids = participants["match_id"]
+            mine, found, their_rosters, kept = collect(
+                participants,
                 rows("matches", "match_id", match_ids),
                 rows("rosters", "match_id", match_ids),
                 rows("players", "player_id", [player_id]),

@@ -30,15 +30,18 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from matchkit.archive.telemetry_tables import TELEMETRY_FOLDERS
 from matchkit.errors import ArchiveBusyError, ArchiveError
 
 __all__ = [
     "APP_ID",
     "PARTITION",
+    "ROW_GROUP_ROWS",
     "STAGING",
     "bucket_of",
     "locked",
     "partitions",
+    "sort_column",
     "table_path",
 ]
 
@@ -49,6 +52,32 @@ APP_ID = "matchkit-archive"
 """The Delta application-transaction id whose version is the batch number of a commit."""
 STAGING = "_staging"
 LOCK = ".lock"
+
+ROW_GROUP_ROWS = 16_384
+"""The most rows a row group of a data file holds. A reader skips a row group whose statistics
+rule out the rows it looks for (:func:`matchkit.archive.reader.read_arrow`), and reads every
+column of one that may hold one: a player's rows among a partition's 564,000 participants
+were 140 ms a file read as one row group, 7 ms sorted in row groups of this size (20 ms at
+65,536); ``docs/archive.md``."""
+
+_LOOKUP_COLUMNS = {
+    "matches": "match_id",
+    "rosters": "match_id",
+    "participants": "player_id",
+    "players": "player_id",
+}
+
+
+def sort_column(label: str) -> str | None:
+    """The column whose order a table's rows are written in within a data file, so that its
+    row groups' statistics of it are narrow: the one its rows are looked up by. A player's
+    history looks up their participants and snapshots by ``player_id``, then their matches and
+    rosters by ``match_id``; a match's telemetry is looked up by ``match_id``. The other tables
+    are only scanned, and are written as they come (``None``): sorting them cost more than it
+    could save (``docs/archive.md``)."""
+    if label.startswith(tuple(f"{folder}/" for folder in TELEMETRY_FOLDERS.values())):
+        return "match_id"
+    return _LOOKUP_COLUMNS.get(label)
 
 
 def bucket_of(match_ids: pa.Array | pa.ChunkedArray, buckets: int) -> npt.NDArray[np.int64]:

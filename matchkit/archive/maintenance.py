@@ -29,6 +29,7 @@ from matchkit.archive.reader import existing_manifest
 from matchkit.archive.staging import clear_staging
 from matchkit.archive.state import DayRecord, Gap, PendingBatch, Scope, ScopePeriod
 from matchkit.archive.versions import checked_files, open_table, pinned_tables, table_versions
+from matchkit.archive.writer import writer_properties
 from matchkit.errors import ArchiveError, InvalidArgumentError
 from matchkit.rules.profiles import DEFAULT_PROFILE, PROFILES
 from matchkit.rules.windows import format_time
@@ -292,7 +293,7 @@ def compact(
             table = open_table(folder / label)
             checked_files(folder / label, table)  # damage named before anything is rewritten
             try:
-                metrics = table.optimize.compact()
+                metrics = table.optimize.compact(writer_properties=writer_properties(label))
             except (DeltaError, OSError) as error:
                 raise ArchiveError(
                     f"could not compact {folder / label}: {error}; a data file of it is "

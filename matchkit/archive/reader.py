@@ -13,6 +13,7 @@ when it is read. Either way the error is an :class:`~matchkit.errors.ArchiveErro
 from __future__ import annotations
 
 import os
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -47,10 +48,24 @@ if TYPE_CHECKING:
 
     from matchkit.model.frames import MatchFrames
 
-__all__ = ["Archive", "LazyTables", "TableFiles", "Where", "existing_manifest", "open_archive"]
+__all__ = [
+    "Archive",
+    "LazyTables",
+    "TableFiles",
+    "Where",
+    "existing_manifest",
+    "open_archive",
+    "where",
+]
 
-Where = tuple[str, frozenset[str]]
-"""A filter of rows as files are read: a text column, and the values a row must hold in it."""
+Where = tuple[str, tuple[str, ...]]
+"""A filter of rows as files are read: a text column, and the values a row must hold in it
+(distinct, sorted: :func:`where`)."""
+
+
+def where(column: str, values: Iterable[object]) -> Where:
+    """The filter of rows holding one of ``values`` (as text) in ``column``."""
+    return column, tuple(sorted({str(value) for value in values}))
 
 
 @dataclass(frozen=True)
@@ -116,19 +131,58 @@ class TableFiles:
         if None in self.months:
             frame = dd.from_map(reader, list(self.files), meta=meta, label=f"read-{self.label}")
             return frame
-        groups: dict[str, list[str]] = {}
-        for path, month in zip(self.files, self.months, strict=True):
-            if month is not None:  # none is: checked above
-                groups.setdefault(month, []).append(path)
+        groups = self.partition_files()
         values = sorted(groups) if partitions is None else partitions
         meta.index = pd.Index([], name=PARTITION, dtype=pd.StringDtype())
         frame = dd.from_map(
             reader,
-            [(tuple(groups.get(value, ())), value) for value in values],
+            [(groups.get(value, ()), value) for value in values],
             meta=meta,
             divisions=[*values, values[-1]],
             label=f"read-{self.label}",
         )
+        return frame
+
+    def partition_files(self) -> dict[str, tuple[str, ...]]:
+        """The data files of each partition (files outside any are left out)."""
+        groups: dict[str, list[str]] = {}
+        for path, month in zip(self.files, self.months, strict=True):
+            if month is not None:
+                groups.setdefault(month, []).append(path)
+        return {month: tuple(paths) for month, paths in groups.items()}
+
+    def matching(
+        self, values: dd.Series, column: str, columns: list[str] | None = None
+    ) -> dd.DataFrame:
+        """The rows holding one of ``values`` in ``column``, lazily: each partition of
+        ``values`` (a Series indexed by partition, of rows of the same archive) chooses the
+        rows of this table's files of the same partition, in the same graph, so that no value
+        travels to the client and back (a match's rows lie in its partition in every table)."""
+        dtypes = self.dtypes if columns is None else {name: self.dtypes[name] for name in columns}
+        meta = to_pandas(pa.table({}), dtypes)
+        meta.index = pd.Index([], name=PARTITION, dtype=pd.StringDtype())
+        reader = _MatchingReader(dtypes, column, self.partition_files())
+        frame: dd.DataFrame = values.map_partitions(reader, meta=meta)
+        return frame
+
+
+class _MatchingReader:
+    """Reads the rows of a partition's files holding one of the values of that partition's
+    piece of a Series (:meth:`TableFiles.matching`)."""
+
+    def __init__(
+        self, dtypes: Mapping[str, object], column: str, groups: Mapping[str, tuple[str, ...]]
+    ) -> None:
+        self.dtypes = dict(dtypes)
+        self.column = column
+        self.groups = dict(groups)
+
+    def __call__(self, part: pd.Series) -> pd.DataFrame:
+        present = part.dropna()
+        paths = self.groups.get(str(present.index[0]), ()) if len(present) else ()
+        frame = read_files(list(paths), self.dtypes, where(self.column, present))
+        value = present.index[:1].astype(pd.StringDtype())
+        frame.index = value.repeat(len(frame)).rename(PARTITION)
         return frame
 
 
@@ -141,7 +195,9 @@ class _FileReader:
         self.where = where
 
     def __call__(
-        self, part: str | tuple[tuple[str, ...], str], columns: list[str] | None = None
+        self,
+        part: str | tuple[tuple[str, ...], str],
+        columns: list[str] | None = None,
     ) -> pd.DataFrame:
         dtypes = self.dtypes
         if columns is not None:
@@ -193,7 +249,7 @@ def read_arrow(path: str, columns: list[str], where: Where | None = None) -> pa.
         groups = _groups_holding(handle, column, values)
         if groups:
             held = handle.read_row_groups(groups, columns=[column]).column(column)
-            chosen = pc.is_in(held, value_set=pa.array(sorted(values), held.type))
+            chosen = pc.is_in(held, value_set=pa.array(values, held.type))
             groups, kept = _groups_chosen(handle, groups, chosen)
         if not groups:
             return handle.schema_arrow.empty_table().select(present)
@@ -229,10 +285,11 @@ def _groups_chosen(
     return [groups[index] for index in holding], pa.concat_arrays(parts) if parts else marks[:0]
 
 
-def _groups_holding(handle: pq.ParquetFile, column: str, values: frozenset[str]) -> list[int]:
-    """The row groups of a file that may hold one of ``values`` in ``column``: each whose
-    statistics of it (a lower and an upper bound) admit one, or that has none. A file without
-    the column (written before a batch added it) holds none: its rows have no value there."""
+def _groups_holding(handle: pq.ParquetFile, column: str, values: tuple[str, ...]) -> list[int]:
+    """The row groups of a file that may hold one of ``values`` (sorted) in ``column``: each
+    whose statistics of it (a lower and an upper bound) admit one, or that has no bounds and
+    not only nulls. A file without the column (written before a batch added it) holds none:
+    its rows have no value there."""
     metadata = handle.metadata
     names = [metadata.schema.column(i).path for i in range(metadata.num_columns)]
     if column not in names:
@@ -240,13 +297,18 @@ def _groups_holding(handle: pq.ParquetFile, column: str, values: frozenset[str])
     position = names.index(column)
     groups = []
     for number in range(metadata.num_row_groups):
-        statistics = metadata.row_group(number).column(position).statistics
+        group = metadata.row_group(number)
+        statistics = group.column(position).statistics
+        if statistics is not None and statistics.null_count == group.num_rows:
+            continue  # nulls only (a bot has no player id): none of the values
         known = statistics is not None and statistics.has_min_max
         low, high = (statistics.min, statistics.max) if known else (None, None)
         if not isinstance(low, str) or not isinstance(high, str):
             groups.append(number)  # no bounds to rule the group out by
-        elif any(low <= value <= high for value in values):
-            groups.append(number)
+        else:  # the first value not below the lower bound, if it is not above the upper
+            first = bisect_left(values, low)
+            if first < len(values) and values[first] <= high:
+                groups.append(number)
     return groups
 
 
@@ -408,7 +470,7 @@ class Archive:
         self,
         table: str,
         column: str,
-        values: Iterable[str],
+        values: Iterable[str] | dd.Series,
         columns: list[str] | None = None,
     ) -> dd.DataFrame:
         """The rows of ``table`` whose text column ``column`` holds one of ``values``, lazily.
@@ -423,7 +485,10 @@ class Archive:
             table: a table as :meth:`files` names it (``"participants"``, ``"players"``: the
                 snapshots, ``"telemetry/kills"``, ...).
             column: a text column of it (``"match_id"``, ``"player_id"``, ...).
-            values: the values to keep.
+            values: the values to keep; or a column of rows this method gave, lazily (say
+                a player's participants' ``match_id``): each partition is then read for the
+                values of the same partition, in one graph with the rows they come from (a
+                match's rows lie in its partition in every table).
             columns: the columns to read, in this order (None: all of the table's).
 
         Raises:
@@ -441,8 +506,21 @@ class Archive:
                 parameter="column",
             )
         chosen = files.checked_columns(columns, f"table {table!r}")
-        kept = frozenset(str(value) for value in values)
-        return files.dask(self._partitions, (column, kept), chosen)
+        import dask.dataframe as dd
+
+        if isinstance(values, dd.Series):
+            if not self._partitions:  # an archive without a partition holds no rows
+                return files.dask([], None, chosen)
+            if values.index.name != PARTITION or list(values.divisions[:-1]) != list(
+                self._partitions
+            ):
+                raise InvalidArgumentError(
+                    "values is a lazy Series that is not a column of this archive's rows (from "
+                    "archive.rows(...)); pass it computed, or a list of values",
+                    parameter="values",
+                )
+            return files.matching(values, column, chosen)
+        return files.dask(self._partitions, where(column, values), chosen)
 
     def telemetry_rows(
         self, name: str, matches: pd.DataFrame, columns: list[str] | None = None
@@ -483,8 +561,7 @@ class Archive:
         chosen = table.checked_columns(columns, f"telemetry table {name!r}")
         held = match_months(matches, self.manifest.buckets)
         values = sorted({value for value in held if value is not None} & set(self._partitions))
-        ids = frozenset(str(match) for match in matches["match_id"].dropna())
-        return table.dask(values, ("match_id", ids), chosen)
+        return table.dask(values, where("match_id", matches["match_id"].dropna()), chosen)
 
     def to_frames(self, start: Any = None, end: Any = None, **filters: Any) -> MatchFrames:
         """The matches created in ``[start, end)`` that pass ``filters``, as pandas MatchFrames.

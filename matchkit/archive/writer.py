@@ -31,16 +31,24 @@ import pandas as pd
 import pyarrow as pa
 
 from matchkit.archive.convert import match_months, snapshot_frame, stored_key, to_arrow
-from matchkit.archive.layout import APP_ID, PARTITION
+from matchkit.archive.layout import APP_ID, PARTITION, ROW_GROUP_ROWS, sort_column
 from matchkit.archive.telemetry_tables import telemetry_folder, telemetry_schema
 from matchkit.archive.versions import is_table, open_table, read_match_ids
 from matchkit.errors import ArchiveError
 from matchkit.model.schema import TABLE_NAMES, TABLES, TableSchema
 
 if TYPE_CHECKING:
-    from deltalake import DeltaTable
+    from deltalake import DeltaTable, WriterProperties
 
-__all__ = ["BatchResult", "OpenTables", "commit_batch", "commit_table", "key_of", "prepare_batch"]
+__all__ = [
+    "BatchResult",
+    "OpenTables",
+    "commit_batch",
+    "commit_table",
+    "key_of",
+    "prepare_batch",
+    "writer_properties",
+]
 
 
 @dataclass
@@ -230,20 +238,13 @@ def commit_table(
     Raises:
         ArchiveError: a column's type differs from the table's, or Delta refused the write.
     """
-    from deltalake import (
-        ColumnProperties,
-        CommitProperties,
-        Transaction,
-        WriterProperties,
-        write_deltalake,
-    )
+    from deltalake import CommitProperties, Transaction, write_deltalake
     from deltalake.exceptions import DeltaError
 
     path = tables.folder / label
     commit = CommitProperties(app_transactions=[Transaction(APP_ID, batch)])
-    # A table's own id is unique: a dictionary of it is never smaller, only slower to try.
-    unique = {key[0]: ColumnProperties(dictionary_enabled=False)} if len(key) == 1 else {}
-    properties = WriterProperties(compression="SNAPPY", column_properties=unique)
+    properties = writer_properties(label)
+    data = _in_lookup_order(data, label)
     try:
         if label not in tables and not is_table(path):  # new, or its first commit cut short
             path.mkdir(parents=True, exist_ok=True)
@@ -277,6 +278,45 @@ def commit_table(
             "was committed, run the sync again",
             path=path,
         ) from error
+
+
+def writer_properties(label: str) -> WriterProperties:
+    """How the data files of table ``label`` are written (by a batch and by a compaction): in
+    row groups of at most :data:`matchkit.archive.layout.ROW_GROUP_ROWS` rows, snappy, and
+    without a dictionary of the table's own id (unique: a dictionary of it is never smaller,
+    only slower to try)."""
+    from deltalake import ColumnProperties, WriterProperties
+
+    key = key_of(label)
+    unique = {key[0]: ColumnProperties(dictionary_enabled=False)} if len(key) == 1 else {}
+    return WriterProperties(
+        compression="SNAPPY", max_row_group_size=ROW_GROUP_ROWS, column_properties=unique
+    )
+
+
+def _in_lookup_order(data: pa.Table, label: str) -> pa.Table:
+    """The rows of a table's batch sorted (stably) by the column they are looked up by
+    (:func:`matchkit.archive.layout.sort_column`), so that each row group's statistics of it
+    span a narrow range; rows of one match keep their order."""
+    import pyarrow.compute as pc
+
+    column = sort_column(label)
+    if column is None or data.num_rows < 2 or column not in data.column_names:
+        return data
+    if _in_order(data.column(column)):  # a synthetic archive's come so: no copy
+        return data
+    return data.take(pc.sort_indices(data, [(column, "ascending")]))
+
+
+def _in_order(values: pa.ChunkedArray) -> bool:
+    """Whether ``values`` are in ascending order, nulls last (as a sort would put them)."""
+    import pyarrow.compute as pc
+
+    present = len(values) - values.null_count
+    if values.slice(0, present).null_count:
+        return False
+    head = values.slice(0, present)
+    return bool(pc.all(pc.less_equal(head[:-1], head[1:])).as_py() is not False)
 
 
 def _aligned(

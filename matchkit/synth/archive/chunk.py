@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from datetime import datetime
 
 import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -56,9 +57,10 @@ def draw_chunk(
     drawn = draw_matches(model, rng, n, low, high, patches, buckets=buckets, match_ids=match_ids)
     rosters = draw_rosters(model, rng, drawn)
     participants = draw_participants(model, rng, drawn, rosters)
+    order = _stored_order(model, participants)
     tables: dict[str, pa.Table] = {
         "rosters": _rosters_table(model, drawn, rosters),
-        "participants": _participants_table(model, drawn, rosters, participants),
+        "participants": _participants_table(model, drawn, rosters, participants, order),
     }
     tables.update(_rounds_tables(rng, drawn, participants))
     tables["players"], tables["teams"] = _snapshot_tables(model, drawn, rosters, participants)
@@ -69,7 +71,7 @@ def draw_chunk(
     if telemetry:
         from matchkit.synth.archive.telemetry import TelemetryInputs, draw_telemetry
 
-        inputs = TelemetryInputs.of(model, drawn, participants, tables)
+        inputs = TelemetryInputs.of(model, drawn, participants, tables, order)
         ordered.update(draw_telemetry(rng, inputs))
     for name in [*(t for t in TABLE_NAMES if t != "matches"), "matches"]:
         ordered[name] = tables[name]
@@ -98,34 +100,50 @@ def _rosters_table(model: SyntheticModel, drawn: Drawn, rosters: Rosters) -> pa.
     )
 
 
+def _stored_order(model: SyntheticModel, participants: Participants) -> npt.NDArray[np.intp]:
+    """The participants' positions in the order the archive stores them: by ``player_id``,
+    those without one last (:func:`matchkit.archive.layout.sort_column`). The pool's ids are
+    in text order by number, so this is a sort of integers here, where the writer would sort
+    the text and copy every column."""
+    registered = participants.kind == 0
+    ranks = np.where(registered, participants.player, len(model.player_ids))
+    order: npt.NDArray[np.intp] = np.argsort(ranks, kind="stable")
+    return order
+
+
 def _participants_table(
-    model: SyntheticModel, drawn: Drawn, rosters: Rosters, participants: Participants
+    model: SyntheticModel,
+    drawn: Drawn,
+    rosters: Rosters,
+    participants: Participants,
+    order: npt.NDArray[np.intp],
 ) -> pa.Table:
+    """The participants, in the archive's order (``order``: :func:`_stored_order`)."""
     count = len(participants.roster)
-    kind = participants.kind
-    player_id = pc.if_else(
-        pa.array(kind == 0), model.player_ids.take(pa.array(participants.player)), None
-    )
+    kind = participants.kind[order]
+    roster, match = participants.roster[order], participants.match[order]
+    player = participants.player[order]
+    player_id = pc.if_else(pa.array(kind == 0), model.player_ids.take(pa.array(player)), None)
     return _table(
         "participants",
         {
-            "participant_id": participants.ids,
-            "match_id": drawn.match_ids.take(pa.array(participants.match)),
-            "roster_id": rosters.ids.take(pa.array(participants.roster)),
+            "participant_id": participants.ids.take(pa.array(order)),
+            "match_id": drawn.match_ids.take(pa.array(match)),
+            "roster_id": rosters.ids.take(pa.array(roster)),
             "player_id": player_id,
-            "actor": pick(model.actors, participants.actor),
+            "actor": pick(model.actors, participants.actor[order]),
             "shard_id": const("global", count),
             "is_registered": kind == 0,
             "kind": pick(np.array(PARTICIPANT_KINDS), kind),
-            "side": rosters.side[participants.roster],
+            "side": rosters.side[roster],
             "user_id": pc.if_else(pa.array(kind == 2), "0", player_id),
-            **participants.cosmetics,
-            "kills": participants.kills,
-            "deaths": participants.deaths,
+            **{name: values[order] for name, values in participants.cosmetics.items()},
+            "kills": participants.kills[order],
+            "deaths": participants.deaths[order],
             "assists": pa.nulls(count, pa.int64()),
-            "score": participants.score,
+            "score": participants.score[order],
         },
-        drawn.month(participants.match),
+        drawn.month(match),
     )
 
 

@@ -46,6 +46,8 @@ class SyntheticModel:
         kits = kit_catalogue()
         self.battlerites = np.array([kits[actor].battlerites for actor in self.actors])
         self.players = PlayerActivity(pool, p.PLAYER_SKEW)
+        # Eighteen digits each, so that their text order is their order by number (the
+        # participants table is put in the archive's order by player id by their numbers).
         numbers = 770_000_000_000_000_000 + np.arange(pool, dtype=np.int64) * 7_919_113
         self.player_ids = pa.array(numbers.astype(str), pa.string())
         self.player_names = pa.array([f"Player{i}" for i in range(pool)], pa.string())

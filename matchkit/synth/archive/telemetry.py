@@ -98,9 +98,13 @@ class TelemetryInputs:
         drawn: Drawn,
         participants: Participants,
         tables: Mapping[str, pa.Table],
+        order: npt.NDArray[np.intp],
     ) -> TelemetryInputs:
-        """The inputs of a chunk drawn by :func:`matchkit.synth.archive.draw.draw_chunk`."""
+        """The inputs of a chunk drawn by :func:`matchkit.synth.archive.draw.draw_chunk`
+        (``order``: the drawn participants' positions in its participants table)."""
         matches, rows = tables["matches"], tables["participants"]
+        drawn_order = np.empty_like(order)
+        drawn_order[order] = np.arange(len(order))  # each drawn participant's row
         return cls(
             n=drawn.n,
             match_ids=drawn.match_ids,
@@ -121,8 +125,8 @@ class TelemetryInputs:
             region=matches.column("region").combine_chunks(),
             ranking=matches.column("ranking_type").combine_chunks(),
             p_match=participants.match,
-            p_side=np.asarray(rows.column("side")),
-            p_user=rows.column("user_id").combine_chunks(),
+            p_side=np.asarray(rows.column("side"))[drawn_order],
+            p_user=rows.column("user_id").combine_chunks().take(pa.array(drawn_order)),
             p_human=participants.kind != 2,
             p_actor=model.actor_numbers[participants.actor],
             p_cosmetics=participants.cosmetics,

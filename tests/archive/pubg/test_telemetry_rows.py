@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import matchkit.archive as archive
-from matchkit.archive.reader import read_files
+from matchkit.archive.reader import read_files, where
 from matchkit.errors import ArchiveError, InvalidArgumentError
 from tests.analysis.pubg import archived
 
@@ -117,9 +117,9 @@ def test_files_of_two_schemas_read_as_each_file_alone(tmp_path: Path) -> None:
     assert both["x"].tolist() == [1, 2, 3]
     assert both["y"].isna().tolist() == [True, True, False]
     assert list(both.dtypes) == list(dtypes.values())
-    chosen = read_files([str(first), str(second)], dtypes, ("match_id", frozenset({"b", "c"})))
+    chosen = read_files([str(first), str(second)], dtypes, where("match_id", ["c", "b"]))
     assert chosen["match_id"].tolist() == ["b", "c"]
-    newer = read_files([str(first), str(second)], dtypes, ("y", frozenset({"new"})))
+    newer = read_files([str(first), str(second)], dtypes, where("y", ["new"]))
     assert newer["match_id"].tolist() == ["c"]  # the first file has no y: none of its rows
 
 
@@ -154,8 +154,17 @@ def test_a_filtered_read_keeps_the_rows_of_every_row_group_holding_a_value(tmp_p
     dtypes = {"match_id": pd.StringDtype(), "x": pd.Int64Dtype()}
     for file in (path, sorted_path):
         whole = pq.read_table(file).to_pandas()
-        for chosen in ({"m03"}, {"m00", "m36"}, {"m50"}, {"m50", "m99"}, {"nope"}, set(ids)):
-            rows = read_files([str(file)], dtypes, ("match_id", frozenset(chosen)))
+        for chosen in (
+            {"m03"},
+            {"m00", "m36"},
+            {"m50"},
+            {"m50", "m99"},
+            {"nope"},
+            {"a"},  # below every group's bounds
+            {"a", "m17", "zz"},  # one value within, one below and one above them
+            set(ids),
+        ):
+            rows = read_files([str(file)], dtypes, where("match_id", chosen))
             expected = whole[whole["match_id"].isin(chosen)]
             assert rows["x"].tolist() == expected["x"].tolist(), (file.name, chosen)
             assert rows["match_id"].tolist() == expected["match_id"].tolist()
