@@ -46,6 +46,9 @@ _MATCH_COLUMNS = (
     "duration",
     "is_royale",
 )
+#: The columns of an archive's matches and rosters a history reads.
+_MATCH_READ = ("match_id", *_MATCH_COLUMNS)
+_ROSTER_READ = ("roster_id", "match_id", "side", "won")
 #: Participant columns that are not the participant's stats (``month``: an archive's partition).
 _NOT_STATS = frozenset(
     {
@@ -114,8 +117,8 @@ def _select(data: Any, player_id: str) -> _Selection:
             match_ids = participants["match_id"]
             mine, found, their_rosters, kept = collect(
                 participants,
-                rows("matches", "match_id", match_ids),
-                rows("rosters", "match_id", match_ids),
+                rows("matches", "match_id", match_ids, _present(source.matches, _MATCH_READ)),
+                rows("rosters", "match_id", match_ids, _present(source.rosters, _ROSTER_READ)),
                 rows("players", "player_id", [player_id]),
             )
         else:
@@ -151,6 +154,12 @@ def _select(data: Any, player_id: str) -> _Selection:
         matches=joined("matches", "match_id"),
         snapshots=snapshots,
     )
+
+
+def _present(table: Any, columns: Sequence[str]) -> list[str]:
+    """Those of ``columns`` that ``table`` has (an archive reads only the columns a history
+    uses: the most active player's matches are in every row group)."""
+    return [column for column in columns if column in table.columns]
 
 
 def _plain(table: pd.DataFrame) -> pd.DataFrame:

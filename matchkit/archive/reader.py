@@ -195,9 +195,7 @@ class _FileReader:
         self.where = where
 
     def __call__(
-        self,
-        part: str | tuple[tuple[str, ...], str],
-        columns: list[str] | None = None,
+        self, part: str | tuple[tuple[str, ...], str], columns: list[str] | None = None
     ) -> pd.DataFrame:
         dtypes = self.dtypes
         if columns is not None:

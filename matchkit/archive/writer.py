@@ -312,11 +312,10 @@ def _in_order(values: pa.ChunkedArray) -> bool:
     """Whether ``values`` are in ascending order, nulls last (as a sort would put them)."""
     import pyarrow.compute as pc
 
-    present = len(values) - values.null_count
-    if values.slice(0, present).null_count:
+    head = values.slice(0, len(values) - values.null_count)  # the values before the nulls
+    if head.null_count:
         return False
-    head = values.slice(0, present)
-    return bool(pc.all(pc.less_equal(head[:-1], head[1:])).as_py() is not False)
+    return pc.all(pc.less_equal(head[:-1], head[1:])).as_py() is not False  # None: empty
 
 
 def _aligned(
