@@ -120,6 +120,14 @@ WHERE p.player_id = $player ORDER BY m.created_at
 """
 
 
+COSMETICS_SQL = """
+SELECT actor, mount AS cosmetic_id, count(*) AS picks
+FROM read_parquet($participants)
+WHERE kind IS DISTINCT FROM 'bot' AND mount IS NOT NULL
+GROUP BY ALL ORDER BY ALL
+"""
+
+
 def _duckdb() -> Any:
     """A DuckDB connection of 2 threads, as the machine has cores, without a progress bar."""
     import duckdb
@@ -203,6 +211,37 @@ def durations(archive: Any) -> str:
         f"  duration_summary by server type (the matches table alone: its best layout is "
         f"matchkit's files): matchkit on Dask {ours:.2f} s, DuckDB {theirs:.3f} s, "
         f"{ours / theirs:.1f}x (target <= {TARGET_RATIO:.0f}x: {verdict}); same table: {same}"
+    )
+
+
+def cosmetics(archive: Any) -> str:
+    """``cosmetic_usage(archive, "mount", by="actor")`` on Dask beside DuckDB's count of the
+    same participants files (the table holds the question: its best layout is matchkit's own
+    files), best of 3 each, and whether the picks agree."""
+    from matchkit.analysis import cosmetic_usage
+
+    ours, theirs = float("inf"), float("inf")
+    result: Any = None
+    sql: Any = None
+    for _ in range(ROUNDS):
+        started = time.perf_counter()
+        result = cosmetic_usage(archive, "mount", by="actor")
+        ours = min(ours, time.perf_counter() - started)
+        with _duckdb() as connection:
+            started = time.perf_counter()
+            sql = connection.execute(
+                COSMETICS_SQL, {"participants": archive.files("participants")}
+            ).df()
+            theirs = min(theirs, time.perf_counter() - started)
+    picks = sorted(
+        zip(result["actor"].astype(str), result["cosmetic_id"].astype(int), result["picks"])
+    )
+    expected = sorted(zip(sql["actor"], sql["cosmetic_id"].astype(int), sql["picks"]))
+    verdict = "ok" if ours / theirs <= TARGET_RATIO else "OVER TARGET"
+    return (
+        f"  cosmetic_usage of mounts by character (the participants table alone): matchkit on "
+        f"Dask {ours:.2f} s, DuckDB {theirs:.3f} s, {ours / theirs:.1f}x (target <= "
+        f"{TARGET_RATIO:.0f}x: {verdict}); same picks: {picks == expected}"
     )
 
 
@@ -377,6 +416,7 @@ def measure(root: Path, count: int, client: Any) -> None:
         f"side, no per-match check): {counted:.3f} s, matchkit's answer {ours / counted:.0f}x it"
     )
     _say(durations(opened))
+    _say(cosmetics(opened))
     for line in player_histories(opened):
         _say(line)
     over = max(peaks) > TARGET_WORKER_BYTES or peaks == [-1]

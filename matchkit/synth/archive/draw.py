@@ -221,8 +221,11 @@ def draw_participants(
     kills, deaths = rng.poisson(2.2, count), rng.poisson(2.2, count)
     ids = hex_ids(rng, count, lower=True)
     actor = rng.choice(len(model.actors), count, p=model.actor_share)
-    cosmetics: dict[str, Ints] = {
-        slot: rng.integers(100_000_000, 2_000_000_000, count) for slot in COSMETIC_KINDS
+    cosmetics: dict[str, Ints] = {  # from the character's catalogue, as in the sample set
+        slot: model.cosmetic_items[slot][
+            actor, rng.choice(len(model.cosmetic_share[slot]), count, p=model.cosmetic_share[slot])
+        ]
+        for slot in COSMETIC_KINDS
     }
     score = kills * 100 + rng.integers(0, 1500, count)
     return Participants(

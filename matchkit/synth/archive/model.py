@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from matchkit.model.schema import COSMETIC_KINDS
 from matchkit.sampledata import parameters as p
 from matchkit.synth.archive.arrays import hex_ids
 
@@ -38,6 +39,16 @@ class SyntheticModel:
         self.hours = np.array(p.HOURLY_ACTIVITY, dtype=float) / sum(p.HOURLY_ACTIVITY)
         self.actors = np.array([c.actor for c in catalogue.characters])
         self.actor_share = _shares([c.popularity for c in catalogue.characters])
+        # Each slot's items by character (a row per actor, the default first) and the share of
+        # each item's place, the sample set's (the same for every character of a slot).
+        self.cosmetic_items = {
+            slot: np.array([c.cosmetics[slot].items for c in catalogue.characters])
+            for slot in COSMETIC_KINDS
+        }
+        self.cosmetic_share = {
+            slot: _shares(catalogue.characters[0].cosmetics[slot].table.shares)
+            for slot in COSMETIC_KINDS
+        }
         self.maps = np.array(catalogue.arena_maps)
         self.royale_map = catalogue.royale_map
         self.game_modes = np.array([catalogue.game_mode_ids[m.server_type] for m in p.MODES])
