@@ -69,12 +69,6 @@ def collect(*values: Any) -> tuple[Any, ...]:
     return tuple(_joined(value, result) for value, result in zip(values, computed, strict=True))
 
 
-def _frame_like(value: Any) -> bool:
-    import dask.dataframe as dd
-
-    return isinstance(value, dd.DataFrame | dd.Series | dd.Index)
-
-
 def _as_delayed(value: Any) -> Any:
     """``value`` with each Dask collection in it as delayed pieces (a frame's partitions)."""
     if isinstance(value, dict):
@@ -93,8 +87,11 @@ def _joined(value: Any, result: Any) -> Any:
         return {key: _joined(item, result[key]) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return type(value)(_joined(item, part) for item, part in zip(value, result, strict=True))
-    if is_lazy(value) and _frame_like(value):
-        return result[0] if len(result) == 1 else pd.concat(result)
+    if is_lazy(value):
+        import dask.dataframe as dd
+
+        if isinstance(value, dd.DataFrame | dd.Series | dd.Index):  # its partitions
+            return result[0] if len(result) == 1 else pd.concat(result)
     return result
 
 

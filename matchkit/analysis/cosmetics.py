@@ -181,7 +181,9 @@ def cosmetic_win_rates(
             parameter="kind",
         )
     keys = group_keys(by)
-    view = participant_table(data, required=("won", "kind", kind), keys=keys)
+    view = participant_table(
+        data, required=("won", "kind", kind), keys=keys, optional=("is_royale",)
+    )
     if "is_royale" in view.columns:
         is_arena = arena_mask(view)
     else:
