@@ -30,6 +30,7 @@ import pandas as pd
 __all__ = [
     "PARTITION_INDEX",
     "collect",
+    "collect_rows",
     "concat",
     "is_lazy",
     "join",
@@ -52,47 +53,33 @@ def is_lazy(value: object) -> TypeGuard[Any]:
 
 
 def collect(*values: Any) -> tuple[Any, ...]:
-    """The values with every Dask collection among them (in dicts and lists too) computed, in
-    one pass over the data.
-
-    A DataFrame or Series is computed a partition at a time and joined here: computed whole,
-    Dask joins its partitions in one task on a worker, which a large selection (the most
-    active player's 339,408 matches in a 10M archive) takes past the worker's memory limit,
-    where each partition is small. Every lazy value goes to Dask as delayed pieces alike (Dask
-    warns when the two kinds are mixed).
-    """
+    """The values with every Dask collection among them computed, in one pass over the data
+    (what several of them read is read once)."""
     if not any(is_lazy(value) for value in values):
         return values
     import dask
 
-    computed = dask.compute(*(_as_delayed(value) for value in values))
-    return tuple(_joined(value, result) for value, result in zip(values, computed, strict=True))
+    return tuple(dask.compute(*values))
 
 
-def _as_delayed(value: Any) -> Any:
-    """``value`` with each Dask collection in it as delayed pieces (a frame's partitions)."""
-    if isinstance(value, dict):
-        return {key: _as_delayed(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return type(value)(_as_delayed(item) for item in value)
-    if is_lazy(value):
-        return value.to_delayed()  # a frame's: a list of partitions; a scalar's: one
-    return value
+def collect_rows(*frames: Any) -> tuple[Any, ...]:
+    """Frames of rows (pandas, or Dask DataFrames or Series), computed a partition at a time
+    and joined in this process.
 
+    :func:`collect` would have Dask join each frame's partitions in one task on a worker: a
+    large selection (the most active player's 339,408 matches in a 10M archive) took the worker
+    past its memory limit, and never came, where each partition is small. For aggregated
+    results (one partition) use :func:`collect`, which reads what the values share once.
+    """
+    if not any(is_lazy(frame) for frame in frames):
+        return frames
+    import dask
 
-def _joined(value: Any, result: Any) -> Any:
-    """The computed ``result`` of ``value`` (:func:`_as_delayed`), a frame's partitions
-    joined."""
-    if isinstance(value, dict):
-        return {key: _joined(item, result[key]) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return type(value)(_joined(item, part) for item, part in zip(value, result, strict=True))
-    if is_lazy(value):
-        import dask.dataframe as dd
-
-        if isinstance(value, dd.DataFrame | dd.Series | dd.Index):  # its partitions
-            return result[0] if len(result) == 1 else pd.concat(result)
-    return result
+    pieces = dask.compute(*(frame.to_delayed() if is_lazy(frame) else frame for frame in frames))
+    return tuple(
+        (parts[0] if len(parts) == 1 else pd.concat(parts)) if is_lazy(frame) else parts
+        for frame, parts in zip(frames, pieces, strict=True)
+    )
 
 
 def summarize(

@@ -27,7 +27,7 @@ from typing import Any
 import pandas as pd
 
 from matchkit.analysis._common import wilson_columns
-from matchkit.analysis._engine import collect
+from matchkit.analysis._engine import collect, collect_rows
 from matchkit.analysis.inputs import TableSource, is_archive
 from matchkit.errors import InvalidArgumentError
 from matchkit.model.frames import MatchFrames
@@ -115,7 +115,7 @@ def _select(data: Any, player_id: str) -> _Selection:
             # Each partition's matches and rosters are chosen by the participants of the same
             # partition, in one pass (a match's rows lie in its partition in every table).
             match_ids = participants["match_id"]
-            mine, found, their_rosters, kept = collect(
+            mine, found, their_rosters, kept = collect_rows(
                 participants,
                 rows("matches", "match_id", match_ids, _present(source.matches, _MATCH_READ)),
                 rows("rosters", "match_id", match_ids, _present(source.rosters, _ROSTER_READ)),
