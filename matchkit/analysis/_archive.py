@@ -87,16 +87,19 @@ def lazy_participant_view(data: ArchiveTables, columns: Sequence[str]) -> Any:
             f"the participant view has no column(s) {', '.join(unknown)}", parameter="by"
         )
     own = [name for name in wanted if name in participants.columns and name != "side"]
-    view = participants[list(dict.fromkeys(["match_id", "roster_id", "side", *own]))]
+    side = ["side"] if "side" in wanted else []
+    view = participants[list(dict.fromkeys(["match_id", "roster_id", *side, *own]))]
     view = view.rename(columns={"side": "own_side"})
     from_rosters = {
         column: name
         for name, (table, column) in PARTICIPANT_SOURCES.items()
-        if table == "rosters" and (name in wanted or name == "side")
+        if table == "rosters" and name in wanted
     }
-    rosters = data.rosters[["roster_id", *from_rosters]].rename(columns=from_rosters)
-    view = join(view, rosters, on="roster_id", how="left")
-    view = view.assign(side=view["side"].fillna(view["own_side"]))
+    if from_rosters:  # a join per partition: only for a roster's column asked for
+        rosters = data.rosters[["roster_id", *from_rosters]].rename(columns=from_rosters)
+        view = join(view, rosters, on="roster_id", how="left")
+    if side:
+        view = view.assign(side=view["side"].fillna(view["own_side"]))
     from_matches = [
         name for name in wanted if PARTICIPANT_SOURCES.get(name, ("", ""))[0] == "matches"
     ]
