@@ -234,9 +234,14 @@ def cosmetics(archive: Any) -> str:
             ).df()
             theirs = min(theirs, time.perf_counter() - started)
     picks = sorted(
-        zip(result["actor"].astype(str), result["cosmetic_id"].astype(int), result["picks"])
+        zip(
+            result["actor"].astype(str),
+            result["cosmetic_id"].astype(int),
+            result["picks"],
+            strict=True,
+        )
     )
-    expected = sorted(zip(sql["actor"], sql["cosmetic_id"].astype(int), sql["picks"]))
+    expected = sorted(zip(sql["actor"], sql["cosmetic_id"].astype(int), sql["picks"], strict=True))
     verdict = "ok" if ours / theirs <= TARGET_RATIO else "OVER TARGET"
     return (
         f"  cosmetic_usage of mounts by character (the participants table alone): matchkit on "
