@@ -1,4 +1,4 @@
-"""The archive: side win rates by server type over 1M and 10M matches, Dask beside DuckDB.
+"""The archive: its analyses over 1M and 10M matches, matchkit on Dask beside DuckDB.
 
 For each size (``MATCHKIT_BENCH_ARCHIVE_SIZES``, default ``1000000,10000000`` matches):
 
@@ -11,6 +11,11 @@ For each size (``MATCHKIT_BENCH_ARCHIVE_SIZES``, default ``1000000,10000000`` ma
   yardstick: DuckDB on the layout best for the question (one Parquet file, written by DuckDB,
   with each roster beside its match's server type: no join), best of 3; all must agree to the
   row. Target: matchkit at most 5x the yardstick (aim: 2x);
+- the other analyses that take an archive, each beside DuckDB on the same files, best of 3,
+  agreeing: ``duration_summary`` by server type, ``cosmetic_usage`` of mounts by character (each
+  question's table holds it: its best layout is matchkit's own files), and ``player_history``
+  of the synthetic pool's most active player, an active one and one of a few matches beside
+  DuckDB's join (target: 5x);
 - the peak RSS of each worker during the query (target: at most 1 GB, and the same at 1M and
   10M);
 - a daily sync: a day's matches (a 365th of the archive) committed through the archive's writer
