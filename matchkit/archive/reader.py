@@ -121,7 +121,7 @@ class TableFiles:
         others)."""
         import dask.dataframe as dd
 
-        dtypes = self.dtypes if columns is None else {name: self.dtypes[name] for name in columns}
+        dtypes = _projected(self.dtypes, columns)
         meta = to_pandas(pa.table({}), dtypes)
         reader = _FileReader(dtypes, where)
         frame: dd.DataFrame
@@ -131,9 +131,9 @@ class TableFiles:
         if None in self.months:
             frame = dd.from_map(reader, list(self.files), meta=meta, label=f"read-{self.label}")
             return frame
-        groups = self.partition_files()
+        groups = self._partition_files()
         values = sorted(groups) if partitions is None else partitions
-        meta.index = pd.Index([], name=PARTITION, dtype=pd.StringDtype())
+        meta = _in_partition(meta, None)
         frame = dd.from_map(
             reader,
             [(groups.get(value, ()), value) for value in values],
@@ -143,7 +143,7 @@ class TableFiles:
         )
         return frame
 
-    def partition_files(self) -> dict[str, tuple[str, ...]]:
+    def _partition_files(self) -> dict[str, tuple[str, ...]]:
         """The data files of each partition (files outside any are left out)."""
         groups: dict[str, list[str]] = {}
         for path, month in zip(self.files, self.months, strict=True):
@@ -158,10 +158,9 @@ class TableFiles:
         ``values`` (a Series indexed by partition, of rows of the same archive) chooses the
         rows of this table's files of the same partition, in the same graph, so that no value
         travels to the client and back (a match's rows lie in its partition in every table)."""
-        dtypes = self.dtypes if columns is None else {name: self.dtypes[name] for name in columns}
-        meta = to_pandas(pa.table({}), dtypes)
-        meta.index = pd.Index([], name=PARTITION, dtype=pd.StringDtype())
-        reader = _MatchingReader(dtypes, column, self.partition_files())
+        dtypes = _projected(self.dtypes, columns)
+        meta = _in_partition(to_pandas(pa.table({}), dtypes), None)
+        reader = _MatchingReader(dtypes, column, self._partition_files())
         frame: dd.DataFrame = values.map_partitions(reader, meta=meta)
         return frame
 
@@ -179,11 +178,11 @@ class _MatchingReader:
 
     def __call__(self, part: pd.Series) -> pd.DataFrame:
         present = part.dropna()
-        paths = self.groups.get(str(present.index[0]), ()) if len(present) else ()
-        frame = read_files(list(paths), self.dtypes, where(self.column, present))
-        value = present.index[:1].astype(pd.StringDtype())
-        frame.index = value.repeat(len(frame)).rename(PARTITION)
-        return frame
+        value = str(present.index[0]) if len(present) else None  # None: no value, no file
+        paths = self.groups.get(value, ()) if value is not None else ()
+        return _in_partition(
+            read_files(list(paths), self.dtypes, where(self.column, present)), value
+        )
 
 
 class _FileReader:
@@ -197,15 +196,22 @@ class _FileReader:
     def __call__(
         self, part: str | tuple[tuple[str, ...], str], columns: list[str] | None = None
     ) -> pd.DataFrame:
-        dtypes = self.dtypes
-        if columns is not None:
-            dtypes = {name: self.dtypes[name] for name in columns}
+        dtypes = _projected(self.dtypes, columns)
         if isinstance(part, str):
             return read_files([part], dtypes, self.where)
         paths, value = part
-        frame = read_files(list(paths), dtypes, self.where)
-        frame.index = pd.Index([value], name=PARTITION, dtype=pd.StringDtype()).repeat(len(frame))
-        return frame
+        return _in_partition(read_files(list(paths), dtypes, self.where), value)
+
+
+def _projected(dtypes: Mapping[str, object], columns: list[str] | None) -> dict[str, object]:
+    """The dtypes of ``columns`` (None: all of them)."""
+    return dict(dtypes) if columns is None else {name: dtypes[name] for name in columns}
+
+
+def _in_partition(frame: pd.DataFrame, value: str | None) -> pd.DataFrame:
+    """``frame`` indexed by its partition's value (``month``; None: a frame without rows)."""
+    frame.index = pd.Index([value], name=PARTITION, dtype=pd.StringDtype()).repeat(len(frame))
+    return frame
 
 
 def read_files(

@@ -21,7 +21,6 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from matchkit.archive.batches import batch_versions
 from matchkit.archive.layout import bucket_of, locked
@@ -119,14 +118,13 @@ def _partition_chunks(plan: _Plan, buckets: int) -> Iterator[_Chunk]:
             pieces = np.array_split(mine, -(-len(mine) // plan.chunk)) if len(mine) else []
             parts.extend((bucket, piece_number, piece) for piece_number, piece in enumerate(pieces))
         for number, (bucket, piece_number, piece) in enumerate(parts):
-            mine = ids.take(pa.array(piece))
             yield _Chunk(
                 low=low,
                 high=high,
                 n=len(piece),
                 # In text order: every table's rows come by match in this order, which is the
                 # order the archive keeps matches and rosters in (layout.sort_column).
-                ids=mine.take(pc.array_sort_indices(mine)),
+                ids=ids.take(pa.array(piece)).sort(),
                 key=(month, bucket, piece_number),
                 watermark=high if number == len(parts) - 1 else low,
             )
