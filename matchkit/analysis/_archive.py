@@ -35,7 +35,7 @@ def _source(table: str, column: str) -> tuple[str, str]:
 
 
 def key_dtypes(
-    data: TableSource, table: str, columns: Sequence[str]
+    data: TableSource, table: str, columns: Sequence[str], *, seen: Any = None
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The MatchFrames dtypes of ``columns`` of ``table``, and the lazy values of categoricals.
 
@@ -43,6 +43,9 @@ def key_dtypes(
         data: an archive (for MatchFrames the results already have their dtypes).
         table: a MatchFrames table name, or ``"participant_view"``.
         columns: the result's columns to give their MatchFrames dtypes (others are left out).
+        seen: a lazy frame whose columns hold every value ``table`` holds in them (the groups
+            of a result that groups every row): the categoricals' values are taken from it
+            rather than from a pass over the table. None: from the table.
 
     Returns:
         ``(dtypes, categories)``: column -> dtype, and column -> a lazy Series of the source
@@ -60,6 +63,9 @@ def key_dtypes(
         column = schema.column(source_column)
         dtypes[name] = column.dtype
         if column.kind == "category" and not column.categories:
+            if seen is not None:
+                categories[name] = seen[name]
+                continue
             values = getattr(data, source_table)[source_column].dropna()
             categories[name] = values.drop_duplicates(split_out=1)
     return dtypes, categories

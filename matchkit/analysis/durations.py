@@ -139,19 +139,25 @@ def _counts(
         observations = join(
             rounds, matches[["match_id", *keys]], on="match_id", validate="many_to_one"
         )
-    known = observations["duration"].notnull()
+    # One pass: the observations without a duration are groups of their own (dropna=False),
+    # counted as missing once computed.
     histogram = summarize(
-        observations.loc[known, [*keys, "duration"]].assign(group=0),
+        observations[[*keys, "duration"]] if keys else observations[["duration"]].assign(group=0),
         [*keys, "duration"] if keys else ["group", "duration"],
         {"count": ("duration", "size")},
     )
-    missing = (~known).sum()
     dtypes: dict[str, Any] = {}
     categories: dict[str, Any] = {}
     if is_lazy(histogram) and not isinstance(source, _MatchesOnly):  # an archive
-        dtypes, categories = key_dtypes(source, "matches", keys)
-    histogram, missing, categories = collect(histogram, missing, categories)
-    histogram = with_dtypes(histogram.reset_index(), dtypes, categories)
+        # At match level every match is in a group: the groups' keys are every value the
+        # matches hold, and need no pass of their own.
+        seen = histogram.reset_index() if level == "match" else None
+        dtypes, categories = key_dtypes(source, "matches", keys, seen=seen)
+    histogram, categories = collect(histogram, categories)
+    histogram = histogram.reset_index()
+    unknown = histogram["duration"].isna().to_numpy()
+    missing = int(histogram.loc[unknown, "count"].sum())
+    histogram = with_dtypes(histogram.loc[~unknown].reset_index(drop=True), dtypes, categories)
     return histogram.astype({"count": "int64"}), int(missing)
 
 
