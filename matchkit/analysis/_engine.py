@@ -29,6 +29,7 @@ import pandas as pd
 
 __all__ = [
     "PARTITION_INDEX",
+    "by_partition",
     "collect",
     "collect_rows",
     "concat",
@@ -117,6 +118,32 @@ def _aligned(*tables: Any) -> bool:
     """True when the Dask tables are partitioned by match time on the same divisions."""
     divisions = {tuple(table.divisions) for table in tables}
     return all(_partitioned(table) for table in tables) and len(divisions) == 1
+
+
+def by_partition(function: Callable[[Any], Any], tables: Mapping[str, Any]) -> list[Any] | None:
+    """``function`` of each partition's tables, computed in the workers: its argument has one
+    attribute per table (a pandas DataFrame, a fresh index), its results come back in a list.
+
+    Only when the Dask tables are partitioned by match time on the same divisions, so that each
+    call sees whole matches (a match's rows of every table lie in the partition of the same
+    number); None when they are not. For per-match work whose results are small: no table is
+    ever joined whole, in a worker or here.
+    """
+    if not _aligned(*tables.values()):
+        return None
+    import dask
+
+    pieces = zip(*(table.to_delayed() for table in tables.values()), strict=True)
+    calls = [dask.delayed(_with_tables)(function, list(tables), *parts) for parts in pieces]
+    return list(dask.compute(*calls))
+
+
+def _with_tables(function: Callable[[Any], Any], names: list[str], *parts: pd.DataFrame) -> Any:
+    """``function`` of one partition's tables, by name."""
+    from types import SimpleNamespace
+
+    frames = {name: part.reset_index(drop=True) for name, part in zip(names, parts, strict=True)}
+    return function(SimpleNamespace(**frames))
 
 
 def per_match_sums(table: Any, **aggregations: tuple[str, str]) -> Any:

@@ -194,8 +194,10 @@ def cosmetic_win_rates(
     excluded["without_result"] = (is_arena & ~has_result).sum()
     chosen = picks[kind].assign(won=picks[kind]["won"].astype(bool))
     aggregations = {"picks": ("won", "size"), "wins": ("won", "sum")}
-    table = {kind: summarize(chosen, [*keys, "cosmetic"], aggregations, sort=False)}
-    table, excluded = _collected(data, table, excluded, keys)
+    counts: dict[str, Any] = {
+        kind: summarize(chosen, [*keys, "cosmetic"], aggregations, sort=False)
+    }
+    table, excluded = _collected(data, counts, excluded, keys)
     table = table.drop(columns="cosmetic_kind").astype({"picks": "int64", "wins": "int64"})
     table = table.loc[table["picks"] >= min_picks]
     table = table.sort_values(

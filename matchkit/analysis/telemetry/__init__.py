@@ -1,9 +1,9 @@
 """Analyses of match telemetry: rates per minute, battlerite picks and wins, queue times, the
 round a match is decided in.
 
-Pandas on :class:`matchkit.telemetry.TelemetryFrames`, or on an archive's telemetry (the columns
-each function reads are computed by Dask, then the same pandas code runs); nothing here touches
-HTTP. Every function returns a tidy DataFrame with counts (``n``, ``players``, ``matches``)
+Pandas on :class:`matchkit.telemetry.TelemetryFrames`, or on an archive's telemetry (the same
+pandas code runs on each partition in the Dask workers, and its small results are combined);
+nothing here touches HTTP. Every function returns a tidy DataFrame with counts (``n``, ``players``, ``matches``)
 beside each estimate and its interval; what was left out, and why, is in
 ``result.attrs["excluded"]``.
 Characters and battlerites are the wire's integer ids; ``character_name`` and

@@ -1,20 +1,29 @@
-"""What the telemetry analyses share: their tables in pandas (an archive's columns computed),
-the seats that give each player a character and a side, and a mean's interval."""
+"""What the telemetry analyses share: their per-match work run on each set of whole matches
+(an archive's partitions, in the workers), the seats that give each player a character and a
+side, and a mean's interval."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import SimpleNamespace
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
-from matchkit.analysis._engine import collect, is_lazy
+from matchkit.analysis._engine import by_partition, collect_rows, is_lazy
 from matchkit.errors import InvalidArgumentError
 from matchkit.telemetry.frames import TelemetryFrames
 
-__all__ = ["SEATS", "in_memory", "mean_interval", "player_characters"]
+__all__ = [
+    "SEATS",
+    "by_matches",
+    "in_memory",
+    "mean_interval",
+    "mean_interval_of",
+    "player_characters",
+    "table_columns",
+]
 
 SEATS = ["match_id", "user_id", "character", "team"]
 """The columns of ``reserved_users`` that seat a player."""
@@ -22,37 +31,57 @@ SEATS = ["match_id", "user_id", "character", "team"]
 
 def in_memory(data: object, columns: Mapping[str, Sequence[str] | None]) -> TelemetryFrames:
     """``data`` when it is TelemetryFrames; for an archive (or its ``telemetry``), the
-    ``columns`` of its tables (None: every column), computed together, in pandas.
-
-    An archive's telemetry tables are lazy Dask DataFrames. The functions here read a few of
-    their columns and then run as on TelemetryFrames, so that the results are the same; their
-    medians and per-group loops need the rows, so the columns read are computed whole.
-    """
+    ``columns`` of its tables (None: every column), computed together, in pandas (each table's
+    partitions joined here)."""
     if isinstance(data, TelemetryFrames):
         return data
+    lazy = _lazy_tables(data, columns)
+    computed = collect_rows(*lazy.values())
+    frames = {
+        name: table.reset_index(drop=True) for name, table in zip(lazy, computed, strict=True)
+    }
+    return cast("TelemetryFrames", SimpleNamespace(**frames))
+
+
+def by_matches(
+    data: object, columns: Mapping[str, Sequence[str] | None], partial: Callable[[Any], Any]
+) -> list[Any]:
+    """``partial`` of the telemetry tables (the ``columns`` of each), for each set of whole
+    matches: once on TelemetryFrames; on an archive, once per partition, in the workers (a
+    match's rows of every table lie in one partition), so that no table is read whole; on
+    lazy tables not partitioned by match, once on their columns computed here.
+
+    ``partial`` must be a function of the module (Dask sends it to the workers) whose results
+    are small; the caller combines them.
+    """
+    if isinstance(data, TelemetryFrames):
+        return [partial(data)]
+    lazy = _lazy_tables(data, columns)
+    results = by_partition(partial, lazy)
+    return results if results is not None else [partial(in_memory(data, columns))]
+
+
+def _lazy_tables(data: object, columns: Mapping[str, Sequence[str] | None]) -> dict[str, Any]:
+    """The lazy telemetry tables of an archive (or of its ``telemetry``), each with the
+    ``columns`` it has of those asked for (None: all).
+
+    Raises:
+        InvalidArgumentError: ``data`` is neither TelemetryFrames nor an archive with telemetry.
+    """
     tables = getattr(data, "telemetry", data)
-    if tables is not None and all(is_lazy(getattr(tables, name, None)) for name in columns):
-        lazy = []
-        for name, wanted in columns.items():
-            table = getattr(tables, name)
-            if wanted is not None:
-                table = table[[column for column in wanted if column in table.columns]]
-            lazy.append(table)
-        computed = collect(*lazy)
-        return cast(
-            "TelemetryFrames",
-            SimpleNamespace(
-                **{
-                    name: table.reset_index(drop=True)
-                    for name, table in zip(columns, computed, strict=True)
-                }
-            ),
+    if tables is None or not all(is_lazy(getattr(tables, name, None)) for name in columns):
+        raise InvalidArgumentError(
+            "data must be TelemetryFrames (from Client.telemetry or to_telemetry_frames) or an "
+            f"archive with telemetry (matchkit.archive.open), not {type(data).__name__}",
+            parameter="data",
         )
-    raise InvalidArgumentError(
-        "data must be TelemetryFrames (from Client.telemetry or to_telemetry_frames) or an "
-        f"archive with telemetry (matchkit.archive.open), not {type(data).__name__}",
-        parameter="data",
-    )
+    lazy = {}
+    for name, wanted in columns.items():
+        table = getattr(tables, name)
+        if wanted is not None:
+            table = table[[column for column in wanted if column in table.columns]]
+        lazy[name] = table
+    return lazy
 
 
 def mean_interval(values: pd.Series, confidence: float) -> tuple[float, float, float]:
@@ -61,12 +90,27 @@ def mean_interval(values: pd.Series, confidence: float) -> tuple[float, float, f
     mean = float(values.mean()) if n else float("nan")
     if n < 2:
         return mean, float("nan"), float("nan")
+    return mean_interval_of(n, mean, float(values.std(ddof=1)), confidence)
+
+
+def mean_interval_of(
+    n: int, mean: float, std: float, confidence: float
+) -> tuple[float, float, float]:
+    """Mean and its Student t interval, from the count (at least 2), the mean and the sample
+    standard deviation."""
     # scipy.stats.t.ppf is this function of scipy.special, a tenth of scipy.stats's import.
     from scipy.special import stdtrit
 
-    half = float(stdtrit(n - 1, (1 + confidence) / 2)) * float(values.std(ddof=1))
-    half /= np.sqrt(n)
+    half = float(stdtrit(n - 1, (1 + confidence) / 2)) * std / np.sqrt(n)
     return mean, mean - half, mean + half
+
+
+def table_columns(data: object, name: str) -> list[str]:
+    """The columns of telemetry table ``name`` of ``data`` (TelemetryFrames or an archive),
+    without reading it."""
+    if isinstance(data, TelemetryFrames):
+        return list(getattr(data, name).columns)
+    return list(_lazy_tables(data, {name: None})[name].columns)
 
 
 def player_characters(telemetry: TelemetryFrames) -> pd.DataFrame:

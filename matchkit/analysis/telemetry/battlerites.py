@@ -11,7 +11,7 @@ import pandas as pd
 
 from matchkit.analysis._common import checked_confidence, wilson_columns
 from matchkit.analysis.inputs import TelemetryTableSource
-from matchkit.analysis.telemetry._common import SEATS, in_memory, player_characters
+from matchkit.analysis.telemetry._common import SEATS, by_matches, player_characters
 from matchkit.analysis.telemetry.labels import battlerite_labels, character_labels
 from matchkit.names import Names, as_names
 from matchkit.telemetry.frames import TelemetryFrames
@@ -27,6 +27,28 @@ def _match_winners(telemetry: TelemetryFrames) -> pd.Series:
     winner = pd.Series(np.where(one > two, 1, np.where(two > one, 2, 0)), index=finishes.index)
     decided = (winner > 0) & one.notna() & two.notna()
     return pd.Series(winner[decided].to_numpy(), index=finishes.loc[decided, "match_id"].array)
+
+
+def _counts(telemetry: TelemetryFrames) -> tuple[pd.DataFrame, pd.DataFrame, int]:
+    """Of some whole matches: each character's players and their wins, each (character,
+    battlerite) pick and its wins, and the players of matches without a winner."""
+    winners = _match_winners(telemetry)
+    picks = telemetry.battlerite_picks
+    players = picks[["match_id", "user_id", "character"]].drop_duplicates(["match_id", "user_id"])
+    seats = player_characters(telemetry)[["match_id", "user_id", "team"]]
+    players = players.merge(seats, on=["match_id", "user_id"], how="inner")
+    winner = players["match_id"].map(winners)
+    decided = winner.notna().to_numpy()
+    players = players[decided].assign(won=(players["team"] == winner)[decided].astype(bool))
+    chosen = picks[["match_id", "user_id", "battlerite_type"]].drop_duplicates()
+    chosen = chosen.merge(players, on=["match_id", "user_id"], how="inner")
+    per_character = players.groupby("character").agg(
+        players=("won", "size"), all_wins=("won", "sum")
+    )
+    per_pick = chosen.groupby(["character", "battlerite_type"]).agg(
+        picks=("won", "size"), wins=("won", "sum")
+    )
+    return per_character, per_pick, int((~decided).sum())
 
 
 def battlerite_win_rates(
@@ -54,35 +76,20 @@ def battlerite_win_rates(
         ``win_rate_without``, ``without_ci_low``, ``without_ci_high``, then the ids:
         ``character``, ``battlerite_type``. Wilson intervals.
     """
-    telemetry = in_memory(
+    confidence = checked_confidence(confidence)
+    parts = by_matches(
         data,
         {
             "match_finishes": ["match_id", "team_one_score", "team_two_score"],
             "battlerite_picks": ["match_id", "user_id", "character", "battlerite_type"],
             "reserved_users": SEATS,
         },
+        _counts,
     )
-    confidence = checked_confidence(confidence)
-    winners = _match_winners(telemetry)
-    picks = telemetry.battlerite_picks
-    players = picks[["match_id", "user_id", "character"]].drop_duplicates(["match_id", "user_id"])
-    seats = player_characters(telemetry)[["match_id", "user_id", "team"]]
-    players = players.merge(seats, on=["match_id", "user_id"], how="inner")
-    winner = players["match_id"].map(winners)
-    decided = winner.notna().to_numpy()
-    excluded = int((~decided).sum())
-    players = players[decided].assign(won=(players["team"] == winner)[decided].astype(bool))
-    chosen = picks[["match_id", "user_id", "battlerite_type"]].drop_duplicates()
-    chosen = chosen.merge(players, on=["match_id", "user_id"], how="inner")
-    per_character = players.groupby("character").agg(
-        players=("won", "size"), all_wins=("won", "sum")
-    )
-    table = (
-        chosen.groupby(["character", "battlerite_type"])
-        .agg(picks=("won", "size"), wins=("won", "sum"))
-        .reset_index()
-        .merge(per_character.reset_index(), on="character")
-    )
+    per_character = pd.concat([part for part, _, _ in parts]).groupby(level=0).sum()
+    per_pick = pd.concat([part for _, part, _ in parts]).groupby(level=[0, 1]).sum()
+    excluded = sum(count for _, _, count in parts)
+    table = per_pick.reset_index().merge(per_character.reset_index(), on="character")
     picked = wilson_columns(table["picks"], table["players"], confidence=confidence)
     won = wilson_columns(table["wins"], table["picks"], confidence=confidence)
     not_picked = table["players"] - table["picks"]

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
+from typing import Any
 
 import pandas as pd
 
 from matchkit.analysis._common import checked_confidence, group_keys
 from matchkit.analysis.inputs import TelemetryTableSource
-from matchkit.analysis.telemetry._common import in_memory, mean_interval
+from matchkit.analysis.telemetry._common import by_matches, mean_interval, table_columns
 from matchkit.errors import InvalidArgumentError
 
 __all__ = ["queue_times"]
@@ -22,6 +24,9 @@ def queue_times(
 ) -> pd.DataFrame:
     """Seconds in queue (QueueEvent ``timeInQueue``) per group: mean with a t interval, median.
 
+    On an archive, each partition's timed queue events (their keys and time) are gathered in
+    this process: the exact medians need every time (8 bytes and the keys per queued player).
+
     Args:
         data: the telemetry tables, or an archive synced with telemetry.
         by: columns of ``queue_events`` (``"match_region"``, ``"league"``, ``"preferred_region"``,
@@ -33,24 +38,21 @@ def queue_times(
         ``ci_high``, ``median_seconds``.
     """
     keys = group_keys(by)
-    tables: dict[str, list[str] | None] = {
-        "queue_events": ["match_id", "time_in_queue", *(key for key in keys if key != "start_hour")]
-    }
-    if "start_hour" in keys:
-        tables["match_starts"] = ["match_id", "time"]
-    telemetry = in_memory(data, tables)
     confidence = checked_confidence(confidence)
-    queue = telemetry.queue_events
-    if "start_hour" in keys:
-        starts = telemetry.match_starts.drop_duplicates("match_id").set_index("match_id")["time"]
-        queue = queue.assign(start_hour=queue["match_id"].map(starts).dt.hour.astype("Int64"))
-    unknown = [key for key in keys if key not in queue.columns]
+    known = {*table_columns(data, "queue_events"), "start_hour"}
+    unknown = [key for key in keys if key not in known]
     if unknown:
         raise InvalidArgumentError(
             f"cannot group queue times by {unknown}: use columns of queue_events or 'start_hour'",
             parameter="by",
         )
-    timed = queue[queue["time_in_queue"].notna().to_numpy()]
+    tables: dict[str, list[str] | None] = {
+        "queue_events": ["match_id", "time_in_queue", *(key for key in keys if key != "start_hour")]
+    }
+    if "start_hour" in keys:
+        tables["match_starts"] = ["match_id", "time"]
+    parts = by_matches(data, tables, partial(_timed, keys=keys))
+    timed = pd.concat([part for part, _ in parts], ignore_index=True)
     results = []
     groups = timed.groupby(keys, observed=True, sort=True) if keys else [((), timed)]
     for group, part in groups:
@@ -61,5 +63,16 @@ def queue_times(
     table = pd.DataFrame(
         results, columns=[*keys, "n", "mean_seconds", "ci_low", "ci_high", "median_seconds"]
     ).astype({"n": "int64"})
-    table.attrs["excluded"] = {"queue events without timeInQueue": len(queue) - len(timed)}
+    table.attrs["excluded"] = {"queue events without timeInQueue": sum(n for _, n in parts)}
     return table
+
+
+def _timed(telemetry: Any, keys: list[str]) -> tuple[pd.DataFrame, int]:
+    """Of some whole matches: the queue events with a time in queue (their keys and that
+    time), and how many have none."""
+    queue = telemetry.queue_events
+    if "start_hour" in keys:
+        starts = telemetry.match_starts.drop_duplicates("match_id").set_index("match_id")["time"]
+        queue = queue.assign(start_hour=queue["match_id"].map(starts).dt.hour.astype("Int64"))
+    known = queue["time_in_queue"].notna().to_numpy()
+    return queue.loc[known, [*keys, "time_in_queue"]], int((~known).sum())

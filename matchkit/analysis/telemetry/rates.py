@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from matchkit.analysis._common import checked_confidence, group_keys
 from matchkit.analysis.inputs import TelemetryTableSource
-from matchkit.analysis.telemetry._common import SEATS, in_memory, mean_interval, player_characters
+from matchkit.analysis.telemetry._common import (
+    SEATS,
+    by_matches,
+    mean_interval_of,
+    player_characters,
+    table_columns,
+)
 from matchkit.analysis.telemetry.labels import character_labels
 from matchkit.errors import InvalidArgumentError
 from matchkit.names import Names
@@ -46,39 +54,81 @@ def per_minute_rates(
         ``character``), ``stat``, ``per_minute``, ``ci_low``, ``ci_high``, ``n``
         (player-rounds), and ``character`` (the id) last when grouped by character.
     """
-    telemetry = in_memory(data, {"round_player_stats": None, "reserved_users": SEATS})
     confidence = checked_confidence(confidence)
     keys = group_keys(by)
-    rows = telemetry.round_player_stats.merge(
-        player_characters(telemetry), on=["match_id", "user_id"], how="left"
-    )
-    unknown = [key for key in [*keys, *stats] if key not in rows.columns]
+    stats = list(stats)
+    known = {*table_columns(data, "round_player_stats"), "character", "team"}
+    unknown = [key for key in [*keys, *stats] if key not in known]
     if unknown:
         raise InvalidArgumentError(
             f"unknown column(s) {unknown}: use columns of round_player_stats or 'character'",
             parameter="by" if set(unknown) & set(keys) else "stats",
         )
-    unseated = rows["character"].isna()
-    alive = rows["time_alive"].fillna(0) > 0
-    used = rows[(alive & ~unseated).to_numpy()]
-    minutes = used["time_alive"].astype("float64") / 60
-    results = []
-    groups = used.groupby(keys, observed=True, sort=True) if keys else [((), used)]
-    for group, part in groups:
-        group = group if isinstance(group, tuple) else (group,)
-        for stat in stats:
-            rates = (part[stat].astype("float64") / minutes.loc[part.index]).dropna()
-            mean, low, high = mean_interval(rates, confidence)
-            results.append((*group, stat, mean, low, high, len(rates)))
+    wanted = ["match_id", "user_id", "time_alive", *keys, *stats]
+    parts = by_matches(
+        data,
+        {"round_player_stats": wanted, "reserved_users": SEATS},
+        partial(_moments, keys=keys, stats=stats),
+    )
+    moments = pd.concat([part for part, _, _ in parts], ignore_index=True)
+    rows = []
+    for *group, position, n, mean, spread in _combined(moments, keys).itertuples(index=False):
+        if n < 2:
+            low = high = float("nan")
+        else:
+            _, low, high = mean_interval_of(n, mean, float(np.sqrt(spread / (n - 1))), confidence)
+        rows.append((*group, stats[position], mean, low, high, n))
+    if not keys and not rows:  # no player-round at all: each stat, without a rate
+        rows = [(stat, float("nan"), float("nan"), float("nan"), 0) for stat in stats]
     table = pd.DataFrame(
-        results, columns=[*keys, "stat", "per_minute", "ci_low", "ci_high", "n"]
+        rows, columns=[*keys, "stat", "per_minute", "ci_low", "ci_high", "n"]
     ).astype({"n": "int64"})
     if "character" in keys:  # its name where it was, the id last
         position = keys.index("character")
         table.insert(position, "character_name", character_labels(table["character"], names))
         table = table[[*(c for c in table.columns if c != "character"), "character"]]
     table.attrs["excluded"] = {
-        "player-rounds not alive (time_alive 0)": int((~alive).sum()),
-        "player-rounds without a seat (bots)": int((alive & unseated).sum()),
+        "player-rounds not alive (time_alive 0)": sum(dead for _, dead, _ in parts),
+        "player-rounds without a seat (bots)": sum(unseated for _, _, unseated in parts),
     }
     return table
+
+
+def _moments(telemetry: Any, keys: list[str], stats: list[str]) -> tuple[pd.DataFrame, int, int]:
+    """Of some whole matches: for each group and stat (its position in ``stats``), the count,
+    mean and summed squared deviations of the player-rounds' rates; and the player-rounds left
+    out, not alive and without a seat."""
+    rows = telemetry.round_player_stats.merge(
+        player_characters(telemetry), on=["match_id", "user_id"], how="left"
+    )
+    unseated = rows["character"].isna()
+    alive = rows["time_alive"].fillna(0) > 0
+    used = rows[(alive & ~unseated).to_numpy()]
+    minutes = used["time_alive"].astype("float64").to_numpy() / 60
+    pieces = []
+    for position, stat in enumerate(stats):
+        rates = used[stat].astype("float64").to_numpy() / minutes
+        frame = used[keys].assign(position=position, rate=rates)
+        grouped = frame.groupby([*keys, "position"], observed=True, sort=False)["rate"]
+        piece = grouped.agg(["count", "mean", "var"])
+        piece["var"] = piece["var"].fillna(0.0) * (piece["count"] - 1).clip(lower=0)
+        pieces.append(piece.set_axis(["n", "mean", "spread"], axis=1).reset_index())
+    return (
+        pd.concat(pieces, ignore_index=True),
+        int((~alive).sum()),
+        int((alive & unseated).sum()),
+    )
+
+
+def _combined(moments: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """The moments of the same group and stat, from several sets of matches, combined (Chan et
+    al.'s pairwise update, all at once), sorted by group, then stat."""
+    group = [*keys, "position"]
+    moments = moments.assign(total=moments["mean"].fillna(0.0) * moments["n"])
+    sums = moments.groupby(group, observed=True, sort=True)[["n", "total"]].sum()
+    sums["mean"] = (sums["total"] / sums["n"]).where(sums["n"] > 0)
+    overall = moments.join(sums["mean"].rename("overall"), on=group)["overall"]
+    deviation = (moments["mean"] - overall).fillna(0.0)
+    moments["spread"] = moments["spread"] + moments["n"] * deviation**2
+    sums["spread"] = moments.groupby(group, observed=True, sort=True)["spread"].sum()
+    return sums[["n", "mean", "spread"]].reset_index()

@@ -9,7 +9,7 @@ import pandas as pd
 
 from matchkit.analysis._common import checked_confidence, wilson_columns
 from matchkit.analysis.inputs import TelemetryTableSource
-from matchkit.analysis.telemetry._common import in_memory
+from matchkit.analysis.telemetry._common import by_matches
 
 __all__ = ["deciding_rounds", "match_deciding_rounds"]
 
@@ -22,25 +22,43 @@ def match_deciding_rounds(data: TelemetryTableSource) -> pd.DataFrame:
         ``decided_round`` (0-based: the first round after which the eventual winner led in
         rounds won and kept the lead to the end). Matches whose rounds end level are absent.
     """
-    telemetry = in_memory(data, {"rounds": ["match_id", "round", "winning_team"]})
-    rounds = telemetry.rounds.sort_values(["match_id", "round"], kind="stable")
-    rows: list[tuple[Any, ...]] = []
-    level = 0
-    for match_id, part in rounds.groupby("match_id", sort=False):
-        winners = part["winning_team"].tolist()
-        ones = np.cumsum([w == 1 for w in winners])
-        twos = np.cumsum([w == 2 for w in winners])
-        if ones[-1] == twos[-1]:
-            level += 1
-            continue
-        lead = (ones - twos) if ones[-1] > twos[-1] else (twos - ones)
-        trailing = np.flatnonzero(lead <= 0)
-        decided = int(trailing[-1] + 1) if len(trailing) else 0
-        rows.append((match_id, len(winners), 1 if ones[-1] > twos[-1] else 2, decided))
-    table = pd.DataFrame(rows, columns=["match_id", "rounds", "winning_team", "decided_round"])
+    parts = by_matches(data, {"rounds": ["match_id", "round", "winning_team"]}, _decided)
+    table = pd.concat([part for part, _ in parts]).sort_values("match_id", ignore_index=True)
     table = table.astype({"rounds": "int64", "winning_team": "int64", "decided_round": "int64"})
-    table.attrs["excluded"] = {"matches whose rounds end level": level}
+    table.attrs["excluded"] = {"matches whose rounds end level": sum(level for _, level in parts)}
     return table
+
+
+def _decided(telemetry: Any) -> tuple[pd.DataFrame, int]:
+    """Of some whole matches: the round each is decided in (by match id), and how many end
+    level."""
+    rounds = telemetry.rounds.sort_values(["match_id", "round"], kind="stable")
+    winners = rounds["winning_team"]
+    # Each match's rounds won by each team so far, round by round.
+    by_match = rounds["match_id"].to_numpy()
+    lead = (winners == 1).fillna(False).astype("int64") - (winners == 2).fillna(False).astype(
+        "int64"
+    )
+    lead = lead.groupby(by_match, sort=False).cumsum().to_numpy()
+    position = rounds.groupby(by_match, sort=False).cumcount().to_numpy()
+    per_match = pd.DataFrame({"match_id": by_match, "lead": lead, "position": position})
+    last = per_match.groupby("match_id", sort=False).tail(1).set_index("match_id")
+    level = last["lead"] == 0
+    decided = last.loc[~level]
+    sign = np.sign(decided["lead"]).rename("sign")
+    # The winner's lead after each round; decided the round after its last non-lead.
+    winner_lead = per_match.join(sign, on="match_id", how="inner")
+    trailing = winner_lead.loc[winner_lead["lead"] * winner_lead["sign"] <= 0]
+    after = trailing.groupby("match_id", sort=False)["position"].max() + 1
+    table = pd.DataFrame(
+        {
+            "match_id": decided.index.array,
+            "rounds": decided["position"].to_numpy() + 1,
+            "winning_team": np.where(decided["lead"].to_numpy() > 0, 1, 2),
+            "decided_round": after.reindex(decided.index, fill_value=0).to_numpy(),
+        }
+    )
+    return table, int(level.sum())
 
 
 def deciding_rounds(data: TelemetryTableSource, *, confidence: float = 0.95) -> pd.DataFrame:
