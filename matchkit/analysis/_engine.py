@@ -99,9 +99,11 @@ def summarize(
     if is_lazy(table) and table.index.name in keys:
         table = table.map_partitions(_unnamed_index)
     grouped = table.groupby(list(keys), observed=True, dropna=False, sort=sort)
-    if is_lazy(table):
-        return grouped.agg(split_out=1, **aggregations)
-    return grouped.agg(**aggregations)
+    lazy = {"split_out": 1} if is_lazy(table) else {}
+    (name, (_, how)), *others = aggregations.items()
+    if how == "size" and not others:  # counted without the named-aggregation machinery
+        return grouped.size(**lazy).to_frame(name)
+    return grouped.agg(**lazy, **aggregations)
 
 
 def _unnamed_index(part: pd.DataFrame) -> pd.DataFrame:

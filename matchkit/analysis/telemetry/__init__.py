@@ -3,9 +3,9 @@ round a match is decided in.
 
 Pandas on :class:`matchkit.telemetry.TelemetryFrames`, or on an archive's telemetry (the same
 pandas code runs on each partition in the Dask workers, and its small results are combined);
-nothing here touches HTTP. Every function returns a tidy DataFrame with counts (``n``, ``players``, ``matches``)
-beside each estimate and its interval; what was left out, and why, is in
-``result.attrs["excluded"]``.
+nothing here touches HTTP. Every function returns a tidy DataFrame with counts (``n``,
+``players``, ``matches``) beside each estimate and its interval; what was left out, and why, is
+in ``result.attrs["excluded"]``.
 Characters and battlerites are the wire's integer ids; ``character_name`` and
 ``battlerite_name`` come from ``names=`` (:class:`matchkit.names.Names`, e.g.
 ``client.names()`` or ``sample_names()``, or a mapping of actor id -> name), and
