@@ -18,7 +18,6 @@ from matchkit.telemetry.frames import TelemetryFrames
 __all__ = [
     "SEATS",
     "by_matches",
-    "in_memory",
     "mean_interval",
     "mean_interval_of",
     "player_characters",
@@ -29,13 +28,8 @@ SEATS = ["match_id", "user_id", "character", "team"]
 """The columns of ``reserved_users`` that seat a player."""
 
 
-def in_memory(data: object, columns: Mapping[str, Sequence[str] | None]) -> TelemetryFrames:
-    """``data`` when it is TelemetryFrames; for an archive (or its ``telemetry``), the
-    ``columns`` of its tables (None: every column), computed together, in pandas (each table's
-    partitions joined here)."""
-    if isinstance(data, TelemetryFrames):
-        return data
-    lazy = _lazy_tables(data, columns)
+def _computed(lazy: Mapping[str, Any]) -> TelemetryFrames:
+    """Lazy tables computed in this process (each one's partitions joined here), by name."""
     computed = collect_rows(*lazy.values())
     frames = {
         name: table.reset_index(drop=True) for name, table in zip(lazy, computed, strict=True)
@@ -58,7 +52,7 @@ def by_matches(
         return [partial(data)]
     lazy = _lazy_tables(data, columns)
     results = by_partition(partial, lazy)
-    return results if results is not None else [partial(in_memory(data, columns))]
+    return results if results is not None else [partial(_computed(lazy))]
 
 
 def _lazy_tables(data: object, columns: Mapping[str, Sequence[str] | None]) -> dict[str, Any]:
