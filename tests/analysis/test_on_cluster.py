@@ -4,19 +4,28 @@ are partitioned by month."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pandas as pd
 import pytest
 from dask.dataframe.utils import assert_eq
 from distributed import get_task_stream
 
+import matchkit.archive
 from matchkit.analysis import (
+    battlerite_win_rates,
     cosmetic_summary,
     cosmetic_win_rates,
     duration_summary,
+    per_minute_rates,
     player_history,
     player_summary,
+    queue_times,
     side_win_rates,
 )
+from matchkit.analysis.telemetry import match_deciding_rounds
+from matchkit.synth.archive import write_synthetic_archive
+from matchkit.telemetry.frames import TelemetryFrames
 from tests.analysis.helpers import assert_same_summary, sample_frames
 from tests.analysis.lazy import LazyTables, lazy_tables
 from tests.analysis.pubg.archived import two_months
@@ -95,3 +104,34 @@ def test_the_workers_read_a_pubg_archive_and_give_the_tables_in_memory(
     workers = set(dask_client.scheduler_info(n_workers=-1)["workers"])
     assert tasks.data
     assert {task["worker"] for task in tasks.data} <= workers
+
+
+TELEMETRY_CALLS = [
+    (per_minute_rates, {}),
+    (battlerite_win_rates, {}),
+    (queue_times, {"by": ["start_hour"]}),
+    (match_deciding_rounds, {}),
+]
+
+
+def test_the_workers_run_the_telemetry_analyses_partition_by_partition(
+    dask_client, tmp_path_factory
+):
+    folder = tmp_path_factory.mktemp("telemetry-archive") / "archive"
+    write_synthetic_archive(folder, matches=600, days=120, telemetry=True)
+    archive = matchkit.archive.open(folder)
+    tables = {
+        field.name: getattr(archive.telemetry, field.name).compute().reset_index(drop=True)
+        for field in dataclasses.fields(TelemetryFrames)
+        if field.name != "problems"
+    }
+    in_memory = TelemetryFrames(**tables)
+    workers = set(dask_client.scheduler_info(n_workers=-1)["workers"])
+    for function, kwargs in TELEMETRY_CALLS:
+        with get_task_stream(client=dask_client) as tasks:
+            result = function(archive, **kwargs)
+        assert {task["worker"] for task in tasks.data} <= workers
+        assert len([task for task in tasks.data if "_with_tables" in str(task["key"])]) >= 4
+        expected = function(in_memory, **kwargs)
+        pd.testing.assert_frame_equal(result, expected, check_exact=False, rtol=1e-9)
+        assert result.attrs == expected.attrs

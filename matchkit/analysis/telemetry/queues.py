@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from matchkit.analysis._common import checked_confidence, group_keys
@@ -24,8 +25,8 @@ def queue_times(
 ) -> pd.DataFrame:
     """Seconds in queue (QueueEvent ``timeInQueue``) per group: mean with a t interval, median.
 
-    On an archive, each partition's timed queue events (their keys and time) are gathered in
-    this process: the exact medians need every time (8 bytes and the keys per queued player).
+    On an archive, each partition's times in queue are gathered in this process, by group: the
+    exact medians need every time (8 bytes a queued player).
 
     Args:
         data: the telemetry tables, or an archive synced with telemetry.
@@ -52,12 +53,13 @@ def queue_times(
     if "start_hour" in keys:
         tables["match_starts"] = ["match_id", "time"]
     parts = by_matches(data, tables, partial(_timed, keys=keys))
-    timed = pd.concat([part for part, _ in parts], ignore_index=True)
+    times: dict[tuple[Any, ...], list[np.ndarray]] = {} if keys else {(): []}
+    for groups, _ in parts:
+        for group, values in groups.items():
+            times.setdefault(group, []).append(values)
     results = []
-    groups = timed.groupby(keys, observed=True, sort=True) if keys else [((), timed)]
-    for group, part in groups:
-        group = group if isinstance(group, tuple) else (group,)
-        seconds = part["time_in_queue"].astype("float64")
+    for group in sorted(times):
+        seconds = pd.Series(np.concatenate(times[group]) if times[group] else [], dtype="float64")
         mean, low, high = mean_interval(seconds, confidence)
         results.append((*group, len(seconds), mean, low, high, float(seconds.median())))
     table = pd.DataFrame(
@@ -67,12 +69,21 @@ def queue_times(
     return table
 
 
-def _timed(telemetry: Any, keys: list[str]) -> tuple[pd.DataFrame, int]:
-    """Of some whole matches: the queue events with a time in queue (their keys and that
-    time), and how many have none."""
+def _timed(telemetry: Any, keys: list[str]) -> tuple[dict[tuple[Any, ...], np.ndarray], int]:
+    """Of some whole matches: the times in queue of each group (8 bytes a queued player: the
+    exact medians need every time), and how many queue events have none."""
     queue = telemetry.queue_events
     if "start_hour" in keys:
         starts = telemetry.match_starts.drop_duplicates("match_id").set_index("match_id")["time"]
         queue = queue.assign(start_hour=queue["match_id"].map(starts).dt.hour.astype("Int64"))
     known = queue["time_in_queue"].notna().to_numpy()
-    return queue.loc[known, [*keys, "time_in_queue"]], int((~known).sum())
+    timed = queue.loc[known, [*keys, "time_in_queue"]]
+    if not keys:
+        return {(): timed["time_in_queue"].to_numpy(dtype="float64")}, int((~known).sum())
+    groups = {
+        group if isinstance(group, tuple) else (group,): part["time_in_queue"].to_numpy(
+            dtype="float64"
+        )
+        for group, part in timed.groupby(keys, observed=True, sort=False)
+    }
+    return groups, int((~known).sum())
