@@ -10,10 +10,12 @@ For each size (``MATCHKIT_BENCH_TELEMETRY_SIZES``, default ``1000000`` matches; 
   ``matchkit.archive.open(DIR)``, on a LocalCluster of 2 workers of one thread and 1 GiB
   (``matchkit.archive.cluster.client``), best of 2; each worker's peak RSS during them (target:
   at most 1 GB) and this process's (the results are combined here);
-- beside ``per_minute_rates``, DuckDB on the same files (``Archive.files``): the seats joined to
-  the player-rounds, each rate's count and mean per character and round, best of 2; they must
-  agree (counts exactly, means to 1e-9). Its best layout is these files: the question joins two
-  tables of the same matches, both sorted by match id.
+- beside ``per_minute_rates``, ``queue_times`` and ``deciding_rounds``, DuckDB on the same
+  files (``Archive.files``), best of 2: the seats joined to the player-rounds (each rate's count
+  and mean per character and round); the times in queue by region and ranking type (count, mean,
+  median); each match's lead round by round (the matches decided in each round). They must agree
+  (counts exactly, the rest to 1e-9). The best layout for these questions is these files: each
+  reads tables of the same matches, each sorted by match id.
 
 Before this benchmark, the telemetry analyses read each table whole into one worker:
 ``per_minute_rates`` killed the 1 GiB workers at 1M matches (issue 37).
@@ -51,6 +53,35 @@ SELECT s.character, r.round, count(r.damage_done) AS n,
 FROM read_parquet($rounds) AS r JOIN seats AS s USING (match_id, user_id)
 WHERE coalesce(r.time_alive, 0) > 0 AND s.character IS NOT NULL AND r.round IS NOT NULL
 GROUP BY ALL ORDER BY ALL
+"""
+QUEUES_SQL = """
+SELECT match_region, ranking_type, count(*) AS n, avg(time_in_queue) AS mean_seconds,
+       quantile_cont(time_in_queue, 0.5) AS median_seconds
+FROM read_parquet($queue)
+WHERE time_in_queue IS NOT NULL AND match_region IS NOT NULL AND ranking_type IS NOT NULL
+GROUP BY ALL ORDER BY ALL
+"""
+#: The round each match is decided in (after it, the eventual winner leads for good), counted
+#: by rounds played: team one's lead round by round, and the last round it was not the winner's.
+DECIDING_SQL = """
+WITH leads AS (
+    SELECT match_id,
+           row_number() OVER (PARTITION BY match_id ORDER BY round) - 1 AS position,
+           sum(CASE winning_team WHEN 1 THEN 1 WHEN 2 THEN -1 ELSE 0 END)
+               OVER (PARTITION BY match_id ORDER BY round ROWS UNBOUNDED PRECEDING) AS lead
+    FROM read_parquet($rounds)
+),
+final AS (
+    SELECT match_id, count(*) AS rounds, arg_max(lead, position) AS lead
+    FROM leads GROUP BY match_id HAVING arg_max(lead, position) <> 0
+),
+decided AS (
+    SELECT f.match_id, any_value(f.rounds) AS rounds,
+           coalesce(max(l.position) FILTER (WHERE l.lead * sign(f.lead) <= 0) + 1, 0) AS decided
+    FROM final AS f JOIN leads AS l USING (match_id) GROUP BY f.match_id
+)
+SELECT rounds, decided AS decided_round, count(*) AS matches
+FROM decided GROUP BY ALL ORDER BY ALL
 """
 CALLS = {
     "per_minute_rates": {},
@@ -107,30 +138,79 @@ def analyses(client: Any, archive: Any) -> tuple[list[str], dict[str, Any], dict
     return lines, results, times
 
 
-def rates_beside_duckdb(archive: Any, result: Any) -> tuple[float, bool]:
-    """DuckDB's per-minute damage by character and round on the same files, beside matchkit's
-    (``result``: per_minute_rates' table): DuckDB's best time, and whether they agree."""
+def _same_rates(ours: Any, sql: Any) -> bool:
+    """per_minute_rates' damage and DuckDB's: the same groups, counts, and means to 1e-9."""
     import numpy as np
 
-    best = float("inf")
-    sql: Any = None
-    files = {
-        "seats": archive.files("telemetry/reserved_users"),
-        "rounds": archive.files("telemetry/round_player_stats"),
-    }
-    for _ in range(ROUNDS):
-        with _duckdb() as connection:
-            started = time.perf_counter()
-            sql = connection.execute(RATES_SQL, files).df()
-            best = min(best, time.perf_counter() - started)
-    ours = result.loc[result["stat"] == "damage_done"].sort_values(["character", "round"])
-    same = (
+    ours = ours.loc[ours["stat"] == "damage_done"].sort_values(["character", "round"])
+    return (
         ours["character"].astype(int).tolist() == sql["character"].astype(int).tolist()
         and ours["round"].astype(int).tolist() == sql["round"].astype(int).tolist()
         and ours["n"].tolist() == sql["n"].astype(int).tolist()
         and bool(np.allclose(ours["per_minute"], sql["per_minute"], rtol=1e-9, atol=0))
     )
-    return best, same
+
+
+def _same_queues(ours: Any, sql: Any) -> bool:
+    """queue_times and DuckDB's: the same groups and counts, means and medians to 1e-9."""
+    import numpy as np
+
+    keys = ["match_region", "ranking_type"]
+    ours = ours.astype({key: str for key in keys}).sort_values(keys, ignore_index=True)
+    sql = sql.astype({key: str for key in keys}).sort_values(keys, ignore_index=True)
+    columns = ["mean_seconds", "median_seconds"]
+    return (
+        ours[keys].equals(sql[keys])
+        and ours["n"].tolist() == sql["n"].astype(int).tolist()
+        and bool(np.allclose(ours[columns], sql[columns], rtol=1e-9, atol=0))
+    )
+
+
+def _same_deciding(ours: Any, sql: Any) -> bool:
+    """deciding_rounds and DuckDB's: the same matches decided in each round, by rounds played."""
+    columns = ["rounds", "decided_round", "matches"]
+    ours = ours.sort_values(columns[:2])
+    return ours[columns].astype(int).values.tolist() == sql[columns].astype(int).values.tolist()
+
+
+#: The analyses that DuckDB answers beside matchkit on the same files (their best layout: each
+#: question reads tables of the same matches, sorted by match id): its query, the tables it
+#: reads, how the answers are compared, and what is compared.
+BESIDE_DUCKDB = {
+    "per_minute_rates": (
+        RATES_SQL,
+        {"seats": "telemetry/reserved_users", "rounds": "telemetry/round_player_stats"},
+        _same_rates,
+        "the damage by character and round",
+    ),
+    "queue_times": (
+        QUEUES_SQL,
+        {"queue": "telemetry/queue_events"},
+        _same_queues,
+        "by region and ranking type",
+    ),
+    "deciding_rounds": (
+        DECIDING_SQL,
+        {"rounds": "telemetry/rounds"},
+        _same_deciding,
+        "the matches decided in each round",
+    ),
+}
+
+
+def beside_duckdb(archive: Any, name: str, result: Any) -> tuple[float, bool]:
+    """DuckDB's answer to analysis ``name`` on the same files, beside matchkit's (``result``):
+    DuckDB's best time, and whether they agree."""
+    query, tables, same, _ = BESIDE_DUCKDB[name]
+    files = {parameter: archive.files(table) for parameter, table in tables.items()}
+    best = float("inf")
+    sql: Any = None
+    for _ in range(ROUNDS):
+        with _duckdb() as connection:
+            started = time.perf_counter()
+            sql = connection.execute(query, files).df()
+            best = min(best, time.perf_counter() - started)
+    return best, same(result, sql)
 
 
 def measure(root: Path, count: int, client: Any) -> None:
@@ -140,15 +220,15 @@ def measure(root: Path, count: int, client: Any) -> None:
     lines, results, times = analyses(client, archive)
     for line in lines:
         print(line, flush=True)
-    duck, same = rates_beside_duckdb(archive, results["per_minute_rates"])
-    ratio = times["per_minute_rates"] / duck
-    verdict = "ok" if ratio <= TARGET_RATIO else "OVER TARGET"
-    print(
-        f"  per_minute_rates' damage by character and round, DuckDB on the same files: "
-        f"{duck:.3f} s; matchkit {ratio:.1f}x (target <= {TARGET_RATIO:.0f}x: {verdict}); "
-        f"same counts and means: {same}",
-        flush=True,
-    )
+    for name, (_, _, _, what) in BESIDE_DUCKDB.items():
+        duck, same = beside_duckdb(archive, name, results[name])
+        ratio = times[name] / duck
+        verdict = "ok" if ratio <= TARGET_RATIO else "OVER TARGET"
+        print(
+            f"  {name}, {what}: DuckDB on the same files {duck:.3f} s; matchkit {ratio:.1f}x "
+            f"(target <= {TARGET_RATIO:.0f}x: {verdict}); the same answer: {same}",
+            flush=True,
+        )
     shutil.rmtree(folder, ignore_errors=True)
 
 
