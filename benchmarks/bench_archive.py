@@ -37,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -346,30 +347,21 @@ def agree(result: Any, sql: Any) -> bool:
     return len(ours) == 2 * len(sql)
 
 
-def build(folder: Path, count: int) -> str:
-    """``matchkit synth --archive folder --matches count`` in its own process; its figures."""
+def build(folder: Path, count: int, *, telemetry: bool = False) -> str:
+    """``matchkit synth --archive folder --matches count`` (``--telemetry``) in its own
+    process; its figures."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "matchkit",
-            "synth",
-            "--archive",
-            str(folder),
-            "--matches",
-            str(count),
-        ],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    command = [sys.executable, "-m", "matchkit", "synth", "--archive", str(folder)]
+    command += ["--matches", str(count), *(["--telemetry"] if telemetry else [])]
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     seconds = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     files = sum(len(matchkit.archive.open(folder).files(name)) for name in TABLES)
     return (
-        f"build {count:,} matches (`matchkit synth --archive`): {seconds:.1f} s wall, "
+        f"build {count:,} matches (`matchkit synth --archive"
+        f"{' --telemetry' if telemetry else ''}`): {seconds:.1f} s wall, "
         f"{count / seconds:,.0f} matches/s; {cpu:.1f} CPU-s ({count / cpu:,.0f} matches per "
         f"CPU-s); {files} files in matches + rosters"
     )
@@ -447,16 +439,22 @@ def _say(line: str) -> None:
     print(line, flush=True)
 
 
-def main() -> None:
+def each_size(counts: list[int], measure: Callable[[Path, int, Any], None], *, prefix: str) -> None:
+    """``measure(folder, count, client)`` for each archive size, in a temporary folder (under
+    ``MATCHKIT_BENCH_DIR`` when set), on a LocalCluster of 2 workers of 1 GiB."""
     from matchkit.archive.cluster import client
 
     base = os.environ.get("MATCHKIT_BENCH_DIR") or None
     with (
-        tempfile.TemporaryDirectory(prefix="matchkit-bench-archive-", dir=base) as folder,
+        tempfile.TemporaryDirectory(prefix=prefix, dir=base) as folder,
         client(n_workers=2, memory_limit="1GiB") as dask_client,
     ):
-        for count in sizes():
+        for count in counts:
             measure(Path(folder), count, dask_client)
+
+
+def main() -> None:
+    each_size(sizes(), measure, prefix="matchkit-bench-archive-")
 
 
 if __name__ == "__main__":

@@ -28,9 +28,6 @@ from __future__ import annotations
 import itertools
 import os
 import shutil
-import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -38,7 +35,14 @@ from typing import Any
 import psutil
 
 import matchkit.archive
-from benchmarks.bench_archive import TARGET_RATIO, _duckdb, _start_sampler, _stop_sampler
+from benchmarks.bench_archive import (
+    TARGET_RATIO,
+    _duckdb,
+    _start_sampler,
+    _stop_sampler,
+    build,
+    each_size,
+)
 from matchkit.analysis import telemetry
 
 ROUNDS = 2
@@ -95,16 +99,6 @@ CALLS = {
 def sizes() -> list[int]:
     text = os.environ.get("MATCHKIT_BENCH_TELEMETRY_SIZES", "1000000")
     return [int(part) for part in text.split(",") if part.strip()]
-
-
-def build(folder: Path, count: int) -> str:
-    """``matchkit synth --archive folder --matches count --telemetry``; its wall time."""
-    started = time.perf_counter()
-    command = [sys.executable, "-m", "matchkit", "synth", "--archive", str(folder)]
-    command += ["--matches", str(count), "--telemetry"]
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    seconds = time.perf_counter() - started
-    return f"build {count:,} matches with telemetry: {seconds:.1f} s ({count / seconds:,.0f}/s)"
 
 
 def analyses(client: Any, archive: Any) -> tuple[list[str], dict[str, Any], dict[str, float]]:
@@ -215,7 +209,7 @@ def beside_duckdb(archive: Any, name: str, result: Any) -> tuple[float, bool]:
 
 def measure(root: Path, count: int, client: Any) -> None:
     folder = root / f"telemetry-{count}"
-    print(build(folder, count), flush=True)
+    print(build(folder, count, telemetry=True), flush=True)
     archive = matchkit.archive.open(folder)
     lines, results, times = analyses(client, archive)
     for line in lines:
@@ -233,15 +227,7 @@ def measure(root: Path, count: int, client: Any) -> None:
 
 
 def main() -> None:
-    from matchkit.archive.cluster import client
-
-    base = os.environ.get("MATCHKIT_BENCH_DIR") or None
-    with (
-        tempfile.TemporaryDirectory(prefix="matchkit-bench-telemetry-", dir=base) as folder,
-        client(n_workers=2, memory_limit="1GiB") as dask_client,
-    ):
-        for count in sizes():
-            measure(Path(folder), count, dask_client)
+    each_size(sizes(), measure, prefix="matchkit-bench-telemetry-")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from types import SimpleNamespace
 from typing import Any, TypeGuard
 
 import pandas as pd
@@ -163,8 +164,6 @@ def _each_computed(calls: list[Any]) -> list[Any]:
 
 def _with_tables(function: Callable[[Any], Any], names: list[str], *parts: pd.DataFrame) -> Any:
     """``function`` of one partition's tables, by name."""
-    from types import SimpleNamespace
-
     frames = {name: part.reset_index(drop=True) for name, part in zip(names, parts, strict=True)}
     return function(SimpleNamespace(**frames))
 
