@@ -47,8 +47,11 @@ def queue_times(
             f"cannot group queue times by {unknown}: use columns of queue_events or 'start_hour'",
             parameter="by",
         )
+    read = [key for key in keys if key != "start_hour"]
+    if "start_hour" in keys:  # the matches' start times, by match id
+        read.append("match_id")
     tables: dict[str, list[str] | None] = {
-        "queue_events": ["match_id", "time_in_queue", *(key for key in keys if key != "start_hour")]
+        "queue_events": [*dict.fromkeys([*read, "time_in_queue"])]
     }
     if "start_hour" in keys:
         tables["match_starts"] = ["match_id", "time"]
@@ -70,20 +73,47 @@ def queue_times(
 
 
 def _timed(telemetry: Any, keys: list[str]) -> tuple[dict[tuple[Any, ...], np.ndarray], int]:
-    """Of some whole matches: the times in queue of each group (8 bytes a queued player: the
-    exact medians need every time), and how many queue events have none."""
+    """Of some whole matches: the times in queue of each group, in the rows' order (8 bytes a
+    queued player: the exact medians need every time), and how many queue events have none.
+
+    A row with a key missing is in no group, as in ``groupby``. The rows are split by one sort
+    of their group numbers: pandas' ``groupby`` iteration took 2.5 times as long."""
     queue = telemetry.queue_events
     if "start_hour" in keys:
         starts = telemetry.match_starts.drop_duplicates("match_id").set_index("match_id")["time"]
         queue = queue.assign(start_hour=queue["match_id"].map(starts).dt.hour.astype("Int64"))
-    known = queue["time_in_queue"].notna().to_numpy()
-    timed = queue.loc[known, [*keys, "time_in_queue"]]
+    seconds = queue["time_in_queue"].to_numpy(dtype="float64", na_value=np.nan)
+    known = ~np.isnan(seconds)
+    untimed = int(len(seconds) - known.sum())
     if not keys:
-        return {(): timed["time_in_queue"].to_numpy(dtype="float64")}, int((~known).sum())
-    groups = {
-        group if isinstance(group, tuple) else (group,): part["time_in_queue"].to_numpy(
-            dtype="float64"
-        )
-        for group, part in timed.groupby(keys, observed=True, sort=False)
-    }
-    return groups, int((~known).sum())
+        return {(): seconds[known]}, untimed
+    numbers, groups = _group_numbers(queue, keys)
+    if not groups:
+        return {}, untimed
+    kept = known & (numbers >= 0)
+    numbers, seconds = numbers[kept].astype(np.min_scalar_type(len(groups))), seconds[kept]
+    order = np.argsort(numbers, kind="stable")  # a radix sort on small integers
+    ends = np.cumsum(np.bincount(numbers, minlength=len(groups)))
+    pieces = np.split(seconds[order], ends[:-1])
+    return {
+        group: piece for group, piece in zip(groups, pieces, strict=True) if len(piece)
+    }, untimed
+
+
+def _group_numbers(
+    frame: pd.DataFrame, keys: list[str]
+) -> tuple[np.ndarray, list[tuple[Any, ...]]]:
+    """Each row's group number by the ``keys`` columns (-1: a key is missing), and each group's
+    keys, by number."""
+    numbers = np.zeros(len(frame), dtype="int64")
+    missing = np.zeros(len(frame), dtype=bool)
+    groups: list[tuple[Any, ...]] = [()]
+    for key in keys:
+        codes, uniques = pd.factorize(frame[key])
+        missing |= codes < 0
+        if missing.all():  # a key of no value (such as a column without one): no group
+            return np.full(len(frame), -1), []
+        numbers, seen = pd.factorize(numbers * len(uniques) + np.maximum(codes, 0))
+        groups = [(*groups[value // len(uniques)], uniques[value % len(uniques)]) for value in seen]
+    numbers[missing] = -1
+    return numbers, groups
