@@ -10,12 +10,14 @@ For each size (``MATCHKIT_BENCH_TELEMETRY_SIZES``, default ``1000000`` matches; 
   ``matchkit.archive.open(DIR)``, on a LocalCluster of 2 workers of one thread and 1 GiB
   (``matchkit.archive.cluster.client``), best of 2; each worker's peak RSS during them (target:
   at most 1 GB) and this process's (the results are combined here);
-- beside ``per_minute_rates``, ``queue_times`` and ``deciding_rounds``, DuckDB on the same
-  files (``Archive.files``), best of 2: the seats joined to the player-rounds (each rate's count
-  and mean per character and round); the times in queue by region and ranking type (count, mean,
-  median); each match's lead round by round (the matches decided in each round). They must agree
-  (counts exactly, the rest to 1e-9). The best layout for these questions is these files: each
-  reads tables of the same matches, each sorted by match id.
+- beside each of them, DuckDB on the same files (``Archive.files``), best of 2: the seats joined
+  to the player-rounds (each rate's count and mean per character and round); each player's first
+  pick and battlerites joined to the seats and the winners (the players, picks and wins of each
+  character and battlerite, and the pick rate and win rates with and without it); the times in
+  queue by region and ranking type (count, mean, median); each match's lead round by round (the
+  matches decided in each round; each match's rounds, winner and deciding round). They must
+  agree (counts exactly, the rest to 1e-9). The best layout for these questions is these files:
+  each reads tables of the same matches, each sorted by match id.
 
 Before this benchmark, the telemetry analyses read each table whole into one worker:
 ``per_minute_rates`` killed the 1 GiB workers at 1M matches (issue 37).
@@ -58,6 +60,47 @@ FROM read_parquet($rounds) AS r JOIN seats AS s USING (match_id, user_id)
 WHERE coalesce(r.time_alive, 0) > 0 AND s.character IS NOT NULL AND r.round IS NOT NULL
 GROUP BY ALL ORDER BY ALL
 """
+#: Each player (a (match, user) seated once; a missing user id too, as pandas merges it) of a
+#: match with a winner (the side with the higher score in its first MatchFinishedEvent), with
+#: the character of their first pick (none: left out) and the battlerites they picked (each
+#: once, missing ones left out: ``list_distinct``); they won if their side (none: left out) is
+#: the winner.
+BATTLERITES_SQL = """
+WITH winners AS (
+    SELECT match_id,
+           arg_min_null(CASE WHEN team_one_score > team_two_score THEN 1
+                             WHEN team_two_score > team_one_score THEN 2 END, cursor) AS winner
+    FROM read_parquet($finishes) GROUP BY match_id HAVING winner IS NOT NULL
+),
+seats AS (
+    SELECT match_id, user_id, any_value(team) AS team
+    FROM read_parquet($seats) GROUP BY match_id, user_id HAVING count(*) = 1
+),
+picks AS (
+    SELECT match_id, user_id, arg_min_null(character, cursor) AS character,
+           list_distinct(list(battlerite_type)) AS battlerites
+    FROM read_parquet($picks) GROUP BY match_id, user_id
+),
+players AS (
+    SELECT p.character, p.battlerites, s.team = w.winner AS won
+    FROM picks AS p
+    JOIN seats AS s ON s.match_id = p.match_id AND s.user_id IS NOT DISTINCT FROM p.user_id
+    JOIN winners AS w ON w.match_id = p.match_id
+    WHERE p.character IS NOT NULL AND s.team IS NOT NULL
+),
+characters AS (
+    SELECT character, count(*) AS players, count(*) FILTER (WHERE won) AS all_wins
+    FROM players GROUP BY ALL
+),
+chosen AS (
+    SELECT character, battlerite_type, count(*) AS picks, count(*) FILTER (WHERE won) AS wins
+    FROM (SELECT character, unnest(battlerites) AS battlerite_type, won FROM players)
+    GROUP BY ALL
+)
+SELECT character, battlerite_type, players, picks, picks / players AS pick_rate, wins,
+       wins / picks AS win_rate, (all_wins - wins) / nullif(players - picks, 0) AS win_rate_without
+FROM chosen JOIN characters USING (character) ORDER BY character, battlerite_type
+"""
 QUEUES_SQL = """
 SELECT match_region, ranking_type, count(*) AS n, avg(time_in_queue) AS mean_seconds,
        quantile_cont(time_in_queue, 0.5) AS median_seconds
@@ -86,6 +129,22 @@ decided AS (
 )
 SELECT rounds, decided AS decided_round, count(*) AS matches
 FROM decided GROUP BY ALL ORDER BY ALL
+"""
+#: Each match's rounds (by round, a missing one last, then by cursor), winner (the side ahead
+#: after them all; matches that end level are left out) and deciding round (0-based: the one
+#: after the last round the winner did not lead after), from team one's lead round by round.
+MATCH_DECIDING_SQL = """
+WITH leads AS (
+    SELECT match_id, CASE winning_team WHEN 1 THEN 1 WHEN 2 THEN -1 ELSE 0 END AS point,
+           row_number() OVER by_round - 1 AS position, sum(point) OVER by_round AS lead
+    FROM read_parquet($rounds)
+    WINDOW by_round AS (PARTITION BY match_id ORDER BY round NULLS LAST, cursor
+                        ROWS UNBOUNDED PRECEDING)
+)
+SELECT match_id, count(*) AS rounds, if(sum(point) > 0, 1, 2) AS winning_team,
+       coalesce(if(sum(point) > 0, max(position) FILTER (WHERE lead <= 0),
+                   max(position) FILTER (WHERE lead >= 0)) + 1, 0) AS decided_round
+FROM leads GROUP BY match_id HAVING sum(point) <> 0 ORDER BY match_id
 """
 CALLS = {
     "per_minute_rates": {},
@@ -145,6 +204,18 @@ def _same_rates(ours: Any, sql: Any) -> bool:
     )
 
 
+def _same_battlerites(ours: Any, sql: Any) -> bool:
+    """battlerite_win_rates and DuckDB's: the same characters, battlerites, players, picks and
+    wins, the rates to 1e-9 (no rate without where every player picked it)."""
+    import numpy as np
+
+    counts = ["character", "battlerite_type", "players", "picks", "wins"]
+    rates = ["pick_rate", "win_rate", "win_rate_without"]
+    ours = ours.sort_values(counts[:2])
+    same = ours[counts].astype(int).values.tolist() == sql[counts].astype(int).values.tolist()
+    return same and bool(np.allclose(ours[rates], sql[rates], rtol=1e-9, atol=0, equal_nan=True))
+
+
 def _same_queues(ours: Any, sql: Any) -> bool:
     """queue_times and DuckDB's: the same groups and counts, means and medians to 1e-9."""
     import numpy as np
@@ -167,6 +238,18 @@ def _same_deciding(ours: Any, sql: Any) -> bool:
     return ours[columns].astype(int).values.tolist() == sql[columns].astype(int).values.tolist()
 
 
+def _same_match_deciding(ours: Any, sql: Any) -> bool:
+    """match_deciding_rounds and DuckDB's: the same matches, rounds, winners and deciding
+    rounds."""
+    import numpy as np
+
+    columns = ["rounds", "winning_team", "decided_round"]
+    ours = ours.sort_values("match_id")
+    return ours["match_id"].astype(str).tolist() == sql["match_id"].astype(str).tolist() and (
+        np.array_equal(ours[columns].to_numpy("int64"), sql[columns].to_numpy("int64"))
+    )
+
+
 #: The analyses that DuckDB answers beside matchkit on the same files (their best layout: each
 #: question reads tables of the same matches, sorted by match id): its query, the tables it
 #: reads, how the answers are compared, and what is compared.
@@ -176,6 +259,16 @@ BESIDE_DUCKDB = {
         {"seats": "telemetry/reserved_users", "rounds": "telemetry/round_player_stats"},
         _same_rates,
         "the damage by character and round",
+    ),
+    "battlerite_win_rates": (
+        BATTLERITES_SQL,
+        {
+            "finishes": "telemetry/match_finishes",
+            "seats": "telemetry/reserved_users",
+            "picks": "telemetry/battlerite_picks",
+        },
+        _same_battlerites,
+        "each battlerite's pick rate and win rates",
     ),
     "queue_times": (
         QUEUES_SQL,
@@ -188,6 +281,12 @@ BESIDE_DUCKDB = {
         {"rounds": "telemetry/rounds"},
         _same_deciding,
         "the matches decided in each round",
+    ),
+    "match_deciding_rounds": (
+        MATCH_DECIDING_SQL,
+        {"rounds": "telemetry/rounds"},
+        _same_match_deciding,
+        "each match's deciding round",
     ),
 }
 

@@ -29,9 +29,9 @@ def _match_winners(telemetry: TelemetryFrames) -> pd.Series:
     return pd.Series(winner[decided].to_numpy(), index=finishes.loc[decided, "match_id"].array)
 
 
-def _counts(telemetry: TelemetryFrames) -> tuple[pd.DataFrame, pd.DataFrame, int]:
+def _counts(telemetry: TelemetryFrames) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, int]]:
     """Of some whole matches: each character's players and their wins, each (character,
-    battlerite) pick and its wins, and the players of matches without a winner."""
+    battlerite) pick and its wins, and the players left out, by reason."""
     winners = _match_winners(telemetry)
     picks = telemetry.battlerite_picks
     players = picks[["match_id", "user_id", "character"]].drop_duplicates(["match_id", "user_id"])
@@ -39,7 +39,9 @@ def _counts(telemetry: TelemetryFrames) -> tuple[pd.DataFrame, pd.DataFrame, int
     players = players.merge(seats, on=["match_id", "user_id"], how="inner")
     winner = players["match_id"].map(winners)
     decided = winner.notna().to_numpy()
-    players = players[decided].assign(won=(players["team"] == winner)[decided].astype(bool))
+    sided = players["team"].notna().to_numpy()
+    kept = decided & sided
+    players = players[kept].assign(won=(players["team"] == winner)[kept].astype(bool))
     chosen = picks[["match_id", "user_id", "battlerite_type"]].drop_duplicates()
     chosen = chosen.merge(players, on=["match_id", "user_id"], how="inner")
     per_character = players.groupby("character").agg(
@@ -48,7 +50,11 @@ def _counts(telemetry: TelemetryFrames) -> tuple[pd.DataFrame, pd.DataFrame, int
     per_pick = chosen.groupby(["character", "battlerite_type"]).agg(
         picks=("won", "size"), wins=("won", "sum")
     )
-    return per_character, per_pick, int((~decided).sum())
+    excluded = {
+        "players in matches without a winner": int((~decided).sum()),
+        "players without a side": int((decided & ~sided).sum()),
+    }
+    return per_character, per_pick, excluded
 
 
 def battlerite_win_rates(
@@ -60,7 +66,9 @@ def battlerite_win_rates(
     """Each battlerite's pick rate among its character's players, and their win rates.
 
     A player is one seat in one match (who won: the side with the higher MatchFinishedEvent
-    score). Matches without a winner (draws, Royale) are left out.
+    score). Matches without a winner (draws, Royale) are left out, and so are players whose
+    side is unknown (a seat without a team): neither a win nor a loss. ``attrs["excluded"]``
+    counts both.
 
     Args:
         data: the telemetry tables, or an archive synced with telemetry.
@@ -88,7 +96,7 @@ def battlerite_win_rates(
     )
     per_character = pd.concat([part for part, _, _ in parts]).groupby(level=0).sum()
     per_pick = pd.concat([part for _, part, _ in parts]).groupby(level=[0, 1]).sum()
-    excluded = sum(count for _, _, count in parts)
+    excluded = {reason: sum(part[reason] for _, _, part in parts) for reason in parts[0][2]}
     table = per_pick.reset_index().merge(per_character.reset_index(), on="character")
     picked = wilson_columns(table["picks"], table["players"], confidence=confidence)
     won = wilson_columns(table["wins"], table["picks"], confidence=confidence)
@@ -118,5 +126,5 @@ def battlerite_win_rates(
             "battlerite_type": table["battlerite_type"],
         }
     )
-    result.attrs["excluded"] = {"players in matches without a winner": excluded}
+    result.attrs["excluded"] = excluded
     return result.sort_values(["character", "battlerite_type"]).reset_index(drop=True)
