@@ -131,7 +131,10 @@ def test_the_workers_run_the_telemetry_analyses_partition_by_partition(
         with get_task_stream(client=dask_client) as tasks:
             result = function(archive, **kwargs)
         assert {task["worker"] for task in tasks.data} <= workers
-        assert len([task for task in tasks.data if "_with_tables" in str(task["key"])]) >= 4
+        # A task a partition: its tables read and the work done in one.
+        assert all(str(task["key"]).startswith("('read-") for task in tasks.data)
+        assert all("_partition_result" in str(task["key"]) for task in tasks.data)
+        assert len(tasks.data) >= 4
         expected = function(in_memory, **kwargs)
         pd.testing.assert_frame_equal(result, expected, check_exact=False, rtol=1e-9)
         assert result.attrs == expected.attrs
