@@ -30,6 +30,14 @@ SCHEDULER_VARIABLE = "MATCHKIT_DASK_SCHEDULER"
 DEFAULT_MEMORY_LIMIT = "1GiB"
 #: Seconds to wait for a scheduler to answer.
 CONNECT_TIMEOUT = 10.0
+#: glibc's allocator in each local worker: arrays up to 32 MiB come from the heap, which keeps
+#: up to 64 MiB free at its top (glibc's own limits when it tunes itself). Dask's nanny sets
+#: ``MALLOC_TRIM_THRESHOLD_=65536`` instead, so that a worker's memory shrinks at once, and
+#: setting any threshold stops glibc tuning the others: every array over 128 KiB was then
+#: mapped afresh, its pages zeroed one by one, and unmapped when freed. That took a quarter to
+#: a third of the telemetry analyses' time on an archive of 1M matches (queue_times 1.11 ->
+#: 0.82 s, deciding_rounds 3.7 -> 2.6 s), for the same peak memory per worker.
+WORKER_ALLOCATOR = {"MALLOC_MMAP_THRESHOLD_": 32 * 2**20, "MALLOC_TRIM_THRESHOLD_": 64 * 2**20}
 
 
 def local_workers() -> int:
@@ -107,15 +115,39 @@ def _local_cluster(n_workers: int | None, memory_limit: str | int, dashboard: bo
         raise InvalidArgumentError(
             f"n_workers={n_workers!r} must be a positive integer", parameter="n_workers"
         )
-    return LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        memory_limit=memory_limit,
-        host="127.0.0.1",
-        # The scheduler's HTTP server (health checks; the dashboard when asked) listens on a
-        # free loopback port, never on a fixed one that another cluster may hold.
-        dashboard_address="127.0.0.1:0",
-        scheduler_kwargs={"dashboard": dashboard},
-        silence_logs=logging.WARNING,
-    )
+    with _workers_environment():
+        return LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            memory_limit=memory_limit,
+            host="127.0.0.1",
+            # The scheduler's HTTP server (health checks; the dashboard when asked) listens on
+            # a free loopback port, never on a fixed one that another cluster may hold.
+            dashboard_address="127.0.0.1:0",
+            scheduler_kwargs={"dashboard": dashboard},
+            silence_logs=logging.WARNING,
+        )
+
+
+@contextmanager
+def _workers_environment() -> Iterator[None]:
+    """While the local workers start: they start with Dask's environment for them
+    (``distributed.nanny.pre-spawn-environ``), with :data:`WORKER_ALLOCATOR` in place of Dask's
+    default for the allocator (a user's own setting is kept). Each nanny sets that environment
+    in this process to spawn its worker; this process's environment is put back as it was."""
+    import dask
+
+    key = "distributed.nanny.pre-spawn-environ"
+    environment = dict(dask.config.get(key, default=None) or {})
+    dask_default = str(environment.get("MALLOC_TRIM_THRESHOLD_")) == "65536"
+    if dask_default and "MALLOC_MMAP_THRESHOLD_" not in environment:
+        environment.update(WORKER_ALLOCATOR)
+    before = dict(os.environ)
+    try:
+        with dask.config.set({key: environment}):
+            yield
+    finally:
+        for name in set(os.environ) - set(before):
+            del os.environ[name]
+        os.environ.update(before)

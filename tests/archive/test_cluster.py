@@ -6,10 +6,11 @@ from __future__ import annotations
 import os
 import socket
 
+import dask
 import pytest
 from distributed import LocalCluster
 
-from matchkit.archive.cluster import SCHEDULER_VARIABLE, client, local_workers
+from matchkit.archive.cluster import SCHEDULER_VARIABLE, WORKER_ALLOCATOR, client, local_workers
 from matchkit.errors import ClusterError, InvalidArgumentError
 
 
@@ -98,3 +99,27 @@ def test_the_dashboard_is_on_a_loopback_port_when_asked(monkeypatch):
 
 def test_one_worker_per_usable_core():
     assert local_workers() == len(os.sched_getaffinity(0))
+
+
+def _allocator() -> dict[str, str | None]:
+    return {name: os.environ.get(name) for name in WORKER_ALLOCATOR}
+
+
+def test_the_workers_allocator_keeps_arrays_on_its_heap(dask_client):
+    expected = {name: str(value) for name, value in WORKER_ALLOCATOR.items()}
+    assert list(dask_client.run(_allocator).values()) == [expected, expected]
+
+
+def test_starting_workers_leaves_this_process_environment_and_a_users_allocator(monkeypatch):
+    monkeypatch.delenv(SCHEDULER_VARIABLE, raising=False)
+    for name in [*WORKER_ALLOCATOR, "PYTHONHASHSEED"]:
+        monkeypatch.delenv(name, raising=False)
+    before = dict(os.environ)
+    with (
+        dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": 0}),
+        client(n_workers=1, memory_limit="256MiB") as started,
+    ):
+        assert dict(os.environ) == before
+        worker = next(iter(started.run(_allocator).values()))
+    assert worker == {"MALLOC_MMAP_THRESHOLD_": None, "MALLOC_TRIM_THRESHOLD_": "0"}
+    assert dask.config.get("distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_") == 65536
