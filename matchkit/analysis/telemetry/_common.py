@@ -78,8 +78,8 @@ def _lazy_tables(data: object, columns: Mapping[str, Sequence[str] | None]) -> d
     return lazy
 
 
-def mean_interval(values: pd.Series, confidence: float) -> tuple[float, float, float]:
-    """Mean and its Student t interval."""
+def mean_interval(values: pd.Series | np.ndarray, confidence: float) -> tuple[float, float, float]:
+    """Mean and its Student t interval (a Series skips NaN; an array must hold none)."""
     n = len(values)
     mean = float(values.mean()) if n else float("nan")
     if n < 2:
