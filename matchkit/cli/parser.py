@@ -399,7 +399,7 @@ replaces a folder holding anything it did not write.
         default=None,
         metavar="N",
         help="notebooks executed at a time, a kernel each; the pages are the same whatever N "
-        "(default: 2, or 1 on a single core)",
+        "(default: 3, or 1 on a single core)",
     )
     report.add_argument(
         "--no-execute",

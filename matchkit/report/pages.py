@@ -130,7 +130,7 @@ def build_report(
     exporter.log = QUIET_LOG  # its notes (e.g. on images without alt text) are not the reader's
     pages = []
     # pdoc takes the first kernel slot free once every notebook has started (see
-    # matchkit.report._execute.execute_all): not a third process beside two kernels on two cores.
+    # matchkit.report._execute.execute_all): not a process of its own beside every kernel.
     then = partial(ApiReference.write, folder.staging / API_FOLDER) if api_reference else None
     try:
         copy_assets(folder.staging, folder=assets)

@@ -145,7 +145,7 @@ def test_help_has_examples_and_no_raw_markup(
     if command == ["report"]:
         assert "(default: reports)" in " ".join(printed.split())
         assert "--jobs N" in printed
-        assert "(default: 2, or 1 on a single core)" in " ".join(printed.split())
+        assert "(default: 3, or 1 on a single core)" in " ".join(printed.split())
 
 
 def test_cache_info_and_clear(
