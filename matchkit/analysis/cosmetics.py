@@ -183,6 +183,7 @@ def cosmetic_win_rates(
             f"kind={kind!r}: give one cosmetic kind ({', '.join(COSMETIC_KINDS)})",
             parameter="kind",
         )
+    _kinds(kind)  # one of COSMETIC_KINDS
     keys = group_keys(by)
     view = _view(data, ("won", "kind", kind), keys, optional=("is_royale",))
     counts, excluded = _tallied(view, [kind], keys, wins=True)

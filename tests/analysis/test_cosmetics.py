@@ -147,6 +147,9 @@ def test_win_rates_min_picks_and_top(frames):
         (cosmetic_usage, {"top": 0}, "top"),
         (cosmetic_usage, {"by": "nope"}, "by"),
         (cosmetic_win_rates, {"kind": ["mount", "emote"]}, "kind"),
+        (cosmetic_win_rates, {"kind": "hat"}, "kind"),
+        (cosmetic_win_rates, {"kind": ""}, "kind"),
+        (cosmetic_summary, {"kind": ""}, "kind"),
         (cosmetic_win_rates, {"confidence": 0}, "confidence"),
     ],
 )
