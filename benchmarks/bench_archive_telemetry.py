@@ -108,32 +108,11 @@ FROM read_parquet($queue)
 WHERE time_in_queue IS NOT NULL AND match_region IS NOT NULL AND ranking_type IS NOT NULL
 GROUP BY ALL ORDER BY ALL
 """
-#: The round each match is decided in (after it, the eventual winner leads for good), counted
-#: by rounds played: team one's lead round by round, and the last round it was not the winner's.
-DECIDING_SQL = """
-WITH leads AS (
-    SELECT match_id,
-           row_number() OVER (PARTITION BY match_id ORDER BY round) - 1 AS position,
-           sum(CASE winning_team WHEN 1 THEN 1 WHEN 2 THEN -1 ELSE 0 END)
-               OVER (PARTITION BY match_id ORDER BY round ROWS UNBOUNDED PRECEDING) AS lead
-    FROM read_parquet($rounds)
-),
-final AS (
-    SELECT match_id, count(*) AS rounds, arg_max(lead, position) AS lead
-    FROM leads GROUP BY match_id HAVING arg_max(lead, position) <> 0
-),
-decided AS (
-    SELECT f.match_id, any_value(f.rounds) AS rounds,
-           coalesce(max(l.position) FILTER (WHERE l.lead * sign(f.lead) <= 0) + 1, 0) AS decided
-    FROM final AS f JOIN leads AS l USING (match_id) GROUP BY f.match_id
-)
-SELECT rounds, decided AS decided_round, count(*) AS matches
-FROM decided GROUP BY ALL ORDER BY ALL
-"""
 #: Each match's rounds (by round, a missing one last, then by cursor), winner (the side ahead
 #: after them all; matches that end level are left out) and deciding round (0-based: the one
-#: after the last round the winner did not lead after), from team one's lead round by round.
-MATCH_DECIDING_SQL = """
+#: after the last round the winner did not lead after), from team one's lead round by round:
+#: one window over the rounds, no join.
+DECIDED = """
 WITH leads AS (
     SELECT match_id, CASE winning_team WHEN 1 THEN 1 WHEN 2 THEN -1 ELSE 0 END AS point,
            row_number() OVER by_round - 1 AS position, sum(point) OVER by_round AS lead
@@ -144,7 +123,12 @@ WITH leads AS (
 SELECT match_id, count(*) AS rounds, if(sum(point) > 0, 1, 2) AS winning_team,
        coalesce(if(sum(point) > 0, max(position) FILTER (WHERE lead <= 0),
                    max(position) FILTER (WHERE lead >= 0)) + 1, 0) AS decided_round
-FROM leads GROUP BY match_id HAVING sum(point) <> 0 ORDER BY match_id
+FROM leads GROUP BY match_id HAVING sum(point) <> 0
+"""
+MATCH_DECIDING_SQL = f"{DECIDED} ORDER BY match_id"
+#: The matches decided in each round, by rounds played: those of ``DECIDED``, counted.
+DECIDING_SQL = f"""
+SELECT rounds, decided_round, count(*) AS matches FROM ({DECIDED}) GROUP BY ALL ORDER BY ALL
 """
 CALLS = {
     "per_minute_rates": {},
