@@ -41,6 +41,8 @@ __all__ = [
     "map_values",
     "per_match_sums",
     "summarize",
+    "summed",
+    "summed_counts",
     "with_dtypes",
 ]
 
@@ -124,14 +126,15 @@ def _aligned(*tables: Any) -> bool:
     return all(_partitioned(table) for table in tables) and len(divisions) == 1
 
 
-def by_partition(function: Callable[[Any], Any], tables: Mapping[str, Any]) -> list[Any] | None:
+def by_partition(function: Callable[[Any], Any], tables: Mapping[str, Any]) -> list[Any]:
     """``function`` of each partition's tables, computed in the workers: its argument has one
     attribute per table (a pandas DataFrame, a fresh index), its results come back in a list.
 
-    Only when the Dask tables are partitioned by match time on the same divisions, so that each
-    call sees whole matches (a match's rows of every table lie in the partition of the same
-    number); None when they are not. For per-match work whose results are small: no table is
-    ever joined whole, in a worker or here.
+    By partition only when the Dask tables are partitioned by match time on the same divisions,
+    so that each call sees whole matches (a match's rows of every table lie in the partition of
+    the same number); otherwise the tables are computed here, each whole, and ``function`` runs
+    once on them. For per-match work whose results are small (the caller combines them, with
+    :func:`summed` and :func:`summed_counts`): no table is ever joined whole, in a worker or here.
 
     Each partition is one task: its tables are read and ``function`` runs on them in the same
     task (a map of partitions, which Dask fuses with the reads; each result travels in a frame
@@ -140,7 +143,7 @@ def by_partition(function: Callable[[Any], Any], tables: Mapping[str, Any]) -> l
     telemetry analyses of 1M matches.
     """
     if not _aligned(*tables.values()):
-        return None
+        return [_with_tables(function, list(tables), *collect_rows(*tables.values()))]
     import dask.dataframe as dd
 
     results = dd.map_partitions(
@@ -153,6 +156,19 @@ def by_partition(function: Callable[[Any], Any], tables: Mapping[str, Any]) -> l
         enforce_metadata=False,
     )
     return [frame["result"].iloc[0] for frame in _each_computed(results.to_delayed())]
+
+
+def summed(frames: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """Counts of several partitions, indexed by their groups, summed group by group."""
+    table = pd.concat(frames)
+    levels = list(range(table.index.nlevels))
+    return table.groupby(level=levels, observed=True, dropna=False).sum()
+
+
+def summed_counts(counts: Sequence[Mapping[str, int]]) -> dict[str, int]:
+    """Counts by reason (of what was left out) of several partitions, summed, in the reasons'
+    order."""
+    return {reason: sum(count[reason] for count in counts) for reason in counts[0]}
 
 
 def _each_computed(calls: list[Any]) -> list[Any]:
@@ -184,10 +200,15 @@ def _partition_result(
     function: Callable[[Any], Any], names: list[str], *parts: pd.DataFrame
 ) -> pd.DataFrame:
     """``function`` of one partition's tables, by name, in a frame of one row."""
-    frames = {name: part.reset_index(drop=True) for name, part in zip(names, parts, strict=True)}
     result = np.empty(1, dtype=object)
-    result[0] = function(SimpleNamespace(**frames))
+    result[0] = _with_tables(function, names, *parts)
     return pd.DataFrame({"result": result})
+
+
+def _with_tables(function: Callable[[Any], Any], names: list[str], *parts: pd.DataFrame) -> Any:
+    """``function`` of tables, by name, each with a fresh index."""
+    frames = {name: part.reset_index(drop=True) for name, part in zip(names, parts, strict=True)}
+    return function(SimpleNamespace(**frames))
 
 
 def per_match_sums(table: Any, **aggregations: tuple[str, str]) -> Any:

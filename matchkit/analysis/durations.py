@@ -158,7 +158,7 @@ def _counts(
     unknown = histogram["duration"].isna().to_numpy()
     missing = int(histogram.loc[unknown, "count"].sum())
     histogram = with_dtypes(histogram.loc[~unknown].reset_index(drop=True), dtypes, categories)
-    return histogram.astype({"count": "int64"}), int(missing)
+    return histogram.astype({"count": "int64"}), missing
 
 
 class _MatchesOnly:

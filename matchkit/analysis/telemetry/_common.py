@@ -5,13 +5,12 @@ side, and a mean's interval."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from types import SimpleNamespace
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from matchkit.analysis._engine import by_partition, collect_rows, is_lazy
+from matchkit.analysis._engine import by_partition, is_lazy
 from matchkit.errors import InvalidArgumentError
 from matchkit.telemetry.frames import TelemetryFrames
 
@@ -28,31 +27,21 @@ SEATS = ["match_id", "user_id", "character", "team"]
 """The columns of ``reserved_users`` that seat a player."""
 
 
-def _computed(lazy: Mapping[str, Any]) -> TelemetryFrames:
-    """Lazy tables computed in this process (each one's partitions joined here), by name."""
-    computed = collect_rows(*lazy.values())
-    frames = {
-        name: table.reset_index(drop=True) for name, table in zip(lazy, computed, strict=True)
-    }
-    return cast("TelemetryFrames", SimpleNamespace(**frames))
-
-
 def by_matches(
     data: object, columns: Mapping[str, Sequence[str] | None], partial: Callable[[Any], Any]
 ) -> list[Any]:
     """``partial`` of the telemetry tables (the ``columns`` of each), for each set of whole
     matches: once on TelemetryFrames; on an archive, once per partition, in the workers (a
     match's rows of every table lie in one partition), so that no table is read whole; on
-    lazy tables not partitioned by match, once on their columns computed here.
+    lazy tables not partitioned by match, once on their columns computed here
+    (:func:`matchkit.analysis._engine.by_partition`).
 
     ``partial`` must be a function of the module (Dask sends it to the workers) whose results
     are small; the caller combines them.
     """
     if isinstance(data, TelemetryFrames):
         return [partial(data)]
-    lazy = _lazy_tables(data, columns)
-    results = by_partition(partial, lazy)
-    return results if results is not None else [partial(_computed(lazy))]
+    return by_partition(partial, _lazy_tables(data, columns))
 
 
 def _lazy_tables(data: object, columns: Mapping[str, Sequence[str] | None]) -> dict[str, Any]:

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from matchkit.analysis._common import checked_confidence, wilson_columns
+from matchkit.analysis._engine import summed, summed_counts
 from matchkit.analysis.inputs import TelemetryTableSource
 from matchkit.analysis.telemetry._common import SEATS, by_matches, player_characters
 from matchkit.analysis.telemetry.labels import battlerite_labels, character_labels
@@ -94,9 +95,9 @@ def battlerite_win_rates(
         },
         _counts,
     )
-    per_character = pd.concat([part for part, _, _ in parts]).groupby(level=0).sum()
-    per_pick = pd.concat([part for _, part, _ in parts]).groupby(level=[0, 1]).sum()
-    excluded = {reason: sum(part[reason] for _, _, part in parts) for reason in parts[0][2]}
+    per_character = summed([part for part, _, _ in parts])
+    per_pick = summed([part for _, part, _ in parts])
+    excluded = summed_counts([part for _, _, part in parts])
     table = per_pick.reset_index().merge(per_character.reset_index(), on="character")
     picked = wilson_columns(table["picks"], table["players"], confidence=confidence)
     won = wilson_columns(table["wins"], table["picks"], confidence=confidence)
