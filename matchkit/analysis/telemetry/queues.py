@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from matchkit.analysis._common import checked_confidence, group_keys
+from matchkit.analysis._groups import group_numbers
 from matchkit.analysis.inputs import TelemetryTableSource
 from matchkit.analysis.telemetry._common import by_matches, mean_interval, table_columns
 from matchkit.errors import InvalidArgumentError
@@ -101,33 +102,13 @@ def _timed(telemetry: Any, keys: list[str]) -> tuple[dict[tuple[Any, ...], np.nd
     untimed = int(len(seconds) - known.sum())
     if not keys:
         return {(): seconds[known]}, untimed
-    numbers, groups = _group_numbers(queue, keys)
+    numbers, levels = group_numbers([queue[key] for key in keys], known)
+    groups = list(zip(*levels, strict=True))
     if not groups:
         return {}, untimed
-    kept = known & (numbers >= 0)
-    numbers, seconds = numbers[kept].astype(np.min_scalar_type(len(groups))), seconds[kept]
+    kept = numbers >= 0
+    numbers, seconds = numbers[kept].astype(np.min_scalar_type(len(groups))), seconds[known][kept]
     order = np.argsort(numbers, kind="stable")  # a radix sort on small integers
     ends = np.cumsum(np.bincount(numbers, minlength=len(groups)))
     pieces = np.split(seconds[order], ends[:-1])
-    return {
-        group: piece for group, piece in zip(groups, pieces, strict=True) if len(piece)
-    }, untimed
-
-
-def _group_numbers(
-    frame: pd.DataFrame, keys: list[str]
-) -> tuple[np.ndarray, list[tuple[Any, ...]]]:
-    """Each row's group number by the ``keys`` columns (-1: a key is missing), and each group's
-    keys, by number."""
-    numbers = np.zeros(len(frame), dtype="int64")
-    missing = np.zeros(len(frame), dtype=bool)
-    groups: list[tuple[Any, ...]] = [()]
-    for key in keys:
-        codes, uniques = pd.factorize(frame[key])
-        missing |= codes < 0
-        if missing.all():  # a key of no value (such as a column without one): no group
-            return np.full(len(frame), -1), []
-        numbers, seen = pd.factorize(numbers * len(uniques) + np.maximum(codes, 0))
-        groups = [(*groups[value // len(uniques)], uniques[value % len(uniques)]) for value in seen]
-    numbers[missing] = -1
-    return numbers, groups
+    return dict(zip(groups, pieces, strict=True)), untimed

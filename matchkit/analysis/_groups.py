@@ -1,0 +1,150 @@
+"""Rows numbered by their group, and groups counted, without pandas' ``groupby``.
+
+``cosmetic_usage`` on an archive counts the picks of each partition (hundreds of thousands of
+rows, a few hundred groups). ``frame.loc[mask].groupby(keys).size()`` took 35 ms for a
+partition of 504,000 participants: the selection copied every column it kept, and the grouping
+factorized the keys again to combine them. :func:`counted` takes 17 ms: each key is factorized
+once, whole, the groups are numbered by their keys' codes in mixed radix, the rows not chosen
+go to a bin of their own, and the counts are one ``np.bincount`` (the figures are in
+``docs/benchmarks.md``).
+
+The groups are those ``groupby(keys, observed=True)`` makes of the chosen rows (a categorical
+key's unseen categories left out), with ``dropna`` as ``groupby``'s: True, a row with a key
+missing is in no group; False, a missing key is a value of its own.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["DENSE_GROUPS", "counted", "group_numbers"]
+
+DENSE_GROUPS = 1 << 20
+"""The combinations of keys :func:`counted` counts in one array (8 MiB) whatever the rows."""
+
+
+def group_numbers(
+    columns: Sequence[Any], rows: np.ndarray | None = None, *, dropna: bool = True
+) -> tuple[np.ndarray, list[Any]]:
+    """Each chosen row's group number by the key ``columns`` (-1: in no group), and each key's
+    value of every group.
+
+    Args:
+        columns: the key columns (Series or arrays of one length), at least one.
+        rows: a boolean mask of the rows to number (None: all of them).
+        dropna: a row with a key missing is in no group (-1); False: a missing key is a value.
+
+    Returns:
+        ``(numbers, levels)``: a group number per chosen row (0, 1, ... in the order first
+        seen), and per key an array of its value in each group, indexed by number.
+    """
+    factorized = [pd.factorize(column, use_na_sentinel=dropna) for column in columns]
+    chosen = slice(None) if rows is None else np.asarray(rows, dtype=bool)
+    codes = [np.asarray(code)[chosen] for code, _ in factorized]
+    numbers = np.full(len(codes[0]), -1, dtype=np.int64)
+    grouped = np.logical_and.reduce([code >= 0 for code in codes]) if dropna else slice(None)
+    combined: np.ndarray = np.zeros(len(numbers[grouped]), dtype=np.int64)
+    seen_by_key = []
+    for code, (_, uniques) in zip(codes, factorized, strict=True):
+        # Numbered again after each key: the combined numbers stay below the rows' count.
+        combined, seen = pd.factorize(combined * len(uniques) + code[grouped])
+        seen_by_key.append(seen)
+    numbers[grouped] = combined
+    group = np.arange(len(seen_by_key[-1]), dtype=np.int64)
+    levels: list[Any] = []
+    for seen, (_, uniques) in zip(reversed(seen_by_key), reversed(factorized), strict=True):
+        value = seen[group]
+        levels.append(uniques.take(value % len(uniques)) if len(uniques) else uniques[:0])
+        group = value // max(len(uniques), 1)
+    return numbers, levels[::-1]
+
+
+def counted(
+    frame: pd.DataFrame | Mapping[str, Any],
+    keys: Sequence[str],
+    rows: np.ndarray | None = None,
+    *,
+    size: str = "size",
+    sums: Sequence[str] = (),
+) -> pd.DataFrame:
+    """The chosen rows counted per group of ``keys``, as
+    ``frame.loc[rows].groupby(keys, observed=True, dropna=False)`` would count them (the
+    groups in no particular order).
+
+    Each key is factorized once, whole; the groups are numbered by their keys' codes in mixed
+    radix, and counted with ``np.bincount`` (the rows not chosen in a bin of their own), so
+    that no column is copied for the chosen rows. Keys with more combinations than
+    :data:`DENSE_GROUPS` (or twice the rows) are numbered by :func:`group_numbers` instead.
+
+    Args:
+        frame: the rows: a frame, or its columns by name (Series of one length).
+        keys: the group columns, at least one.
+        rows: a boolean mask of the rows to count (None: all of them).
+        size: the name of the column of counts.
+        sums: boolean columns (without missing values among the chosen rows) whose trues are
+            counted per group too, each in a column of its name.
+
+    Returns:
+        One row per group, indexed by the keys (one level per key), with ``size`` and ``sums``
+        as int64 columns.
+    """
+    factorized = [pd.factorize(frame[key], use_na_sentinel=False) for key in keys]
+    radices = [max(len(uniques), 1) for _, uniques in factorized]
+    bins = math.prod(radices)
+    rows_count = len(factorized[0][0])
+    if bins > max(DENSE_GROUPS, 2 * rows_count):
+        return _counted_sparse(frame, keys, rows, size=size, sums=sums)
+    numbers = np.zeros(rows_count, dtype=np.int64)
+    for (codes, _), radix in zip(factorized, radices, strict=True):
+        numbers *= radix
+        numbers += codes
+    if rows is not None:
+        numbers[~np.asarray(rows, dtype=bool)] = bins  # a bin of its own, dropped
+    data = {size: np.bincount(numbers, minlength=bins + 1)[:bins]}
+    for name in sums:
+        trues = frame[name].to_numpy(dtype=bool, na_value=False)
+        data[name] = np.bincount(numbers[trues], minlength=bins + 1)[:bins]
+    groups = np.flatnonzero(data[size])
+    levels = []
+    for (_, uniques), radix in zip(reversed(factorized), reversed(radices), strict=True):
+        levels.append(uniques.take(groups % radix))
+        groups //= radix
+    columns = {name: values[data[size] > 0] for name, values in data.items()}
+    return _counts_frame(columns, levels[::-1], keys)
+
+
+def _counted_sparse(
+    frame: pd.DataFrame | Mapping[str, Any],
+    keys: Sequence[str],
+    rows: np.ndarray | None = None,
+    *,
+    size: str = "size",
+    sums: Sequence[str] = (),
+) -> pd.DataFrame:
+    """:func:`counted` of keys with many combinations: groups numbered by
+    :func:`group_numbers`."""
+    numbers, levels = group_numbers([frame[key] for key in keys], rows, dropna=False)
+    groups = len(levels[0])
+    chosen = slice(None) if rows is None else np.asarray(rows, dtype=bool)
+    columns = {size: np.bincount(numbers, minlength=groups)}
+    for name in sums:
+        trues = frame[name].to_numpy(dtype=bool, na_value=False)[chosen]
+        columns[name] = np.bincount(numbers[trues], minlength=groups)
+    return _counts_frame(columns, levels, keys)
+
+
+def _counts_frame(
+    columns: Mapping[str, np.ndarray], levels: list[Any], keys: Sequence[str]
+) -> pd.DataFrame:
+    """Counts (int64) indexed by their groups' keys, one level per key."""
+    index = (
+        pd.MultiIndex.from_arrays(levels, names=list(keys))
+        if len(keys) > 1
+        else pd.Index(levels[0], name=keys[0])
+    )
+    return pd.DataFrame({name: values.astype(np.int64) for name, values in columns.items()}, index)
