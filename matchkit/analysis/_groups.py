@@ -34,34 +34,75 @@ def group_numbers(
     """Each chosen row's group number by the key ``columns`` (-1: in no group), and each key's
     value of every group.
 
+    The groups are numbered by their keys' codes in mixed radix, made dense with one
+    ``np.bincount``; keys with more combinations than :data:`DENSE_GROUPS` (or twice the rows)
+    are numbered again after each key instead, so that the numbers stay below the rows' count.
+
     Args:
         columns: the key columns (Series or arrays of one length), at least one.
         rows: a boolean mask of the rows to number (None: all of them).
         dropna: a row with a key missing is in no group (-1); False: a missing key is a value.
 
     Returns:
-        ``(numbers, levels)``: a group number per chosen row (0, 1, ... in the order first
-        seen), and per key an array of its value in each group, indexed by number.
+        ``(numbers, levels)``: a group number per chosen row (0, 1, ..., in no particular
+        order), and per key an array of its value in each group, indexed by number.
     """
     factorized = [pd.factorize(column, use_na_sentinel=dropna) for column in columns]
+    uniques = [values for _, values in factorized]
+    radices = [max(len(values), 1) for values in uniques]
     chosen = slice(None) if rows is None else np.asarray(rows, dtype=bool)
     codes = [np.asarray(code)[chosen] for code, _ in factorized]
     numbers = np.full(len(codes[0]), -1, dtype=np.int64)
     grouped = np.logical_and.reduce([code >= 0 for code in codes]) if dropna else slice(None)
-    combined: np.ndarray = np.zeros(len(numbers[grouped]), dtype=np.int64)
+    if _dense(radices, len(numbers)):
+        combined = np.zeros(len(numbers[grouped]), dtype=np.int64)
+        for code, radix in zip(codes, radices, strict=True):
+            combined = combined * radix + code[grouped]
+        present = np.bincount(combined, minlength=math.prod(radices)) > 0
+        numbers[grouped] = (np.cumsum(present) - 1)[combined]
+        group_codes = _mixed_radix_digits(np.flatnonzero(present), radices)
+    else:
+        group_codes = _numbered_key_by_key(numbers, grouped, codes, radices)
+    levels = [
+        values.take(code) if len(values) else values[:0]
+        for values, code in zip(uniques, group_codes, strict=True)
+    ]
+    return numbers, levels
+
+
+def _dense(radices: Sequence[int], rows: int) -> bool:
+    """Whether groups of keys with these numbers of values are numbered in one array: at most
+    :data:`DENSE_GROUPS` combinations, or twice the rows."""
+    return math.prod(radices) <= max(DENSE_GROUPS, 2 * rows)
+
+
+def _mixed_radix_digits(numbers: np.ndarray, radices: Sequence[int]) -> list[np.ndarray]:
+    """The digits of ``numbers`` in mixed radix ``radices`` (the first the most significant)."""
+    digits = []
+    for radix in reversed(radices):
+        digits.append(numbers % radix)
+        numbers = numbers // radix
+    return digits[::-1]
+
+
+def _numbered_key_by_key(
+    numbers: np.ndarray, grouped: Any, codes: list[np.ndarray], radices: Sequence[int]
+) -> list[np.ndarray]:
+    """Number the ``grouped`` rows into ``numbers`` key by key (a factorization after each
+    key); each key's code in every group, by number."""
+    combined = np.zeros(len(numbers[grouped]), dtype=np.int64)
     seen_by_key = []
-    for code, (_, uniques) in zip(codes, factorized, strict=True):
-        # Numbered again after each key: the combined numbers stay below the rows' count.
-        combined, seen = pd.factorize(combined * len(uniques) + code[grouped])
+    for code, radix in zip(codes, radices, strict=True):
+        combined, seen = pd.factorize(combined * radix + code[grouped])
         seen_by_key.append(seen)
     numbers[grouped] = combined
     group = np.arange(len(seen_by_key[-1]), dtype=np.int64)
-    levels: list[Any] = []
-    for seen, (_, uniques) in zip(reversed(seen_by_key), reversed(factorized), strict=True):
+    group_codes = []
+    for seen, radix in zip(reversed(seen_by_key), reversed(radices), strict=True):
         value = seen[group]
-        levels.append(uniques.take(value % len(uniques)) if len(uniques) else uniques[:0])
-        group = value // max(len(uniques), 1)
-    return numbers, levels[::-1]
+        group_codes.append(value % radix)
+        group = value // radix
+    return group_codes[::-1]
 
 
 def counted(
@@ -95,10 +136,10 @@ def counted(
     """
     factorized = [pd.factorize(frame[key], use_na_sentinel=False) for key in keys]
     radices = [max(len(uniques), 1) for _, uniques in factorized]
-    bins = math.prod(radices)
     rows_count = len(factorized[0][0])
-    if bins > max(DENSE_GROUPS, 2 * rows_count):
+    if not _dense(radices, rows_count):
         return _counted_sparse(frame, keys, rows, size=size, sums=sums)
+    bins = math.prod(radices)
     numbers = np.zeros(rows_count, dtype=np.int64)
     for (codes, _), radix in zip(factorized, radices, strict=True):
         numbers *= radix
@@ -110,12 +151,10 @@ def counted(
         trues = frame[name].to_numpy(dtype=bool, na_value=False)
         data[name] = np.bincount(numbers[trues], minlength=bins + 1)[:bins]
     groups = np.flatnonzero(data[size])
-    levels = []
-    for (_, uniques), radix in zip(reversed(factorized), reversed(radices), strict=True):
-        levels.append(uniques.take(groups % radix))
-        groups //= radix
-    columns = {name: values[data[size] > 0] for name, values in data.items()}
-    return _counts_frame(columns, levels[::-1], keys)
+    digits = _mixed_radix_digits(groups, radices)
+    levels = [uniques.take(code) for (_, uniques), code in zip(factorized, digits, strict=True)]
+    columns = {name: values[groups] for name, values in data.items()}
+    return _counts_frame(columns, levels, keys)
 
 
 def _counted_sparse(

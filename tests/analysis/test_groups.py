@@ -58,12 +58,13 @@ CASES = [
 @pytest.mark.parametrize("dense", [True, False], ids=["counted in one array", "numbered first"])
 @pytest.mark.parametrize(("rows", "seed", "keys"), CASES)
 def test_counted_is_groupby_size_and_sum(
-    rows: int, seed: int, keys: list[str], dense: bool
+    rows: int, seed: int, keys: list[str], dense: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    if not dense:  # as keys of more combinations than the rows
+        monkeypatch.setattr(_groups, "_dense", lambda radices, rows: False)
     frame = _frame(rows, seed)
     chosen = np.random.default_rng(seed + 100).random(rows) < 0.7
-    count = counted if dense else _groups._counted_sparse  # what many combinations take
-    got = count(frame, keys, chosen, size="picks", sums=["won"])
+    got = counted(frame, keys, chosen, size="picks", sums=["won"])
     grouped = frame.loc[chosen].groupby(keys, observed=True, dropna=False)
     expected = grouped.agg(picks=("won", "size"), won=("won", "sum")).astype("int64")
     pd.testing.assert_frame_equal(_in_one_order(got), _in_one_order(expected))
@@ -77,18 +78,34 @@ def test_counted_takes_columns_by_name_and_every_row_by_default() -> None:
     pd.testing.assert_frame_equal(_in_one_order(got), _in_one_order(expected))
 
 
+@pytest.mark.parametrize("dense", [True, False], ids=["numbered at once", "key by key"])
 @pytest.mark.parametrize(("rows", "seed", "keys"), CASES)
-def test_group_numbers_are_groupby_groups(rows: int, seed: int, keys: list[str]) -> None:
+def test_group_numbers_are_groupby_groups(
+    rows: int, seed: int, keys: list[str], dense: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not dense:  # as keys of more combinations than the rows
+        monkeypatch.setattr(_groups, "_dense", lambda radices, rows: False)
     frame = _frame(rows, seed)
     chosen = np.random.default_rng(seed + 200).random(rows) < 0.7
     numbers, levels = group_numbers([frame[key] for key in keys], chosen)
     picked = frame.loc[chosen]
-    expected = picked.groupby(keys, observed=True, sort=False).ngroup()
-    assert numbers.tolist() == expected.fillna(-1).astype(int).tolist()  # -1: a key missing
-    groups = picked.groupby(keys, observed=True, sort=False).size().index
-    assert list(zip(*levels, strict=True)) == [
-        group if isinstance(group, tuple) else (group,) for group in groups
-    ]
+    grouped = picked.groupby(keys, observed=True, sort=False)
+    in_a_group = grouped.ngroup().notna().to_numpy()
+    assert ((numbers >= 0) == in_a_group).all()  # -1 where a key is missing, as groupby
+    groups = [_plain(group) for group in zip(*levels, strict=True)]
+    expected = [_plain(group) for group in grouped.size().index]
+    assert sorted(groups) == sorted(expected)
+    rows_keys = picked[keys].itertuples(index=False, name=None)
+    for number, row_keys in zip(numbers, rows_keys, strict=True):
+        if number >= 0:
+            assert groups[number] == _plain(row_keys)
+
+
+def _plain(group: object) -> str:
+    """A group's keys as text that does not depend on the scalars' types (numpy's or
+    Python's)."""
+    keys = group if isinstance(group, tuple) else (group,)
+    return repr([None if pd.isna(key) else str(key) for key in keys])
 
 
 def test_group_numbers_of_a_key_without_values_make_no_group() -> None:
