@@ -312,6 +312,12 @@ def with_dtypes(
         if isinstance(dtype, pd.CategoricalDtype) and categories and name in categories:
             values = pd.Series(categories[name]).dropna()
             dtype = category_dtype(sorted({str(value) for value in values}))
-        if table[name].dtype != dtype:
+        current = table[name].dtype
+        if isinstance(current, pd.CategoricalDtype) and isinstance(dtype, pd.CategoricalDtype):
+            # Categoricals of the same categories in another order compare equal, and
+            # ``astype`` leaves them in that order (one per partition's first values).
+            if dtype.categories is not None and not current.categories.equals(dtype.categories):
+                table = table.assign(**{name: table[name].cat.set_categories(dtype.categories)})
+        elif current != dtype:
             changes[name] = dtype
     return table.astype(changes) if changes else table

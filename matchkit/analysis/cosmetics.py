@@ -250,9 +250,17 @@ def _view(
     optional: Sequence[str] = (),
 ) -> Any:
     """The participant view with the ``required`` columns and the group keys (lazy on an
-    archive)."""
+    archive, its text read as categoricals but for the ids its tables are joined by: each
+    partition is counted on its own)."""
+    categorized = getattr(data, "with_categories", None) if is_archive(data) else None
+    if categorized is not None:  # an Archive (any other archive-like source read as it is)
+        data = categorized(*(name for name in (*required, *keys) if name not in _JOINED))
     table = participant_table(data, required=required, keys=keys, optional=optional)
     return with_group_columns(table, keys, source="the participant view")
+
+
+_JOINED = frozenset({"match_id", "roster_id"})
+"""The columns the participant view of an archive joins its tables by."""
 
 
 def _tallied(

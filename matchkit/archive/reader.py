@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import os
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -58,6 +58,9 @@ __all__ = [
     "where",
 ]
 
+_CATEGORY = pd.CategoricalDtype()
+"""The dtype of a text column read as a categorical (:meth:`Archive.with_categories`)."""
+
 Where = tuple[str, tuple[str, ...]]
 """A filter of rows as files are read: a text column, and the values a row must hold in it
 (distinct, sorted: :func:`where`)."""
@@ -82,6 +85,16 @@ class TableFiles:
         """The rows of ``files`` (default: all), as pandas."""
         chosen = list(self.files) if files is None else files
         return read_files(chosen, self.dtypes)
+
+    def categorized(self, columns: Iterable[str]) -> TableFiles:
+        """This table with those of ``columns`` that are text read as categoricals (Parquet's
+        dictionaries, each partition's categories its own)."""
+        wanted = set(columns)
+        dtypes = {
+            name: _CATEGORY if name in wanted and isinstance(dtype, pd.StringDtype) else dtype
+            for name, dtype in self.dtypes.items()
+        }
+        return replace(self, dtypes=dtypes)
 
     def checked_columns(self, columns: list[str] | None, described: str) -> list[str] | None:
         """``columns`` as a list (None stays None), each one a column of this table.
@@ -256,7 +269,12 @@ def read_files(
     Raises:
         ArchiveError: a file is missing or is not a readable Parquet file.
     """
-    tables = [read_arrow(path, list(dtypes), where) for path in paths]
+    dictionaries = [
+        name
+        for name, dtype in dtypes.items()
+        if isinstance(dtype, pd.CategoricalDtype) and dtype.categories is None
+    ]
+    tables = [read_arrow(path, list(dtypes), where, dictionaries) for path in paths]
     if not tables:
         return to_pandas(pa.table({}), dtypes)
     if all(table.schema == tables[0].schema for table in tables[1:]):
@@ -264,17 +282,21 @@ def read_files(
     return pd.concat([to_pandas(table, dtypes) for table in tables], ignore_index=True)
 
 
-def read_arrow(path: str, columns: list[str], where: Where | None = None) -> pa.Table:
+def read_arrow(
+    path: str, columns: list[str], where: Where | None = None, dictionaries: Sequence[str] = ()
+) -> pa.Table:
     """The ``columns`` a data file has, as Arrow; with ``where`` (a column and its values), only
     the rows holding one of the values: a row group whose statistics of that column rule them
     out is not read, nor are the other columns of a row group that holds none of them (its
-    column ``where`` names is read first).
+    column ``where`` names is read first). The columns of ``dictionaries`` are read as Arrow
+    dictionaries.
 
     Raises:
         ArchiveError: the file is missing or is not a readable Parquet file.
     """
     try:
-        handle = pq.ParquetFile(path)
+        dictionaries = [name for name in dictionaries if where is None or name != where[0]]
+        handle = pq.ParquetFile(path, read_dictionary=dictionaries or None)
         names = set(handle.schema_arrow.names)  # a property that builds the schema each time
         present = [name for name in columns if name in names]
         if where is None:
@@ -448,6 +470,18 @@ class Archive:
             raise AttributeError(name)
         frame: dd.DataFrame = getattr(lazy, name)
         return frame
+
+    def with_categories(self, *columns: str) -> Archive:
+        """This archive with the text ``columns`` of every table read as categoricals.
+
+        Each partition's categories are its own (those its files hold), so the lazy frames'
+        categories are unknown: for work done partition by partition. Reading and grouping
+        text of a few distinct values that way takes a third of the time (Parquet keeps it
+        as dictionaries; ``cosmetic_usage`` reads the characters and kinds so).
+        Columns that are not text, and names no table has, are left as they are.
+        """
+        tables = {label: table.categorized(columns) for label, table in self._tables.items()}
+        return Archive(self.path, self.manifest, tables, self.version)
 
     def _latest_of(self, snapshots: str, key: str) -> dd.DataFrame:
         return _latest(getattr(self, snapshots), key)

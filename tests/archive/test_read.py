@@ -61,6 +61,29 @@ def test_tables_have_the_columns_of_matchframes_with_text_as_text(synced) -> Non
     assert set(players["player_id"]) == set(frames.players["player_id"])
 
 
+def test_with_categories_reads_text_as_categoricals_of_the_same_values(synced) -> None:
+    folder, _ = synced
+    opened = archive.open(folder)
+    chosen = ("actor", "kind", "shard_id")
+    # Not text (kills) and no table's column (nothing): left as they are.
+    categorized = opened.with_categories(*chosen, "kills", "nothing")
+    assert (categorized.path, categorized.version) == (opened.path, opened.version)
+    for name in ("participants", "rosters", "matches"):
+        plain, read = getattr(opened, name), getattr(categorized, name)
+        texts = [column for column in chosen if column in plain.columns]
+        assert texts, name
+        for column in plain.columns:
+            dtype = read[column].dtype
+            if column in texts:
+                assert isinstance(dtype, pd.CategoricalDtype), (name, column)
+            else:
+                assert dtype == plain[column].dtype, (name, column)
+        values, expected = read.compute(), plain.compute()
+        assert all(isinstance(values[column].dtype, pd.CategoricalDtype) for column in texts)
+        as_text = values.astype({column: expected[column].dtype for column in texts})
+        pd.testing.assert_frame_equal(as_text, expected)
+
+
 def test_to_frames_of_the_whole_range_equals_the_fetch(synced) -> None:
     folder, frames = synced
     sliced = archive.open(folder).to_frames(START, NOW_A)
