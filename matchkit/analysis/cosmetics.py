@@ -40,7 +40,7 @@ from matchkit.analysis._engine import (
     with_dtypes,
 )
 from matchkit.analysis._groups import counted
-from matchkit.analysis.inputs import TableSource, is_archive
+from matchkit.analysis.inputs import TableSource, is_archive, text_as_categories
 from matchkit.errors import InvalidArgumentError
 from matchkit.model.schema import COSMETIC_KINDS, CosmeticKind
 from matchkit.names import Names, with_names
@@ -252,9 +252,7 @@ def _view(
     """The participant view with the ``required`` columns and the group keys (lazy on an
     archive, its text read as categoricals but for the ids its tables are joined by: each
     partition is counted on its own)."""
-    categorized = getattr(data, "with_categories", None) if is_archive(data) else None
-    if categorized is not None:  # an Archive (any other archive-like source read as it is)
-        data = categorized(*(name for name in (*required, *keys) if name not in _JOINED))
+    data = text_as_categories(data, [name for name in (*required, *keys) if name not in _JOINED])
     table = participant_table(data, required=required, keys=keys, optional=optional)
     return with_group_columns(table, keys, source="the participant view")
 

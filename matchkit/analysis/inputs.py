@@ -15,6 +15,7 @@ of it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Protocol, TypeAlias, TypeGuard, runtime_checkable
 
 from matchkit.analysis._engine import is_lazy
@@ -29,6 +30,7 @@ __all__ = [
     "checked_table_source",
     "is_archive",
     "require_match_frames",
+    "text_as_categories",
 ]
 
 
@@ -73,6 +75,14 @@ TelemetryTableSource: TypeAlias = TelemetryFrames | ArchiveTables
 def is_archive(data: object) -> TypeGuard[ArchiveTables]:
     """True for an archive: an object whose ``matches`` table is a Dask DataFrame."""
     return is_lazy(getattr(data, "matches", None))
+
+
+def text_as_categories(data: Any, columns: Iterable[str]) -> Any:
+    """``data`` with its text ``columns`` read as categoricals when it is an archive that can
+    (:meth:`matchkit.archive.Archive.with_categories`: for work done partition by partition);
+    any other source as it is."""
+    categorized = getattr(data, "with_categories", None) if is_archive(data) else None
+    return data if categorized is None else categorized(*columns)
 
 
 def checked_table_source(data: object) -> TableSource:
