@@ -6,10 +6,11 @@ pandas) or an archive (an object whose tables are lazy Dask DataFrames); the ste
 differ between the two:
 
 - :func:`summarize` groups with ``split_out=1`` on Dask (no shuffle: the result is small);
-- :func:`per_match` and :func:`join` group and join on a match's key. When the Dask tables are
-  partitioned by match time with known divisions on the same index (:data:`PARTITION_INDEX`),
-  a match's rows of every table lie in the same partition, so the work is done partition by
-  partition, without a shuffle; otherwise Dask shuffles;
+- :func:`by_partition` runs a function of whole matches on each partition's tables, and
+  :func:`join` joins on a match's key. When the Dask tables are partitioned by match time
+  with known divisions on the same index (:data:`PARTITION_INDEX`), a match's rows of every
+  table lie in the same partition, so the work is done partition by partition, without a
+  shuffle; otherwise ``by_partition`` computes the tables whole, and ``join`` shuffles;
 - :func:`collect` computes what is lazy, once and together, at the point where the results are
   small; the same pandas code then finishes them (intervals, names, order);
 - :func:`with_dtypes` gives the small results' columns the dtypes they have on pandas: text is
@@ -39,7 +40,6 @@ __all__ = [
     "join",
     "map_frame",
     "map_values",
-    "per_match_sums",
     "summarize",
     "summed",
     "summed_counts",
@@ -209,30 +209,6 @@ def _with_tables(function: Callable[[Any], Any], names: list[str], *parts: pd.Da
     """``function`` of tables, by name, each with a fresh index."""
     frames = {name: part.reset_index(drop=True) for name, part in zip(names, parts, strict=True)}
     return function(SimpleNamespace(**frames))
-
-
-def per_match_sums(table: Any, **aggregations: tuple[str, str]) -> Any:
-    """``table`` aggregated per ``match_id``: one row per match, ``match_id`` a column.
-
-    A large result. On Dask, unless the table is partitioned by match time, its rows are first
-    shuffled on ``match_id`` so that each match's rows share a partition.
-    """
-    if not is_lazy(table):
-        return _per_match_partition(table, aggregations)
-    if not _partitioned(table):
-        table = table.shuffle("match_id", npartitions=table.npartitions)
-        return table.map_partitions(_per_match_partition, aggregations, align_dataframes=False)
-    return table.map_partitions(_per_match_in_place, aggregations, align_dataframes=False)
-
-
-def _per_match_partition(part: pd.DataFrame, aggregations: Mapping[str, tuple[str, str]]):
-    """One partition's rows aggregated per match (the partition's index dropped)."""
-    return part.groupby("match_id", sort=False).agg(**aggregations).reset_index()
-
-
-def _per_match_in_place(part: pd.DataFrame, aggregations: Mapping[str, tuple[str, str]]):
-    """One partition's rows aggregated per match, keeping the partition's index value."""
-    return _with_index_of(_per_match_partition(part, aggregations), part, part)
 
 
 def join(left: Any, right: Any, *, on: str, how: str = "inner", validate: str | None = None) -> Any:

@@ -21,8 +21,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
-__all__ = ["DENSE_GROUPS", "counted", "group_numbers"]
+__all__ = ["DENSE_GROUPS", "counted", "group_numbers", "positions_in"]
 
 DENSE_GROUPS = 1 << 20
 """The combinations of keys :func:`counted` counts in one array (8 MiB) whatever the rows."""
@@ -68,6 +70,21 @@ def group_numbers(
         for values, code in zip(uniques, group_codes, strict=True)
     ]
     return numbers, levels
+
+
+def positions_in(keys: Any, values: Any) -> np.ndarray:
+    """The position in ``values`` (distinct) of each of ``keys`` (-1: not among them): each
+    roster's match among a partition's matches.
+
+    Hashed by Arrow on the text's bytes: ``pd.Index.get_indexer`` made a Python string of each
+    id first (66 ms for 77,000 matches and 190,000 rosters, against 6 ms)."""
+    found = pc.index_in(_arrow(keys), value_set=_arrow(values))
+    return pc.fill_null(found, -1).to_numpy().astype(np.int64)
+
+
+def _arrow(column: Any) -> pa.Array | pa.ChunkedArray:
+    """A column (Series or array) as Arrow, without a copy where it is Arrow already."""
+    return pa.array(column.array if isinstance(column, pd.Series) else column, from_pandas=True)
 
 
 def _dense(radices: Sequence[int], rows: int) -> bool:
@@ -127,8 +144,8 @@ def counted(
         keys: the group columns, at least one.
         rows: a boolean mask of the rows to count (None: all of them).
         size: the name of the column of counts.
-        sums: boolean columns (without missing values among the chosen rows) whose trues are
-            counted per group too, each in a column of its name.
+        sums: boolean columns (Series or arrays; missing values count as false) whose trues
+            are counted per group too, each in a column of its name.
 
     Returns:
         One row per group, indexed by the keys (one level per key), with ``size`` and ``sums``
@@ -148,8 +165,7 @@ def counted(
         numbers[~np.asarray(rows, dtype=bool)] = bins  # a bin of its own, dropped
     data = {size: np.bincount(numbers, minlength=bins + 1)[:bins]}
     for name in sums:
-        trues = frame[name].to_numpy(dtype=bool, na_value=False)
-        data[name] = np.bincount(numbers[trues], minlength=bins + 1)[:bins]
+        data[name] = np.bincount(numbers[_trues(frame[name])], minlength=bins + 1)[:bins]
     groups = np.flatnonzero(data[size])
     digits = _mixed_radix_digits(groups, radices)
     levels = [uniques.take(code) for (_, uniques), code in zip(factorized, digits, strict=True)]
@@ -172,9 +188,15 @@ def _counted_sparse(
     chosen = slice(None) if rows is None else np.asarray(rows, dtype=bool)
     columns = {size: np.bincount(numbers, minlength=groups)}
     for name in sums:
-        trues = frame[name].to_numpy(dtype=bool, na_value=False)[chosen]
-        columns[name] = np.bincount(numbers[trues], minlength=groups)
+        columns[name] = np.bincount(numbers[_trues(frame[name])[chosen]], minlength=groups)
     return _counts_frame(columns, levels, keys)
+
+
+def _trues(column: Any) -> np.ndarray:
+    """A boolean column (a Series, missing values false, or an array) as a numpy mask."""
+    if isinstance(column, pd.Series):
+        return column.to_numpy(dtype=bool, na_value=False)
+    return np.asarray(column, dtype=bool)
 
 
 def _counts_frame(

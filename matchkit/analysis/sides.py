@@ -13,6 +13,8 @@ Royale matches are excluded: a Royale match has one roster per team and no Arena
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -29,15 +31,18 @@ from matchkit.analysis._common import (
     with_group_columns,
 )
 from matchkit.analysis._engine import (
+    by_partition,
     collect,
     is_lazy,
     join,
     map_frame,
-    per_match_sums,
     summarize,
+    summed,
+    summed_counts,
     with_dtypes,
 )
-from matchkit.analysis.inputs import TableSource, checked_table_source
+from matchkit.analysis._groups import counted, positions_in
+from matchkit.analysis.inputs import TableSource, checked_table_source, text_as_categories
 from matchkit.names import Names, with_names
 
 __all__ = ["SIDES", "side_win_rates"]
@@ -88,30 +93,34 @@ def side_win_rates(
     source = checked_table_source(data)
     keys = group_keys(by)
     level = checked_level(level)
-    matches = with_group_columns(source.matches, keys, source="the matches table")
-    arena = arena_mask(matches)
-    excluded = {"royale_matches": (~arena).sum()}
-    matches = matches.loc[arena, ["match_id", *keys]]
     if level == "match":
-        rows, count_column = _match_rows(source.rosters, matches, keys), "matches"
+        per_group, excluded, dtypes, categories = _match_groups(source, keys)
+        count_column = "matches"
         reasons = {
             "matches_without_two_sides": "no_two_sides",
             "matches_without_result": "no_result",
         }
     else:
+        matches = with_group_columns(source.matches, keys, source="the matches table")
+        arena = arena_mask(matches)
+        excluded = {"royale_matches": (~arena).sum()}
+        matches = matches.loc[arena, ["match_id", *keys]]
         rows, count_column = _round_rows(source.rounds, matches, keys), "rounds"
         reasons = {"rounds_without_winner": "no_winner"}
-    sums = {name: (name, "sum") for name in rows.columns if name not in keys}
-    if keys:
-        per_group = summarize(rows, keys, sums)
-    else:
-        per_group = rows.assign(all=0).groupby("all").agg(**sums)
-    dtypes, categories = key_dtypes(source, "matches", keys) if is_lazy(per_group) else ({}, {})
-    per_group, excluded, categories = collect(per_group, excluded, categories)
+        sums = {name: (name, "sum") for name in rows.columns if name not in keys}
+        if keys:
+            per_group = summarize(rows, keys, sums)
+        else:
+            per_group = rows.assign(all=0).groupby("all").agg(**sums)
+        lazy = is_lazy(per_group)
+        dtypes, categories = key_dtypes(source, "matches", keys) if lazy else ({}, {})
+        per_group, excluded, categories = collect(per_group, excluded, categories)
     for reason, column in reasons.items():
         excluded[reason] = per_group[column].sum()
     per_group = per_group.loc[per_group[count_column] > 0]
     per_group = with_dtypes(per_group.reset_index(drop=not keys), dtypes, categories)
+    if keys:  # in the keys' order (an archive's groups come in its partitions' order)
+        per_group = per_group.sort_values(keys, kind="stable", ignore_index=True)
     table = _by_side(per_group.reset_index(drop=True), keys, count_column)
     table = table.assign(
         **wilson_columns(table["wins"], table[count_column], confidence=confidence)
@@ -133,47 +142,73 @@ def _by_side(per_group: pd.DataFrame, keys: list[str], count_column: str) -> pd.
     return table
 
 
-def _match_rows(rosters: Any, matches: Any, keys: list[str]) -> Any:
-    """One row per Arena match: its keys, 1 if usable (else 0), each side's win (0/1) and why it
-    is not usable (``no_two_sides``, ``no_result``; 0/1). Lazy on an archive.
+def _match_groups(
+    source: TableSource, keys: list[str]
+) -> tuple[pd.DataFrame, dict[str, int], dict[str, Any], dict[str, Any]]:
+    """Per group of Arena matches: usable ``matches``, each side's wins, and why the others are
+    not usable (``no_two_sides``, ``no_result``); the Royale matches left out; and, on an
+    archive, the groups' dtypes and their categories (every value of each key).
+
+    On an archive each partition is counted in one task (its matches and their rosters lie in
+    it) and the counts are summed here: as a lazy join of each match's roster sums, grouped,
+    it was ten small tasks a partition and two hashings of the match ids."""
+    # The ids match rosters to matches; other text (the keys) is grouped partition by partition.
+    source = text_as_categories(source, [key for key in keys if key != "match_id"])
+    matches = with_group_columns(source.matches, keys, source="the matches table")
+    tables = {
+        "matches": matches[list(dict.fromkeys(["match_id", "is_royale", *keys]))],
+        "rosters": source.rosters[["match_id", "side", "won"]],
+    }
+    count = partial(_match_counts, keys=keys)
+    if not is_lazy(matches):
+        counts, excluded, _ = count(SimpleNamespace(**tables))
+        return counts, excluded, {}, {}
+    parts = by_partition(count, tables)
+    seen = {key: pd.concat([pd.Series(values[key]) for *_, values in parts]) for key in keys}
+    dtypes, categories = key_dtypes(source, "matches", keys, seen=seen)
+    counts = summed([counts for counts, _, _ in parts])
+    return counts, summed_counts([excluded for _, excluded, _ in parts]), dtypes, categories
+
+
+def _match_counts(
+    tables: Any, keys: list[str]
+) -> tuple[pd.DataFrame, dict[str, int], dict[str, np.ndarray]]:
+    """Of some whole matches (``tables.matches`` and their ``tables.rosters``): the counts of
+    :func:`_match_groups` per group, the Royale matches left out, and each key's values.
 
     A match is usable with exactly two rosters, one on side 1 and one on side 2, both with a
-    result.
-    """
-    indicators = map_frame(rosters[["match_id", "side", "won"]], _roster_indicators)
-    totals = [name for name in indicators.columns if name != "match_id"]
-    per_match = per_match_sums(indicators, **{name: (name, "sum") for name in totals})
-    matches = join(matches, per_match, on="match_id", how="left", validate="one_to_one")
-    return map_frame(matches, _usable_matches, keys, totals)
-
-
-def _roster_indicators(rosters: pd.DataFrame) -> pd.DataFrame:
-    """Per roster: 1, and 0/1 for side 1, side 2, a result, a win on side 1, on side 2."""
+    result. Each roster is placed by its match's position (one hashing of the ids), and each
+    match's rosters are counted with ``np.bincount``."""
+    matches, rosters = tables.matches, tables.rosters
+    arena = arena_mask(matches).to_numpy(dtype=bool)
+    position = positions_in(rosters["match_id"], matches["match_id"])
+    known = position >= 0  # a roster of a match not here: of no match counted
+    position = position[known]
+    side = rosters["side"].to_numpy(dtype="float64", na_value=np.nan)[known]
     won = rosters["won"]
-    one = rosters["side"] == 1
-    two = rosters["side"] == 2
-    return rosters[["match_id"]].assign(
-        rosters=1,
-        side_one=one.fillna(False).astype("int64"),
-        side_two=two.fillna(False).astype("int64"),
-        results=won.notna().astype("int64"),
-        side_one_wins=(one & won).fillna(False).astype("int64"),
-        side_two_wins=(two & won).fillna(False).astype("int64"),
-    )
+    result = won.notna().to_numpy()[known]
+    wins = won.to_numpy(dtype=bool, na_value=False)[known]
 
+    def per_match(chosen: np.ndarray | None = None) -> np.ndarray:
+        chosen_positions = position if chosen is None else position[chosen]
+        return np.bincount(chosen_positions, minlength=len(matches))
 
-def _usable_matches(matches: pd.DataFrame, keys: list[str], totals: list[str]) -> pd.DataFrame:
-    counts = matches[totals].fillna(0).astype("int64")
-    two_sides = (counts["rosters"] == 2) & (counts["side_one"] == 1) & (counts["side_two"] == 1)
-    has_result = counts["results"] == counts["rosters"]
+    rosters_of = per_match()
+    two_sides = (rosters_of == 2) & (per_match(side == 1) == 1) & (per_match(side == 2) == 1)
+    has_result = per_match(result) == rosters_of
     usable = two_sides & has_result
-    return matches[keys].assign(
-        matches=usable.astype("int64"),
-        side_one_wins=counts["side_one_wins"].where(usable, 0),
-        side_two_wins=counts["side_two_wins"].where(usable, 0),
-        no_two_sides=(~two_sides).astype("int64"),
-        no_result=(two_sides & ~has_result).astype("int64"),
+    columns = {key: matches[key] for key in keys} if keys else {"all": np.zeros(len(matches))}
+    columns.update(
+        matches=usable,
+        side_one_wins=usable & (per_match((side == 1) & wins) == 1),
+        side_two_wins=usable & (per_match((side == 2) & wins) == 1),
+        no_two_sides=~two_sides,
+        no_result=two_sides & ~has_result,
     )
+    sums = ["matches", "side_one_wins", "side_two_wins", "no_two_sides", "no_result"]
+    counts = counted(columns, keys or ["all"], arena, size="arena", sums=sums)[sums]
+    values = {key: pd.unique(matches[key].dropna()) for key in keys}
+    return counts, {"royale_matches": int((~arena).sum())}, values
 
 
 def _round_rows(rounds: Any, matches: Any, keys: list[str]) -> Any:

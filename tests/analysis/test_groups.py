@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from matchkit.analysis import _groups
-from matchkit.analysis._groups import counted, group_numbers
+from matchkit.analysis._groups import counted, group_numbers, positions_in
 
 KEYS = ("text", "number", "category", "flag", "time")
 
@@ -113,3 +113,12 @@ def test_group_numbers_of_a_key_without_values_make_no_group() -> None:
     numbers, levels = group_numbers([pd.Series(list("abcab")), empty])
     assert numbers.tolist() == [-1] * 5
     assert [len(level) for level in levels] == [0, 0]
+
+
+@pytest.mark.parametrize("dtype", ["string", "object"])
+def test_positions_in_is_get_indexer(dtype: str) -> None:
+    values = pd.Series(["m3", "m1", "m2"], dtype=dtype)
+    keys = pd.Series(["m1", "m9", None, "m3", "m1"], dtype=dtype)
+    expected = pd.Index(values.astype(object)).get_indexer(keys.astype(object))
+    assert positions_in(keys, values).tolist() == expected.tolist() == [1, -1, -1, 0, 1]
+    assert positions_in(keys.iloc[:0], values).tolist() == []
