@@ -122,3 +122,11 @@ def test_positions_in_is_get_indexer(dtype: str) -> None:
     expected = pd.Index(values.astype(object)).get_indexer(keys.astype(object))
     assert positions_in(keys, values).tolist() == expected.tolist() == [1, -1, -1, 0, 1]
     assert positions_in(keys.iloc[:0], values).tolist() == []
+
+
+def test_positions_in_of_keys_or_values_without_a_type() -> None:
+    text = pd.Series(["m1", "m2"], dtype="string")
+    nothing = pd.Series([None, None], dtype="object")  # Arrow reads it as nulls, no text
+    assert positions_in(nothing, text).tolist() == [-1, -1]
+    assert positions_in(text, pd.Series([], dtype="object")).tolist() == [-1, -1]
+    assert positions_in(pd.Series(["m2"], dtype="object"), text).tolist() == [1]
