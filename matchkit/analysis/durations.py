@@ -4,6 +4,8 @@ its summary (mean and exact quantiles, in seconds or minutes)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
+from types import SimpleNamespace
 from typing import Any, Literal
 
 import numpy as np
@@ -17,8 +19,9 @@ from matchkit.analysis._common import (
     in_version_order,
     with_group_columns,
 )
-from matchkit.analysis._engine import collect, is_lazy, join, summarize, with_dtypes
-from matchkit.analysis.inputs import TableSource, checked_table_source
+from matchkit.analysis._engine import by_partition, collect, is_lazy, join, summed, with_dtypes
+from matchkit.analysis._groups import counted
+from matchkit.analysis.inputs import TableSource, checked_table_source, text_as_categories
 from matchkit.errors import InvalidArgumentError
 from matchkit.names import Names, with_names
 
@@ -129,7 +132,10 @@ def _counts(
     if isinstance(data, pd.DataFrame) and level == "match":
         source = _MatchesOnly(data)
     else:
-        source = checked_table_source(data)
+        # Each partition's groups are counted on their own: text keys read as categories.
+        source = text_as_categories(
+            checked_table_source(data), [key for key in keys if key != "match_id"]
+        )
     matches = with_group_columns(source.matches, keys, source="the matches table")
     if level == "match":
         observations = matches[[*keys, "duration"]]
@@ -141,14 +147,15 @@ def _counts(
         )
     # One pass: the observations without a duration are groups of their own (dropna=False),
     # counted as missing once computed.
-    histogram = summarize(
-        observations[[*keys, "duration"]] if keys else observations[["duration"]].assign(group=0),
-        [*keys, "duration"] if keys else ["group", "duration"],
-        {"count": ("duration", "size")},
-    )
+    group = [*keys, "duration"] if keys else ["group", "duration"]
+    frame = observations[[*keys, "duration"]] if keys else observations[["duration"]]
+    count = partial(_duration_counts, group=group)
+    lazy = is_lazy(frame)
+    tables = {"observations": frame}
+    histogram = summed(by_partition(count, tables)) if lazy else count(SimpleNamespace(**tables))
     dtypes: dict[str, Any] = {}
     categories: dict[str, Any] = {}
-    if is_lazy(histogram) and not isinstance(source, _MatchesOnly):  # an archive
+    if lazy and not isinstance(source, _MatchesOnly):  # an archive
         # At match level every match is in a group: the groups' keys are every value the
         # matches hold, and need no pass of their own.
         seen = histogram.reset_index() if level == "match" else None
@@ -159,6 +166,16 @@ def _counts(
     missing = int(histogram.loc[unknown, "count"].sum())
     histogram = with_dtypes(histogram.loc[~unknown].reset_index(drop=True), dtypes, categories)
     return histogram.astype({"count": "int64"}), missing
+
+
+def _duration_counts(tables: Any, group: list[str]) -> pd.DataFrame:
+    """The count of each (group, duration) of ``tables.observations`` (whole matches),
+    indexed by ``group`` (``"group"``: one group of them all)."""
+    frame = tables.observations
+    columns = {name: frame[name] for name in group if name != "group"}
+    if "group" in group:
+        columns["group"] = np.zeros(len(frame), dtype=np.int64)
+    return counted(columns, group, size="count")
 
 
 class _MatchesOnly:
