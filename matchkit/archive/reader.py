@@ -306,10 +306,14 @@ def read_arrow(
         if groups:
             held = handle.read_row_groups(groups, columns=[column]).column(column)
             chosen = pc.is_in(held, value_set=pa.array(values, held.type))
-            groups, kept = _groups_chosen(handle, groups, chosen)
+            groups, kept, held = _groups_chosen(handle, groups, chosen, held)
         if not groups:
             return handle.schema_arrow.empty_table().select(present)
-        table = handle.read_row_groups(groups, columns=present)
+        # The column read first is not read again (ids: the costliest text to decode).
+        others = [name for name in present if name != column]
+        table = handle.read_row_groups(groups, columns=others).filter(kept)
+        if column in present:
+            table = table.add_column(present.index(column), column, held.filter(kept))
     except FileNotFoundError:
         raise ArchiveError(
             f"{path} is missing, and the archive's table lists it; restore it from a backup "
@@ -320,14 +324,18 @@ def read_arrow(
         raise ArchiveError(
             f"{path} is damaged ({error}); restore it from a backup", path=path
         ) from None
-    return table.filter(kept)
+    return table
 
 
 def _groups_chosen(
-    handle: pq.ParquetFile, groups: list[int], chosen: pa.Array | pa.ChunkedArray
-) -> tuple[list[int], pa.Array]:
-    """Of ``groups`` (read one after the other, ``chosen`` marking the rows kept), those that
-    hold a row kept, and the marks of their rows."""
+    handle: pq.ParquetFile,
+    groups: list[int],
+    chosen: pa.Array | pa.ChunkedArray,
+    held: pa.ChunkedArray,
+) -> tuple[list[int], pa.Array, pa.ChunkedArray]:
+    """Of ``groups`` (read one after the other, ``chosen`` marking the rows kept, ``held``
+    their values of the column read first), those that hold a row kept, the marks of their
+    rows, and their values."""
     marks = chosen.combine_chunks() if isinstance(chosen, pa.ChunkedArray) else chosen
     wanted = marks.to_numpy(zero_copy_only=False)
     sizes = [handle.metadata.row_group(group).num_rows for group in groups]
@@ -336,9 +344,13 @@ def _groups_chosen(
         index for index in range(len(groups)) if wanted[starts[index] : starts[index + 1]].any()
     ]
     if len(holding) == len(groups):
-        return groups, marks
-    parts = [marks.slice(starts[index], sizes[index]) for index in holding]
-    return [groups[index] for index in holding], pa.concat_arrays(parts) if parts else marks[:0]
+        return groups, marks, held
+    parts = [(int(starts[index]), sizes[index]) for index in holding]
+    return (
+        [groups[index] for index in holding],
+        pa.concat_arrays([marks.slice(*part) for part in parts]) if parts else marks[:0],
+        pa.chunked_array([held.slice(*part) for part in parts], held.type),
+    )
 
 
 def _groups_holding(handle: pq.ParquetFile, column: str, values: tuple[str, ...]) -> list[int]:
