@@ -49,27 +49,84 @@ def group_numbers(
         ``(numbers, levels)``: a group number per chosen row (0, 1, ..., in no particular
         order), and per key an array of its value in each group, indexed by number.
     """
-    factorized = [pd.factorize(column, use_na_sentinel=dropna) for column in columns]
-    uniques = [values for _, values in factorized]
-    radices = [max(len(values), 1) for values in uniques]
-    chosen = slice(None) if rows is None else np.asarray(rows, dtype=bool)
-    codes = [np.asarray(code)[chosen] for code, _ in factorized]
-    numbers = np.full(len(codes[0]), -1, dtype=np.int64)
-    grouped = np.logical_and.reduce([code >= 0 for code in codes]) if dropna else slice(None)
-    if _dense(radices, len(numbers)):
-        combined = np.zeros(len(numbers[grouped]), dtype=np.int64)
-        for code, radix in zip(codes, radices, strict=True):
-            combined = combined * radix + code[grouped]
-        present = np.bincount(combined, minlength=math.prod(radices)) > 0
-        numbers[grouped] = (np.cumsum(present) - 1)[combined]
-        group_codes = _mixed_radix_digits(np.flatnonzero(present), radices)
-    else:
-        group_codes = _numbered_key_by_key(numbers, grouped, codes, radices)
-    levels = [
-        values.take(code) if len(values) else values[:0]
-        for values, code in zip(uniques, group_codes, strict=True)
-    ]
-    return numbers, levels
+    return _numbered(_Keys(columns, dropna=dropna), rows, dropna=dropna)
+
+
+def _numbered(
+    keys: _Keys, rows: np.ndarray | None, *, dropna: bool
+) -> tuple[np.ndarray, list[Any]]:
+    """:func:`group_numbers` of keys factorized."""
+    selected = np.ones(keys.rows, dtype=bool) if rows is None else np.asarray(rows, dtype=bool)
+    grouped = selected
+    if dropna:  # a key missing: in no group
+        grouped = np.logical_and.reduce([selected, *(code >= 0 for code in keys.codes)])
+    numbers = np.full(int(selected.sum()), -1, dtype=np.int64)
+    if keys.combined is not None:
+        picked = keys.combined[grouped]
+        present = np.bincount(picked, minlength=keys.combinations) > 0
+        numbers[grouped[selected]] = (np.cumsum(present) - 1)[picked]
+        return numbers, keys.levels(np.flatnonzero(present))
+    return numbers, keys.numbered_one_by_one(numbers, grouped[selected], grouped)
+
+
+def _dense(combinations: int, rows: int) -> bool:
+    """Whether keys of so many combinations are combined in one array: at most
+    :data:`DENSE_GROUPS`, or twice the rows."""
+    return combinations <= max(DENSE_GROUPS, 2 * rows)
+
+
+class _Keys:
+    """Key columns factorized, each once and whole; when their combinations are few
+    (:func:`_dense`), their codes combined in mixed radix over every row (the first key the
+    most significant), so that no key is copied for the rows chosen."""
+
+    def __init__(self, columns: Sequence[Any], *, dropna: bool) -> None:
+        factorized = [pd.factorize(column, use_na_sentinel=dropna) for column in columns]
+        self.codes = [np.asarray(code) for code, _ in factorized]
+        self.uniques = [values for _, values in factorized]
+        self.radices = [max(len(values), 1) for values in self.uniques]
+        self.rows = len(self.codes[0])
+        self.combinations = math.prod(self.radices)
+        self.combined: np.ndarray | None = None
+        if _dense(self.combinations, self.rows):
+            self.combined = np.zeros(self.rows, dtype=np.int64)
+            for code, radix in zip(self.codes, self.radices, strict=True):
+                self.combined *= radix
+                self.combined += code  # -1 (missing, with dropna) only where no group is
+
+    def levels(self, combined: np.ndarray) -> list[Any]:
+        """Each key's value in the groups of these combined codes."""
+        digits = []
+        for radix in reversed(self.radices):
+            digits.append(combined % radix)
+            combined = combined // radix
+        return self._values(digits[::-1])
+
+    def numbered_one_by_one(
+        self, numbers: np.ndarray, at: np.ndarray, grouped: np.ndarray
+    ) -> list[Any]:
+        """Number the ``grouped`` rows (their places ``at`` in ``numbers``) key by key, a
+        factorization after each key so that the numbers stay below the rows' count; each
+        key's value in every group."""
+        combined = np.zeros(int(grouped.sum()), dtype=np.int64)
+        seen_by_key = []
+        for code, radix in zip(self.codes, self.radices, strict=True):
+            combined, seen = pd.factorize(combined * radix + code[grouped])
+            seen_by_key.append(seen)
+        numbers[at] = combined
+        group = np.arange(len(seen_by_key[-1]), dtype=np.int64)
+        digits = []
+        for seen, radix in zip(reversed(seen_by_key), reversed(self.radices), strict=True):
+            value = seen[group]
+            digits.append(value % radix)
+            group = value // radix
+        return self._values(digits[::-1])
+
+    def _values(self, digits: list[np.ndarray]) -> list[Any]:
+        return [
+            values.take(digit) if len(values) else values[:0]
+            for values, digit in zip(self.uniques, digits, strict=True)
+        ]
 
 
 def positions_in(keys: Any, values: Any) -> np.ndarray:
@@ -92,41 +149,6 @@ def _arrow(column: Any) -> pa.Array | pa.ChunkedArray:
     return pa.array(column.array if isinstance(column, pd.Series) else column, from_pandas=True)
 
 
-def _dense(radices: Sequence[int], rows: int) -> bool:
-    """Whether groups of keys with these numbers of values are numbered in one array: at most
-    :data:`DENSE_GROUPS` combinations, or twice the rows."""
-    return math.prod(radices) <= max(DENSE_GROUPS, 2 * rows)
-
-
-def _mixed_radix_digits(numbers: np.ndarray, radices: Sequence[int]) -> list[np.ndarray]:
-    """The digits of ``numbers`` in mixed radix ``radices`` (the first the most significant)."""
-    digits = []
-    for radix in reversed(radices):
-        digits.append(numbers % radix)
-        numbers = numbers // radix
-    return digits[::-1]
-
-
-def _numbered_key_by_key(
-    numbers: np.ndarray, grouped: Any, codes: list[np.ndarray], radices: Sequence[int]
-) -> list[np.ndarray]:
-    """Number the ``grouped`` rows into ``numbers`` key by key (a factorization after each
-    key); each key's code in every group, by number."""
-    combined = np.zeros(len(numbers[grouped]), dtype=np.int64)
-    seen_by_key = []
-    for code, radix in zip(codes, radices, strict=True):
-        combined, seen = pd.factorize(combined * radix + code[grouped])
-        seen_by_key.append(seen)
-    numbers[grouped] = combined
-    group = np.arange(len(seen_by_key[-1]), dtype=np.int64)
-    group_codes = []
-    for seen, radix in zip(reversed(seen_by_key), reversed(radices), strict=True):
-        value = seen[group]
-        group_codes.append(value % radix)
-        group = value // radix
-    return group_codes[::-1]
-
-
 def counted(
     frame: pd.DataFrame | Mapping[str, Any],
     keys: Sequence[str],
@@ -137,12 +159,9 @@ def counted(
 ) -> pd.DataFrame:
     """The chosen rows counted per group of ``keys``, as
     ``frame.loc[rows].groupby(keys, observed=True, dropna=False)`` would count them (the
-    groups in no particular order).
-
-    Each key is factorized once, whole; the groups are numbered by their keys' codes in mixed
-    radix, and counted with ``np.bincount`` (the rows not chosen in a bin of their own), so
-    that no column is copied for the chosen rows. Keys with more combinations than
-    :data:`DENSE_GROUPS` (or twice the rows) are numbered by :func:`group_numbers` instead.
+    groups in no particular order): the keys' combined codes counted with ``np.bincount``, the
+    rows not chosen in a bin of their own, so that no column is copied for the chosen rows (keys
+    of many combinations: numbered by :func:`group_numbers` first).
 
     Args:
         frame: the rows: a frame, or its columns by name (Series of one length).
@@ -156,45 +175,31 @@ def counted(
         One row per group, indexed by the keys (one level per key), with ``size`` and ``sums``
         as int64 columns.
     """
-    factorized = [pd.factorize(frame[key], use_na_sentinel=False) for key in keys]
-    radices = [max(len(uniques), 1) for _, uniques in factorized]
-    rows_count = len(factorized[0][0])
-    if not _dense(radices, rows_count):
-        return _counted_sparse(frame, keys, rows, size=size, sums=sums)
-    bins = math.prod(radices)
-    numbers = np.zeros(rows_count, dtype=np.int64)
-    for (codes, _), radix in zip(factorized, radices, strict=True):
-        numbers *= radix
-        numbers += codes
-    if rows is not None:
-        numbers[~np.asarray(rows, dtype=bool)] = bins  # a bin of its own, dropped
-    data = {size: np.bincount(numbers, minlength=bins + 1)[:bins]}
-    for name in sums:
-        data[name] = np.bincount(numbers[_trues(frame[name])], minlength=bins + 1)[:bins]
-    groups = np.flatnonzero(data[size])
-    digits = _mixed_radix_digits(groups, radices)
-    levels = [uniques.take(code) for (_, uniques), code in zip(factorized, digits, strict=True)]
-    columns = {name: values[groups] for name, values in data.items()}
-    return _counts_frame(columns, levels, keys)
-
-
-def _counted_sparse(
-    frame: pd.DataFrame | Mapping[str, Any],
-    keys: Sequence[str],
-    rows: np.ndarray | None = None,
-    *,
-    size: str = "size",
-    sums: Sequence[str] = (),
-) -> pd.DataFrame:
-    """:func:`counted` of keys with many combinations: groups numbered by
-    :func:`group_numbers`."""
-    numbers, levels = group_numbers([frame[key] for key in keys], rows, dropna=False)
-    groups = len(levels[0])
+    grouping = _Keys([frame[key] for key in keys], dropna=False)
     chosen = slice(None) if rows is None else np.asarray(rows, dtype=bool)
-    columns = {size: np.bincount(numbers, minlength=groups)}
-    for name in sums:
-        columns[name] = np.bincount(numbers[_trues(frame[name])[chosen]], minlength=groups)
-    return _counts_frame(columns, levels, keys)
+    counts: dict[str, np.ndarray] = {}
+    if grouping.combined is not None:  # the rows not chosen in a bin of their own, dropped
+        numbers, bins = grouping.combined, grouping.combinations
+        if rows is not None:
+            numbers[~np.asarray(rows, dtype=bool)] = bins  # (the grouping is this call's own)
+        counts[size] = np.bincount(numbers, minlength=bins + 1)[:bins]
+        for name in sums:
+            counts[name] = np.bincount(numbers[_trues(frame[name])], minlength=bins + 1)[:bins]
+        groups = np.flatnonzero(counts[size])
+        counts = {name: values[groups] for name, values in counts.items()}
+        levels = grouping.levels(groups)
+    else:
+        numbers, levels = _numbered(grouping, rows, dropna=False)
+        counts[size] = np.bincount(numbers, minlength=len(levels[0]))
+        for name in sums:
+            trues = numbers[_trues(frame[name])[chosen]]
+            counts[name] = np.bincount(trues, minlength=len(levels[0]))
+    index = (
+        pd.MultiIndex.from_arrays(levels, names=list(keys))
+        if len(keys) > 1
+        else pd.Index(levels[0], name=keys[0])
+    )
+    return pd.DataFrame({name: values.astype(np.int64) for name, values in counts.items()}, index)
 
 
 def _trues(column: Any) -> np.ndarray:
@@ -202,15 +207,3 @@ def _trues(column: Any) -> np.ndarray:
     if isinstance(column, pd.Series):
         return column.to_numpy(dtype=bool, na_value=False)
     return np.asarray(column, dtype=bool)
-
-
-def _counts_frame(
-    columns: Mapping[str, np.ndarray], levels: list[Any], keys: Sequence[str]
-) -> pd.DataFrame:
-    """Counts (int64) indexed by their groups' keys, one level per key."""
-    index = (
-        pd.MultiIndex.from_arrays(levels, names=list(keys))
-        if len(keys) > 1
-        else pd.Index(levels[0], name=keys[0])
-    )
-    return pd.DataFrame({name: values.astype(np.int64) for name, values in columns.items()}, index)

@@ -61,7 +61,7 @@ def test_counted_is_groupby_size_and_sum(
     rows: int, seed: int, keys: list[str], dense: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if not dense:  # as keys of more combinations than the rows
-        monkeypatch.setattr(_groups, "_dense", lambda radices, rows: False)
+        monkeypatch.setattr(_groups, "_dense", lambda combinations, rows: False)
     frame = _frame(rows, seed)
     chosen = np.random.default_rng(seed + 100).random(rows) < 0.7
     got = counted(frame, keys, chosen, size="picks", sums=["won"])
@@ -84,7 +84,7 @@ def test_group_numbers_are_groupby_groups(
     rows: int, seed: int, keys: list[str], dense: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if not dense:  # as keys of more combinations than the rows
-        monkeypatch.setattr(_groups, "_dense", lambda radices, rows: False)
+        monkeypatch.setattr(_groups, "_dense", lambda combinations, rows: False)
     frame = _frame(rows, seed)
     chosen = np.random.default_rng(seed + 200).random(rows) < 0.7
     numbers, levels = group_numbers([frame[key] for key in keys], chosen)
