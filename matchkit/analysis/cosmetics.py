@@ -242,6 +242,10 @@ def _kinds(kind: CosmeticKind | Sequence[CosmeticKind]) -> list[str]:
     return kinds
 
 
+_JOINED = frozenset({"match_id", "roster_id"})
+"""The columns the participant view of an archive joins its tables by."""
+
+
 def _view(
     data: TableSource | pd.DataFrame,
     required: Sequence[str],
@@ -255,10 +259,6 @@ def _view(
     data = text_as_categories(data, [name for name in (*required, *keys) if name not in _JOINED])
     table = participant_table(data, required=required, keys=keys, optional=optional)
     return with_group_columns(table, keys, source="the participant view")
-
-
-_JOINED = frozenset({"match_id", "roster_id"})
-"""The columns the participant view of an archive joins its tables by."""
 
 
 def _tallied(
