@@ -5,7 +5,6 @@ Each analysis is written once, against what pandas and Dask DataFrames share (ma
 pandas) or an archive (an object whose tables are lazy Dask DataFrames); the steps below
 differ between the two:
 
-- :func:`summarize` groups with ``split_out=1`` on Dask (no shuffle: the result is small);
 - :func:`by_partition` runs a function of whole matches on each partition's tables, and
   :func:`join` joins on a match's key. When the Dask tables are partitioned by match time
   with known divisions on the same index (:data:`PARTITION_INDEX`), a match's rows of every
@@ -38,9 +37,7 @@ __all__ = [
     "concat",
     "is_lazy",
     "join",
-    "map_frame",
     "map_values",
-    "summarize",
     "summed",
     "summed_counts",
     "with_dtypes",
@@ -85,34 +82,6 @@ def collect_rows(*frames: Any) -> tuple[Any, ...]:
         (parts[0] if len(parts) == 1 else pd.concat(parts)) if is_lazy(frame) else parts
         for frame, parts in zip(frames, pieces, strict=True)
     )
-
-
-def summarize(
-    table: Any,
-    keys: Sequence[str],
-    aggregations: Mapping[str, tuple[str, str]],
-    *,
-    sort: bool = True,
-) -> Any:
-    """``table`` grouped by ``keys`` (observed values, missing ones as a group) and aggregated.
-
-    ``aggregations`` are pandas named aggregations (``{"picks": ("won", "size")}``; a mapping,
-    so that a column may have any name, ``sort`` too). On Dask, the
-    groups are combined into one partition (``split_out=1``): use it where the result is small.
-    """
-    if is_lazy(table) and table.index.name in keys:
-        table = table.map_partitions(_unnamed_index)
-    grouped = table.groupby(list(keys), observed=True, dropna=False, sort=sort)
-    lazy = {"split_out": 1} if is_lazy(table) else {}
-    (name, (_, how)), *others = aggregations.items()
-    if how == "size" and not others:  # counted without the named-aggregation machinery
-        return grouped.size(**lazy).to_frame(name)
-    return grouped.agg(**lazy, **aggregations)
-
-
-def _unnamed_index(part: pd.DataFrame) -> pd.DataFrame:
-    """The partition with an unnamed index (the partition column may be a group's name)."""
-    return part.rename_axis(None)
 
 
 def _partitioned(table: Any) -> bool:
@@ -249,15 +218,6 @@ def concat(parts: Sequence[Any]) -> Any:
     import dask.dataframe as dd
 
     return dd.concat(list(parts), ignore_unknown_divisions=True)
-
-
-def map_frame(table: Any, function: Callable[..., pd.DataFrame], *args: Any) -> Any:
-    """``function(table, *args)`` for a row-wise function of a pandas DataFrame: on pandas at
-    once, on Dask partition by partition (one task per partition, the index kept)."""
-    if not is_lazy(table):
-        return function(table, *args)
-    meta = function(table._meta, *args)
-    return table.map_partitions(function, *args, meta=meta, align_dataframes=False)
 
 
 def map_values(series: Any, function: Callable[[pd.Series], pd.Series], name: str) -> Any:

@@ -32,11 +32,7 @@ from matchkit.analysis._common import (
 )
 from matchkit.analysis._engine import (
     by_partition,
-    collect,
     is_lazy,
-    join,
-    map_frame,
-    summarize,
     summed,
     summed_counts,
     with_dtypes,
@@ -94,27 +90,15 @@ def side_win_rates(
     keys = group_keys(by)
     level = checked_level(level)
     if level == "match":
-        per_group, excluded, dtypes, categories = _match_groups(source, keys)
         count_column = "matches"
         reasons = {
             "matches_without_two_sides": "no_two_sides",
             "matches_without_result": "no_result",
         }
     else:
-        matches = with_group_columns(source.matches, keys, source="the matches table")
-        arena = arena_mask(matches)
-        excluded = {"royale_matches": (~arena).sum()}
-        matches = matches.loc[arena, ["match_id", *keys]]
-        rows, count_column = _round_rows(source.rounds, matches, keys), "rounds"
+        count_column = "rounds"
         reasons = {"rounds_without_winner": "no_winner"}
-        sums = {name: (name, "sum") for name in rows.columns if name not in keys}
-        if keys:
-            per_group = summarize(rows, keys, sums)
-        else:
-            per_group = rows.assign(all=0).groupby("all").agg(**sums)
-        lazy = is_lazy(per_group)
-        dtypes, categories = key_dtypes(source, "matches", keys) if lazy else ({}, {})
-        per_group, excluded, categories = collect(per_group, excluded, categories)
+    per_group, excluded, dtypes, categories = _groups(source, keys, level)
     for reason, column in reasons.items():
         excluded[reason] = per_group[column].sum()
     per_group = per_group.loc[per_group[count_column] > 0]
@@ -142,24 +126,26 @@ def _by_side(per_group: pd.DataFrame, keys: list[str], count_column: str) -> pd.
     return table
 
 
-def _match_groups(
-    source: TableSource, keys: list[str]
+def _groups(
+    source: TableSource, keys: list[str], level: Level
 ) -> tuple[pd.DataFrame, dict[str, int], dict[str, Any], dict[str, Any]]:
-    """Per group of Arena matches: usable ``matches``, each side's wins, and why the others are
-    not usable (``no_two_sides``, ``no_result``); the Royale matches left out; and, on an
-    archive, the groups' dtypes and their categories (every value of each key).
+    """The counts per group of :func:`_match_counts` or :func:`_round_counts` (``level``), the
+    Royale matches left out, and, on an archive, the groups' dtypes and their categories (every
+    value of each key).
 
-    On an archive each partition is counted in one task (its matches and their rosters lie in
-    it) and the counts are summed here: as a lazy join of each match's roster sums, grouped,
-    it was ten small tasks a partition and two hashings of the match ids."""
+    On an archive each partition is counted in one task (its matches and their rosters or
+    rounds lie in it) and the counts are summed here: as a lazy join of each match's roster
+    sums, grouped, it was ten small tasks a partition and two hashings of the match ids."""
     # The ids match rosters to matches; other text (the keys) is grouped partition by partition.
     source = text_as_categories(source, [key for key in keys if key != "match_id"])
     matches = with_group_columns(source.matches, keys, source="the matches table")
-    tables = {
-        "matches": matches[list(dict.fromkeys(["match_id", "is_royale", *keys]))],
-        "rosters": source.rosters[["match_id", "side", "won"]],
-    }
-    count = partial(_match_counts, keys=keys)
+    tables = {"matches": matches[list(dict.fromkeys(["match_id", "is_royale", *keys]))]}
+    if level == "match":
+        tables["children"] = source.rosters[["match_id", "side", "won"]]
+        count = partial(_match_counts, keys=keys)
+    else:
+        tables["children"] = source.rounds[["match_id", "winning_team"]]
+        count = partial(_round_counts, keys=keys)
     if not is_lazy(matches):
         counts, excluded, _ = count(SimpleNamespace(**tables))
         return counts, excluded, {}, {}
@@ -173,13 +159,14 @@ def _match_groups(
 def _match_counts(
     tables: Any, keys: list[str]
 ) -> tuple[pd.DataFrame, dict[str, int], dict[str, np.ndarray]]:
-    """Of some whole matches (``tables.matches`` and their ``tables.rosters``): the counts of
-    :func:`_match_groups` per group, the Royale matches left out, and each key's values.
+    """Of some whole matches (``tables.matches`` and their rosters, ``tables.children``): per
+    group of Arena matches, the usable ``matches``, each side's wins, and why the others are not
+    usable (``no_two_sides``, ``no_result``); the Royale matches left out; each key's values.
 
     A match is usable with exactly two rosters, one on side 1 and one on side 2, both with a
     result. Each roster is placed by its match's position (one hashing of the ids), and each
     match's rosters are counted with ``np.bincount``."""
-    matches, rosters = tables.matches, tables.rosters
+    matches, rosters = tables.matches, tables.children
     arena = arena_mask(matches).to_numpy(dtype=bool)
     position = positions_in(rosters["match_id"], matches["match_id"])
     known = position >= 0  # a roster of a match not here: of no match counted
@@ -207,24 +194,39 @@ def _match_counts(
     )
     sums = ["matches", "side_one_wins", "side_two_wins", "no_two_sides", "no_result"]
     counts = counted(columns, keys or ["all"], arena, size="arena", sums=sums)[sums]
-    values = {key: pd.unique(matches[key].dropna()) for key in keys}
-    return counts, {"royale_matches": int((~arena).sum())}, values
+    return counts, {"royale_matches": int((~arena).sum())}, _values(matches, keys)
 
 
-def _round_rows(rounds: Any, matches: Any, keys: list[str]) -> Any:
-    """One row per round of an Arena match: its keys, 1 if decided, each side's win (0/1), and
-    ``no_winner`` (0/1: ``winning_team`` missing or not 1/2). Lazy on an archive."""
-    rounds = join(
-        rounds[["match_id", "winning_team"]], matches, on="match_id", validate="many_to_one"
+def _round_counts(
+    tables: Any, keys: list[str]
+) -> tuple[pd.DataFrame, dict[str, int], dict[str, np.ndarray]]:
+    """Of some whole matches (``tables.matches`` and their rounds, ``tables.children``): per
+    group of the rounds of Arena matches, the decided ``rounds`` (``winning_team`` 1 or 2),
+    each side's wins, and ``no_winner``; the Royale matches left out; each key's values."""
+    matches, rounds = tables.matches, tables.children
+    arena = arena_mask(matches).to_numpy(dtype=bool)
+    position = positions_in(rounds["match_id"], matches["match_id"])
+    counted_round = position >= 0  # a round of a match not here: in no group
+    counted_round[counted_round] = arena[position[counted_round]]
+    at = np.where(counted_round, position, -1)  # -1: missing keys (the round is not counted)
+    winner = rounds["winning_team"].to_numpy(dtype="float64", na_value=np.nan)
+    decided = (winner == SIDES[0]) | (winner == SIDES[1])
+    columns: dict[str, Any] = (
+        {key: matches[key].array.take(at, allow_fill=True) for key in keys}
+        if keys
+        else {"all": np.zeros(len(at))}
     )
-    return map_frame(rounds, _decided_rounds, keys)
-
-
-def _decided_rounds(rounds: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    decided = rounds["winning_team"].isin(SIDES).fillna(False).astype(bool)
-    return rounds[keys].assign(
-        rounds=decided.astype("int64"),
-        side_one_wins=(decided & (rounds["winning_team"] == SIDES[0])).astype("int64"),
-        side_two_wins=(decided & (rounds["winning_team"] == SIDES[1])).astype("int64"),
-        no_winner=(~decided).astype("int64"),
+    columns.update(
+        rounds=decided,
+        side_one_wins=winner == SIDES[0],
+        side_two_wins=winner == SIDES[1],
+        no_winner=~decided,
     )
+    sums = ["rounds", "side_one_wins", "side_two_wins", "no_winner"]
+    counts = counted(columns, keys or ["all"], counted_round, size="all_rounds", sums=sums)
+    return counts[sums], {"royale_matches": int((~arena).sum())}, _values(matches, keys)
+
+
+def _values(matches: pd.DataFrame, keys: list[str]) -> dict[str, np.ndarray]:
+    """Each key's distinct values among some matches (for the categories of the result)."""
+    return {key: pd.unique(matches[key].dropna()) for key in keys}

@@ -72,9 +72,8 @@ def test_the_workers_compute_the_table_of_matchframes(dask_client, on_workers, l
     shuffled = {name for name in names if "shuffle" in name or "hash-join" in name}
     if layout.get("by_month"):  # a match's rows share a partition: joined where they lie
         assert not shuffled
-    elif function is side_win_rates and kwargs.get("level") == "round":
-        assert shuffled  # rounds joined to their matches: a shuffle
-    # (At match level, tables not partitioned by match are counted whole: by_partition.)
+    # (Tables not partitioned by match are computed whole where a function needs whole
+    # matches: by_partition; joins shuffle.)
     expected = function(sample_frames(), *args, **kwargs)
     assert_eq(result, expected)
     assert result.attrs == expected.attrs
