@@ -31,34 +31,46 @@ def match_deciding_rounds(data: TelemetryTableSource) -> pd.DataFrame:
 
 def _decided(telemetry: Any) -> tuple[pd.DataFrame, int]:
     """Of some whole matches: the round each is decided in (by match id), and how many end
-    level."""
-    rounds = telemetry.rounds.sort_values(["match_id", "round"], kind="stable")
-    winners = rounds["winning_team"]
-    # Each match's rounds won by each team so far, round by round.
-    by_match = rounds["match_id"].to_numpy()
-    lead = (winners == 1).fillna(False).astype("int64") - (winners == 2).fillna(False).astype(
-        "int64"
-    )
-    lead = lead.groupby(by_match, sort=False).cumsum().to_numpy()
-    position = rounds.groupby(by_match, sort=False).cumcount().to_numpy()
-    per_match = pd.DataFrame({"match_id": by_match, "lead": lead, "position": position})
-    last = per_match.groupby("match_id", sort=False).tail(1).set_index("match_id")
-    level = last["lead"] == 0
-    decided = last.loc[~level]
-    sign = np.sign(decided["lead"]).rename("sign")
+    level.
+
+    The rounds are numbered by match (one factorization of the ids) and put in order by match,
+    then round (a stable sort of integers), so that each match's rounds are a run: the leads
+    are one cumulative sum less each run's start, and each run's last lead and last trailing
+    round are read at its end. (Grouped by the ids' text six times, a partition of 63,742
+    rounds took 70 ms.)"""
+    rounds = telemetry.rounds
+    matches, match_ids = pd.factorize(rounds["match_id"])
+    order = np.lexsort(
+        (rounds["round"].to_numpy(dtype="float64", na_value=np.nan), matches)
+    )  # by match, then round (a missing round last), ties in their order
+    order = order[matches[order] >= 0]  # a round without a match id is in no match
+    if not len(order):
+        empty: dict[str, list[int]] = {"rounds": [], "winning_team": [], "decided_round": []}
+        return pd.DataFrame({"match_id": np.array([], dtype=object), **empty}), 0
+    match = matches[order]
+    winners = rounds["winning_team"].to_numpy(dtype="float64", na_value=np.nan)[order]
+    # Each match's rounds won by team 1 less those won by team 2, round by round.
+    step = (winners == 1).astype(np.int64) - (winners == 2).astype(np.int64)
+    starts = np.flatnonzero(np.r_[True, match[1:] != match[:-1]])
+    ends = np.r_[starts[1:], len(match)] - 1
+    runs = np.repeat(np.arange(len(starts)), ends - starts + 1)
+    total = np.cumsum(step)
+    lead = total - (total[starts] - step[starts])[runs]
+    position = np.arange(len(match)) - starts[runs]
+    last = lead[ends]
+    decided = last != 0
     # The winner's lead after each round; decided the round after its last non-lead.
-    winner_lead = per_match.join(sign, on="match_id", how="inner")
-    trailing = winner_lead.loc[winner_lead["lead"] * winner_lead["sign"] <= 0]
-    after = trailing.groupby("match_id", sort=False)["position"].max() + 1
+    trailing = np.where(lead * np.sign(last)[runs] <= 0, position, -1)
+    after = np.maximum.reduceat(trailing, starts) + 1
     table = pd.DataFrame(
         {
-            "match_id": decided.index.array,
-            "rounds": decided["position"].to_numpy() + 1,
-            "winning_team": np.where(decided["lead"].to_numpy() > 0, 1, 2),
-            "decided_round": after.reindex(decided.index, fill_value=0).to_numpy(),
+            "match_id": np.asarray(match_ids.take(match[ends][decided]), dtype=object),
+            "rounds": position[ends][decided] + 1,
+            "winning_team": np.where(last[decided] > 0, 1, 2),
+            "decided_round": after[decided],
         }
     )
-    return table, int(level.sum())
+    return table, int((~decided).sum())
 
 
 def deciding_rounds(data: TelemetryTableSource, *, confidence: float = 0.95) -> pd.DataFrame:
