@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from matchkit.analysis._common import checked_confidence, group_keys
+from matchkit.analysis._groups import group_numbers
 from matchkit.analysis.inputs import TelemetryTableSource
 from matchkit.analysis.telemetry._common import (
     SEATS,
@@ -105,14 +106,25 @@ def _moments(telemetry: Any, keys: list[str], stats: list[str]) -> tuple[pd.Data
     alive = rows["time_alive"].fillna(0) > 0
     used = rows[(alive & ~unseated).to_numpy()]
     minutes = used["time_alive"].astype("float64").to_numpy() / 60
+    # The groups numbered once for every stat (a row with a key missing is in none, as in
+    # groupby); each stat's count, mean and squared deviations from it are sums by group.
+    if keys:
+        numbers, levels = group_numbers([used[key] for key in keys])
+    else:
+        numbers, levels = np.zeros(len(used), dtype=np.int64), []
+    groups = len(levels[0]) if keys else 1
     pieces = []
     for position, stat in enumerate(stats):
-        rates = used[stat].astype("float64").to_numpy() / minutes
-        frame = used[keys].assign(position=position, rate=rates)
-        grouped = frame.groupby([*keys, "position"], observed=True, sort=False)["rate"]
-        piece = grouped.agg(["count", "mean", "var"])
-        piece["var"] = piece["var"].fillna(0.0) * (piece["count"] - 1).clip(lower=0)
-        pieces.append(piece.set_axis(["n", "mean", "spread"], axis=1).reset_index())
+        rates = used[stat].astype("float64").to_numpy(na_value=np.nan) / minutes
+        counted_rate = (numbers >= 0) & ~np.isnan(rates)
+        at, values = numbers[counted_rate], rates[counted_rate]
+        n = np.bincount(at, minlength=groups)
+        total = np.bincount(at, weights=values, minlength=groups)
+        mean = np.divide(total, n, out=np.full(groups, np.nan), where=n > 0)
+        spread = np.bincount(at, weights=(values - mean[at]) ** 2, minlength=groups)
+        piece = {key: level for key, level in zip(keys, levels, strict=True)}
+        piece.update(position=np.full(groups, position), n=n, mean=mean, spread=spread)
+        pieces.append(pd.DataFrame(piece))
     return (
         pd.concat(pieces, ignore_index=True),
         int((~alive).sum()),
