@@ -242,10 +242,6 @@ def _kinds(kind: CosmeticKind | Sequence[CosmeticKind]) -> list[str]:
     return kinds
 
 
-_JOINED = frozenset({"match_id", "roster_id"})
-"""The columns the participant view of an archive joins its tables by."""
-
-
 def _view(
     data: TableSource | pd.DataFrame,
     required: Sequence[str],
@@ -256,7 +252,7 @@ def _view(
     """The participant view with the ``required`` columns and the group keys (lazy on an
     archive, its text read as categoricals but for the ids its tables are joined by: each
     partition is counted on its own)."""
-    data = text_as_categories(data, [name for name in (*required, *keys) if name not in _JOINED])
+    data = text_as_categories(data, [*required, *keys])
     table = participant_table(data, required=required, keys=keys, optional=optional)
     return with_group_columns(table, keys, source="the participant view")
 

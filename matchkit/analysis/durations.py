@@ -133,9 +133,7 @@ def _counts(
         source = _MatchesOnly(data)
     else:
         # Each partition's groups are counted on their own: text keys read as categories.
-        source = text_as_categories(
-            checked_table_source(data), [key for key in keys if key != "match_id"]
-        )
+        source = text_as_categories(checked_table_source(data), keys)
     matches = with_group_columns(source.matches, keys, source="the matches table")
     if level == "match":
         observations = matches[[*keys, "duration"]]
@@ -147,8 +145,8 @@ def _counts(
         )
     # One pass: the observations without a duration are groups of their own (dropna=False),
     # counted as missing once computed.
-    group = [*keys, "duration"] if keys else ["group", "duration"]
-    frame = observations[[*keys, "duration"]] if keys else observations[["duration"]]
+    group = [*keys, "duration"]
+    frame = observations[group]
     count = partial(_duration_counts, group=group)
     lazy = is_lazy(frame)
     tables = {"observations": frame}
@@ -170,12 +168,8 @@ def _counts(
 
 def _duration_counts(tables: Any, group: list[str]) -> pd.DataFrame:
     """The count of each (group, duration) of ``tables.observations`` (whole matches),
-    indexed by ``group`` (``"group"``: one group of them all)."""
-    frame = tables.observations
-    columns = {name: frame[name] for name in group if name != "group"}
-    if "group" in group:
-        columns["group"] = np.zeros(len(frame), dtype=np.int64)
-    return counted(columns, group, size="count")
+    indexed by ``group`` (the keys, then ``duration``)."""
+    return counted(tables.observations, group, size="count")
 
 
 class _MatchesOnly:

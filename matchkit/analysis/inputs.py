@@ -24,6 +24,7 @@ from matchkit.model.frames import MatchFrames
 from matchkit.telemetry.frames import TelemetryFrames
 
 __all__ = [
+    "JOIN_KEYS",
     "ArchiveTables",
     "TableSource",
     "TelemetryTableSource",
@@ -77,12 +78,19 @@ def is_archive(data: object) -> TypeGuard[ArchiveTables]:
     return is_lazy(getattr(data, "matches", None))
 
 
+JOIN_KEYS = frozenset({"match_id", "roster_id"})
+"""The ids the analyses join or place an archive's rows by: kept as text (matched by their
+bytes), never read as categories."""
+
+
 def text_as_categories(data: Any, columns: Iterable[str]) -> Any:
     """``data`` with its text ``columns`` read as categoricals when it is an archive that can
-    (:meth:`matchkit.archive.Archive.with_categories`: for work done partition by partition);
-    any other source as it is."""
+    (:meth:`matchkit.archive.Archive.with_categories`: for work done partition by partition),
+    but for the ids of :data:`JOIN_KEYS`; any other source as it is."""
     categorized = getattr(data, "with_categories", None) if is_archive(data) else None
-    return data if categorized is None else categorized(*columns)
+    if categorized is None:
+        return data
+    return categorized(*(name for name in columns if name not in JOIN_KEYS))
 
 
 def checked_table_source(data: object) -> TableSource:

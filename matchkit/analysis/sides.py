@@ -136,8 +136,8 @@ def _groups(
     On an archive each partition is counted in one task (its matches and their rosters or
     rounds lie in it) and the counts are summed here: as a lazy join of each match's roster
     sums, grouped, it was ten small tasks a partition and two hashings of the match ids."""
-    # The ids match rosters to matches; other text (the keys) is grouped partition by partition.
-    source = text_as_categories(source, [key for key in keys if key != "match_id"])
+    # The keys' text is grouped partition by partition: read as categories.
+    source = text_as_categories(source, keys)
     matches = with_group_columns(source.matches, keys, source="the matches table")
     tables = {"matches": matches[list(dict.fromkeys(["match_id", "is_royale", *keys]))]}
     if level == "match":

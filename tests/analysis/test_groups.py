@@ -55,13 +55,18 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("dense", [True, False], ids=["counted in one array", "numbered first"])
-@pytest.mark.parametrize(("rows", "seed", "keys"), CASES)
-def test_counted_is_groupby_size_and_sum(
-    rows: int, seed: int, keys: list[str], dense: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    if not dense:  # as keys of more combinations than the rows
+@pytest.fixture(params=["combined at once", "key by key"])
+def numbering(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both ways of numbering the groups: the second as for keys of more combinations than
+    the rows."""
+    if request.param == "key by key":
         monkeypatch.setattr(_groups, "_dense", lambda combinations, rows: False)
+    return str(request.param)
+
+
+@pytest.mark.usefixtures("numbering")
+@pytest.mark.parametrize(("rows", "seed", "keys"), CASES)
+def test_counted_is_groupby_size_and_sum(rows: int, seed: int, keys: list[str]) -> None:
     frame = _frame(rows, seed)
     chosen = np.random.default_rng(seed + 100).random(rows) < 0.7
     got = counted(frame, keys, chosen, size="picks", sums=["won"])
@@ -78,13 +83,9 @@ def test_counted_takes_columns_by_name_and_every_row_by_default() -> None:
     pd.testing.assert_frame_equal(_in_one_order(got), _in_one_order(expected))
 
 
-@pytest.mark.parametrize("dense", [True, False], ids=["numbered at once", "key by key"])
+@pytest.mark.usefixtures("numbering")
 @pytest.mark.parametrize(("rows", "seed", "keys"), CASES)
-def test_group_numbers_are_groupby_groups(
-    rows: int, seed: int, keys: list[str], dense: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    if not dense:  # as keys of more combinations than the rows
-        monkeypatch.setattr(_groups, "_dense", lambda combinations, rows: False)
+def test_group_numbers_are_groupby_groups(rows: int, seed: int, keys: list[str]) -> None:
     frame = _frame(rows, seed)
     chosen = np.random.default_rng(seed + 200).random(rows) < 0.7
     numbers, levels = group_numbers([frame[key] for key in keys], chosen)

@@ -57,7 +57,7 @@ def queue_times(
     if "start_hour" in keys:
         tables["match_starts"] = ["match_id", "time"]
     # Each partition's keys are grouped on their own: text read as categories is cheaper.
-    source = text_as_categories(data, [key for key in read if key != "match_id"])
+    source = text_as_categories(data, read)
     parts = by_matches(source, tables, partial(_timed, keys=keys))
     times: dict[tuple[Any, ...], list[np.ndarray]] = {} if keys else {(): []}
     for groups, _ in parts:
